@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The driver behind "make check": install what is missing, fetch the kernel
+# files the tests use, build the tests, run them all, count the results.
+#
+# - Build steps are results too: build/logs/build.tap gets "ok" or "not ok"
+#   per step, so a broken build shows in the count and the run goes on.
+# - Every executable in build/tests/ and every executable selftests/**/*.sh
+#   runs from the repository root with stdin from /dev/null and a timeout
+#   (TEST_TIMEOUT, default 300 s); its stdout and stderr go to
+#   build/logs/NAME.tap and to the terminal, followed by a
+#   "# check.sh: exit=N" trailer that scripts/tap-summary.sh reads.
+# - The last line printed is tap-summary's "P passed, F failed, S skipped";
+#   the exit status is non-zero if anything failed.
+set -uo pipefail
+
+cd "$(dirname "$0")/.." || exit 1
+
+ksrc=${KSRC:-build/ksrc}
+timeout_s=${TEST_TIMEOUT:-300}
+make=${MAKE:-make}
+logs=build/logs
+
+mkdir -p "$logs" build/tests
+rm -f "$logs"/*.tap "$logs"/*.log
+
+# --- build steps -----------------------------------------------------------
+
+steps=(deps ksrc tests)
+build_tap=$logs/build.tap
+{ echo "TAP version 13"; echo "1..${#steps[@]}"; } >"$build_tap"
+
+# step N NAME CMD...: run one build step, record it in build.tap.
+step() {
+	local n=$1 name=$2 rc
+	shift 2
+	echo "== $name: $*"
+	"$@" </dev/null 2>&1 | tee "$logs/$name.log"
+	rc=${PIPESTATUS[0]}
+	if [ "$rc" -eq 0 ]; then
+		echo "ok $n $name" >>"$build_tap"
+	else
+		echo "not ok $n $name # exit=$rc, see $logs/$name.log" >>"$build_tap"
+		echo "== $name: FAILED (exit $rc)"
+	fi
+}
+
+step 1 deps bash scripts/deps.sh core kernel
+step 2 ksrc bash scripts/ksrc.sh "$ksrc"
+step 3 tests "$make" -s tests KSRC="$ksrc"
+
+# --- tests -------------------------------------------------------------------
+
+# run NAME CMD...: run one test program, TAP to build/logs/NAME.tap.
+run() {
+	local name=$1 tap=$logs/$1.tap rc
+	shift
+	echo "== $name"
+	timeout --kill-after=10 "$timeout_s" "$@" </dev/null 2>&1 | tee "$tap"
+	rc=${PIPESTATUS[0]}
+	case $rc in
+	124) echo "# check.sh: $name timed out after $timeout_s s" | tee -a "$tap" ;;
+	137) echo "# check.sh: $name killed by SIGKILL" | tee -a "$tap" ;;
+	esac
+	echo "# check.sh: exit=$rc" | tee -a "$tap"
+}
+
+for t in build/tests/*; do
+	if [ ! -f "$t" ] || [ ! -x "$t" ]; then
+		continue
+	fi
+	run "$(basename "$t")" "$t"
+done
+
+# The kernel side: the objects of Kbuild for each target kernel, W=1 C=1,
+# and checkpatch --strict.
+run kbuild bash scripts/kbuild-check.sh "$ksrc" build/kbuild
+
+if [ -d selftests ]; then
+	while IFS= read -r t; do
+		name=${t#selftests/}
+		run "${name//\//-}" "$t"
+	done < <(find selftests -type f -name '*.sh' -perm -u+x | LC_ALL=C sort)
+fi
+
+# --- summary -----------------------------------------------------------------
+
+echo "== summary"
+bash scripts/tap-summary.sh "$logs"

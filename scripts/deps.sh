@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install the Debian packages the build and tests need, only if missing.
+#
+# usage: scripts/deps.sh [GROUP|PACKAGE]...
+#   With no argument, installs the "core" group. A word that names a group
+#   below expands to its packages; any other word is taken as a package name.
+#   "all" is the union of every group.
+#
+# Idempotent: when everything is present it touches nothing and does not
+# need root.
+set -euo pipefail
+
+# Package groups. To add a group, add a variable here and list it in PKG_GROUPS.
+# shellcheck disable=SC2034 # read through ${!var} in expand()
+GROUP_core="gcc make libc6-dev pkg-config xz-utils libpfm4-dev linux-source-6.1 sparse"
+# The kernel headers are looked up in apt: the newest 6.1 and 6.12 builds
+# (scripts/kernels.sh), with dwarves for 6.12's BTF step.
+GROUP_kernel="@kernel dwarves sparse"
+PKG_GROUPS="core kernel"
+
+apt_updated=false
+apt_update() {
+	$apt_updated && return
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >&2
+	apt_updated=true
+}
+
+kernel_headers() {
+	local v
+	v=$("$(dirname "$0")/kernels.sh" available)
+	if [ "$(printf '%s\n' "$v" | grep -c .)" -lt 2 ] && [ "$(id -u)" -eq 0 ]; then
+		apt_update
+		v=$("$(dirname "$0")/kernels.sh" available)
+	fi
+	for v in $v; do
+		echo "linux-headers-$v"
+	done
+}
+
+expand() {
+	local word=$1 g var
+	if [ "$word" = all ]; then
+		for g in $PKG_GROUPS; do
+			expand "$g"
+		done
+		return
+	fi
+	var="GROUP_$word"
+	if [[ $word =~ ^[A-Za-z0-9_]+$ ]] && [ -n "${!var+set}" ]; then
+		echo "${!var}"
+	else
+		echo "$word"
+	fi
+}
+
+[ $# -gt 0 ] || set -- core
+
+pkgs=()
+add_pkg() {
+	# keep the first occurrence only
+	case " ${pkgs[*]-} " in *" $1 "*) ;; *) pkgs+=("$1") ;; esac
+}
+
+for arg in "$@"; do
+	for p in $(expand "$arg"); do
+		if [ "$p" != @kernel ]; then
+			add_pkg "$p"
+			continue
+		fi
+		hdrs=$(kernel_headers)
+		if [ -z "$hdrs" ]; then
+			echo "deps: no linux-headers-6.1/6.12 in apt's lists; run apt-get update" >&2
+			exit 1
+		fi
+		for h in $hdrs; do
+			add_pkg "$h"
+		done
+	done
+done
+
+missing=()
+for p in "${pkgs[@]}"; do
+	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	[ "$status" = "install ok installed" ] || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+	echo "deps: all ${#pkgs[@]} packages present"
+	exit 0
+fi
+
+echo "deps: installing ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps: must be root to install; run as root:" >&2
+	echo "  apt-get update && apt-get install -y --no-install-recommends ${missing[*]}" >&2
+	exit 1
+fi
+
+apt_update
+apt-get install -y -q --no-install-recommends "${missing[@]}" >&2

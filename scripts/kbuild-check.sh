@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Kernel-side checks, as TAP: the kernel objects compile for each target
+# Debian kernel with W=1 and C=1 (sparse) and print no warning, and the
+# kernel sources pass checkpatch.pl --strict with no error and no warning.
+#   kbuild-check.sh KSRC OUTDIR
+# KSRC holds the files scripts/ksrc.sh extracts; OUTDIR is scratch space.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+ksrc=${1:?usage: kbuild-check.sh KSRC OUTDIR}
+out=${2:?usage: kbuild-check.sh KSRC OUTDIR}
+mkdir -p "$out" && out=$(cd "$out" && pwd)
+mapfile -t kernels < <("$top/scripts/kernels.sh" installed)
+# Objects named in Kbuild, so a new file is checked without editing this.
+objs=$(sed -n 's/\\$//; /^pmuctl-y/,/^$/p' "$top/Kbuild" | tr ' \t' '\n\n' |
+       grep '\.o$')
+ksources=$(cd "$top" && ls kmod/*.[ch] kmod/core/*.[ch] uapi/linux/*.h 2>/dev/null)
+
+echo "TAP version 13"
+echo "1..3"
+n=0
+for want in '^6\.1\.' '^6\.12\.'; do
+	n=$((n + 1))
+	ver=$(printf '%s\n' "${kernels[@]}" | grep -E "$want" | head -n 1)
+	if [ -z "$ver" ]; then
+		echo "not ok $n kbuild_${want//[^0-9]/_}: no headers installed (run scripts/deps.sh kernel)"
+		continue
+	fi
+	dir=$out/$ver
+	rm -rf "$dir" && mkdir -p "$dir"
+	(cd "$top" && cp -r Kbuild kmod uapi "$dir/")
+	log=$dir/build.log
+	# shellcheck disable=SC2086
+	make -C "/lib/modules/$ver/build" M="$dir" W=1 C=1 $objs >"$log" 2>&1
+	rc=$?
+	warn=$(grep -E 'warning:|error:' "$log")
+	if [ $rc -eq 0 ] && [ -z "$warn" ]; then
+		echo "ok $n kbuild_$ver: $(echo $objs | wc -w) objects, W=1 C=1, no warnings"
+	else
+		echo "not ok $n kbuild_$ver: W=1 C=1 build failed or warned"
+		sed 's/^/# /' "$log" | tail -n 40
+	fi
+done
+
+n=$((n + 1))
+# shellcheck disable=SC2086
+cp_out=$(cd "$top" && perl "$ksrc/scripts/checkpatch.pl" --strict --no-tree \
+	--terse --show-types -f $ksources 2>&1)
+errs=$(printf '%s\n' "$cp_out" | grep -cE ': (ERROR|WARNING):')
+checks=$(printf '%s\n' "$cp_out" | grep -E ': CHECK:' | grep -vc 'CHECK:BIT_MACRO')
+bits=$(printf '%s\n' "$cp_out" | grep -c 'CHECK:BIT_MACRO')
+if [ "$errs" -eq 0 ] && [ "$checks" -eq 0 ]; then
+	echo "ok $n checkpatch_strict: no errors, warnings or checks ($bits BIT_MACRO checks: uapi headers cannot use BIT())"
+else
+	echo "not ok $n checkpatch_strict: $errs errors/warnings, $checks checks"
+	printf '%s\n' "$cp_out" | grep -E ': (ERROR|WARNING|CHECK):' |
+		grep -v 'CHECK:BIT_MACRO' | sed 's/^/# /'
+fi
