@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Decode the PMU's capabilities from raw CPUID values.  CPUID is the
+ * authority for counter counts and widths: the KNM man page says 4 generic
+ * counters, real KNL/KNM parts report 2, and nothing here may assume either.
+ *
+ * Source: Intel SDM vol. 3B, "Architectural Performance Monitoring" and
+ * CPUID leaf 0AH; Linux arch/x86/events/intel/core.c intel_pmu_init().
+ */
+#include "core.h"
+
+/* "GenuineIntel" as CPUID.0 returns it in EBX, EDX, ECX. */
+#define INTEL_EBX	0x756e6547	/* "Genu" */
+#define INTEL_EDX	0x49656e69	/* "ineI" */
+#define INTEL_ECX	0x6c65746e	/* "ntel" */
+
+#define CPUID1_ECX_PDCM		(1U << 15)	/* IA32_PERF_CAPABILITIES exists */
+#define CPUIDA_EDX_ANY_DEPR	(1U << 15)	/* v5+: AnyThread deprecated */
+#define PERF_CAP_FW_WRITE	(1ULL << 13)	/* full-width writes via IA32_A_PMCx */
+
+static u32 bits(u32 v, u32 lo, u32 n)
+{
+	return (v >> lo) & ((1U << n) - 1);
+}
+
+/**
+ * pmuctl_caps_decode() - decode the PMU described by CPUID
+ * @id:		raw CPUID leaves 0, 1 and 0AH, and IA32_PERF_CAPABILITIES
+ * @caps:	filled on success; zeroed first in any case
+ * @reason:	PMUCTL_R_NOT_INTEL or PMUCTL_R_NO_ARCH_PERFMON on failure
+ *
+ * Return: 0, or -ENODEV when the CPU is not Intel or has no architectural
+ * perfmon v2+ with at least one generic counter.
+ */
+int pmuctl_caps_decode(const struct pmuctl_cpuid *id, struct pmuctl_caps *caps,
+		       u32 *reason)
+{
+	u32 eax = id->leafa_eax, edx = id->leafa_edx;
+	u32 family, model, len, nfix, i;
+
+	*caps = (struct pmuctl_caps){ 0 };
+	*reason = PMUCTL_R_NONE;
+
+	if (id->vendor[0] != INTEL_EBX || id->vendor[1] != INTEL_EDX ||
+	    id->vendor[2] != INTEL_ECX) {
+		*reason = PMUCTL_R_NOT_INTEL;
+		return -ENODEV;
+	}
+
+	/* Display family and model, SDM vol. 2A CPUID.01H:EAX. */
+	family = bits(id->leaf1_eax, 8, 4);
+	model = bits(id->leaf1_eax, 4, 4);
+	if (family == 0xf)
+		family += bits(id->leaf1_eax, 20, 8);
+	if (family == 0x6 || family == 0xf)
+		model |= bits(id->leaf1_eax, 16, 4) << 4;
+	caps->family = family;
+	caps->model = model;
+	caps->stepping = bits(id->leaf1_eax, 0, 4);
+
+	if (id->max_leaf < 0xa) {
+		*reason = PMUCTL_R_NO_ARCH_PERFMON;
+		return -ENODEV;
+	}
+	caps->version = bits(eax, 0, 8);
+	caps->nr_gp = bits(eax, 8, 8);
+	caps->gp_width = bits(eax, 16, 8);
+	if (caps->version < 2 || !caps->nr_gp || !caps->gp_width) {
+		*reason = PMUCTL_R_NO_ARCH_PERFMON;
+		return -ENODEV;
+	}
+	if (caps->nr_gp > PMUCTL_MAX_GP) {
+		caps->nr_gp = PMUCTL_MAX_GP;
+		caps->flags |= PMUCTL_CAP_GP_CLAMPED;
+	}
+	if (caps->gp_width > 64)
+		caps->gp_width = 64;
+
+	/*
+	 * Architectural events: EBX bit set = unavailable; bits at or past
+	 * the vector length EAX[31:24] are not enumerated, so unavailable.
+	 */
+	len = bits(eax, 24, 8);
+	caps->events_unavailable = id->leafa_ebx;
+	if (len < 32)
+		caps->events_unavailable |= ~0U << len;
+
+	/*
+	 * Fixed counters: v2..v4 count them in EDX[4:0]; v5 adds the ECX
+	 * bitmap, counter i existing if ECX[i] or i < EDX[4:0].
+	 */
+	nfix = bits(edx, 0, 5);
+	for (i = 0; i < 32; i++) {
+		bool present = i < nfix ||
+			       (caps->version >= 5 && (id->leafa_ecx & (1U << i)));
+
+		if (!present)
+			continue;
+		if (i >= PMUCTL_MAX_FIXED) {
+			caps->flags |= PMUCTL_CAP_FIXED_CLAMPED;
+			continue;
+		}
+		caps->fixed_mask |= 1U << i;
+		caps->nr_fixed = i + 1;
+	}
+	if (caps->fixed_mask) {
+		caps->fixed_width = bits(edx, 5, 8);
+		if (caps->fixed_width > 64)
+			caps->fixed_width = 64;
+		if (!caps->fixed_width) {
+			/* Counters of width 0 cannot be read: treat as absent. */
+			caps->fixed_mask = 0;
+			caps->nr_fixed = 0;
+		}
+	}
+
+	/* AnyThread exists from v3; v5 may deprecate it (EDX[15]). */
+	if (caps->version >= 5 && (edx & CPUIDA_EDX_ANY_DEPR))
+		caps->flags |= PMUCTL_CAP_ANY_DEPRECATED;
+	if (caps->version >= 3 && caps->version <= 4)
+		caps->flags |= PMUCTL_CAP_ANY_THREAD;
+
+	if (id->leaf1_ecx & CPUID1_ECX_PDCM) {
+		caps->perf_capabilities = id->perf_capabilities;
+		if (id->perf_capabilities & PERF_CAP_FW_WRITE)
+			caps->flags |= PMUCTL_CAP_FULL_WIDTH_WRITE;
+	}
+	return 0;
+}

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pmuctl core: the rules of the Intel core PMU as pure functions over plain
+ * data.  No allocation, no locks, no printing, no hardware access: the same
+ * objects link into pmuctl.ko and into the user-space tests and tool.
+ *
+ * Every function returns 0 or a negative errno; where a user request is
+ * refused, *reason receives a PMUCTL_R_* code naming the rule and, for
+ * groups, *index the event that broke it.
+ */
+#ifndef PMUCTL_CORE_H
+#define PMUCTL_CORE_H
+
+#include "core_types.h"
+
+/* The ABI's sizes, pinned for the kernel and for every user of the core. */
+static_assert(sizeof(struct pmuctl_event) == 56, "pmuctl_event size");
+static_assert(sizeof(struct pmuctl_caps) == 48, "pmuctl_caps size");
+static_assert(sizeof(struct pmuctl_info) == 136, "pmuctl_info size");
+
+/*
+ * Counter index space, as in Linux (INTEL_PMC_IDX_FIXED): generic counter i
+ * is index i, fixed counter i is index PMUCTL_IDX_FIXED + i.  One u64 mask
+ * describes any set of counters.
+ */
+#define PMUCTL_MAX_GP		32
+#define PMUCTL_MAX_FIXED	16
+#define PMUCTL_IDX_FIXED	32
+#define PMUCTL_IDX_MAX		(PMUCTL_IDX_FIXED + PMUCTL_MAX_FIXED)
+#define PMUCTL_XREG_MAX		4	/* extra MSRs a model may have */
+
+/* Raw CPUID (and PERF_CAPABILITIES) values, as read on one CPU. */
+struct pmuctl_cpuid {
+	u32 max_leaf;		/* CPUID.0:EAX */
+	u32 vendor[3];		/* CPUID.0:EBX, EDX, ECX */
+	u32 leaf1_eax;		/* family, model, stepping */
+	u32 leaf1_ecx;		/* bit 15: PDCM, PERF_CAPABILITIES exists */
+	u32 leafa_eax;
+	u32 leafa_ebx;
+	u32 leafa_ecx;
+	u32 leafa_edx;
+	u64 perf_capabilities;	/* only looked at when PDCM is set */
+};
+
+int pmuctl_caps_decode(const struct pmuctl_cpuid *id, struct pmuctl_caps *caps,
+		       u32 *reason);
+
+/* Kinds of extra MSR. */
+enum pmuctl_xkind {
+	PMUCTL_XK_RSP0,		/* MSR_OFFCORE_RSP_0 */
+	PMUCTL_XK_RSP1,		/* MSR_OFFCORE_RSP_1 */
+	PMUCTL_XK_FRONTEND,	/* MSR_PEBS_FRONTEND */
+	PMUCTL_XK_LDLAT,	/* MSR_PEBS_LD_LAT_THRESHOLD */
+};
+
+/* An extra MSR and the event (event | umask << 8) that selects it. */
+struct pmuctl_xreg {
+	u16 code;
+	u16 msr;
+	u64 valid;		/* bits that may be written */
+	u8 kind;		/* enum pmuctl_xkind */
+	s8 alt;			/* index of the other OFFCORE_RSP register, -1 none */
+};
+
+/* Generic counters an event may use (Linux's INTEL_EVENT_CONSTRAINT). */
+struct pmuctl_constraint {
+	u16 code;		/* event, or event | umask << 8 */
+	u16 match;		/* 0x00ff: event select only, 0xffff: with umask */
+	u32 gp;			/* allowed generic counters */
+};
+
+/* What CPUID cannot tell about a PMU. */
+struct pmuctl_model {
+	const char *name;	/* libpfm4's PMU name */
+	u32 id;			/* PMUCTL_MODEL_* */
+	bool any_gp;		/* AnyThread allowed on generic counters */
+	u32 any_fixed;		/* fixed counters that may use AnyThread */
+	const struct pmuctl_constraint *cons;
+	u32 nr_cons;
+	const struct pmuctl_xreg *xregs;
+	u32 nr_xregs;
+	u64 ofc_request;	/* offcore request bits */
+	u64 ofc_response;	/* supplier and snoop bits, ANY_RESPONSE excluded */
+	u64 ofc_any_response;	/* the ANY_RESPONSE bit */
+	u64 ofc_outstanding;	/* the OUTSTANDING bit, 0 if none */
+	u32 outstanding_gp;	/* generic counters OUTSTANDING may use */
+};
+
+const struct pmuctl_model *pmuctl_model_match(u32 family, u32 model);
+const struct pmuctl_model *pmuctl_model_by_id(u32 id);
+const struct pmuctl_model *pmuctl_model_by_name(const char *name);
+extern const struct pmuctl_model *const pmuctl_models[];
+extern const u32 pmuctl_nr_models;
+
+/* Policy of the session asking. */
+#define PMUCTL_POLICY_UNPRIV	(1U << 0)	/* user mode only, no AnyThread */
+
+/* What validation learns about one event. */
+struct pmuctl_class {
+	u64 counters;		/* counter indexes that can count it */
+	s8 xreg;		/* index into model->xregs, -1 none */
+	bool outstanding;	/* offcore OUTSTANDING (average latency) mode */
+};
+
+int pmuctl_event_abi_check(const struct pmuctl_event *ev, u32 *reason);
+int pmuctl_event_classify(const struct pmuctl_model *m,
+			  const struct pmuctl_caps *caps, u32 policy,
+			  u64 config, u64 extra, u32 flags,
+			  struct pmuctl_class *cls, u32 *reason);
+
+/* Per-CPU accounting: who holds which counter, what each extra MSR holds. */
+struct pmuctl_xslot {
+	u64 value;
+	u32 refcount;
+};
+
+struct pmuctl_cpu_state {
+	u32 owner[PMUCTL_IDX_MAX];	/* session id, 0 = free */
+	struct pmuctl_xslot x[PMUCTL_XREG_MAX];
+};
+
+/*
+ * What a group must fit next to: the union of one or more CPUs' states,
+ * so that one placement can be claimed on every target CPU.
+ */
+enum { PMUCTL_XV_FREE, PMUCTL_XV_HELD, PMUCTL_XV_CONFLICT };
+
+struct pmuctl_view {
+	u64 busy;			/* counter indexes held */
+	u64 xvalue[PMUCTL_XREG_MAX];
+	u8 xstate[PMUCTL_XREG_MAX];	/* PMUCTL_XV_* */
+};
+
+void pmuctl_view_init(struct pmuctl_view *v);
+void pmuctl_view_add(struct pmuctl_view *v, const struct pmuctl_cpu_state *st);
+
+/* Where one event of a group goes. */
+struct pmuctl_place {
+	u64 config;		/* as programmed, after any OFFCORE_RSP move */
+	u64 extra;
+	u8 idx;			/* counter index */
+	s8 xreg;		/* index into model->xregs, -1 none */
+};
+
+int pmuctl_group_schedule(const struct pmuctl_model *m,
+			  const struct pmuctl_caps *caps, u32 policy,
+			  const struct pmuctl_view *v,
+			  const struct pmuctl_event *ev, u32 n,
+			  struct pmuctl_place *place, u32 *reason, u32 *index);
+
+int pmuctl_cpu_claim(struct pmuctl_cpu_state *st, u32 owner,
+		     const struct pmuctl_place *place, u32 n);
+int pmuctl_cpu_release(struct pmuctl_cpu_state *st, u32 owner,
+		       const struct pmuctl_place *place, u32 n);
+
+/* rdpmc ECX value of a counter index, and back. */
+static inline u32 pmuctl_idx_to_counter(u32 idx)
+{
+	if (idx >= PMUCTL_IDX_FIXED)
+		return PMUCTL_COUNTER_FIXED | (idx - PMUCTL_IDX_FIXED);
+	return idx;
+}
+
+#endif /* PMUCTL_CORE_H */

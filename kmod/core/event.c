@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Validation of one event: the ABI fields of struct pmuctl_event, the
+ * PERFEVTSEL image, and the value of its extra MSR.  Each rule has its own
+ * reason code; the order of the checks decides which one a request that
+ * breaks several rules gets, and is part of the documented behaviour.
+ */
+#include "core.h"
+
+#define CFG_CODE	(PMUCTL_CFG_EVENT | PMUCTL_CFG_UMASK)
+#define CFG_USER	(CFG_CODE | PMUCTL_CFG_USR | PMUCTL_CFG_OS |	\
+			 PMUCTL_CFG_EDGE | PMUCTL_CFG_ANY |		\
+			 PMUCTL_CFG_INV | PMUCTL_CFG_CMASK)
+#define CFG_KERNEL	(PMUCTL_CFG_EN | PMUCTL_CFG_INT)
+/* What a fixed counter cannot do: FIXED_CTR_CTRL has only OS, USR, ANY. */
+#define CFG_NOT_FIXED	(PMUCTL_CFG_EDGE | PMUCTL_CFG_INV | PMUCTL_CFG_CMASK)
+
+/*
+ * The architectural fixed-counter events [SDM table "Association of Fixed-
+ * Function Performance Counters with Architectural Performance Events";
+ * LNX: FIXED_EVENT_CONSTRAINT].  0x0300 is Linux's pseudo encoding for
+ * CPU_CLK_UNHALTED.REF_TSC: event select 0 counts nothing on a generic
+ * counter, so it is fixed-only.
+ */
+static const u16 fixed_code[] = {
+	0x00c0,		/* 0: INST_RETIRED.ANY */
+	0x003c,		/* 1: CPU_CLK_UNHALTED.THREAD */
+	0x0300,		/* 2: CPU_CLK_UNHALTED.REF_TSC */
+};
+
+/*
+ * Architectural events by CPUID.0AH:EBX bit [SDM table "UMask and Event
+ * Select Encodings for Pre-Defined Architectural Performance Events"].
+ */
+static const u16 arch_code[] = {
+	[PMUCTL_ARCH_CORE_CYCLES] = 0x003c,
+	[PMUCTL_ARCH_INST_RETIRED] = 0x00c0,
+	[PMUCTL_ARCH_REF_CYCLES] = 0x013c,
+	[PMUCTL_ARCH_LLC_REFERENCES] = 0x4f2e,
+	[PMUCTL_ARCH_LLC_MISSES] = 0x412e,
+	[PMUCTL_ARCH_BRANCHES] = 0x00c4,
+	[PMUCTL_ARCH_BRANCH_MISSES] = 0x00c5,
+	[PMUCTL_ARCH_TOPDOWN_SLOTS] = 0x01a4,
+};
+
+static int refuse(u32 *reason, u32 why)
+{
+	*reason = why;
+	return -EINVAL;
+}
+
+/**
+ * pmuctl_event_abi_check() - the ABI rules of one struct pmuctl_event
+ * @ev:		as copied in from user space
+ * @reason:	PMUCTL_R_* on failure
+ *
+ * Return: 0, or -EINVAL for unknown flags, non-zero reserved fields or
+ * non-zero output fields.
+ */
+int pmuctl_event_abi_check(const struct pmuctl_event *ev, u32 *reason)
+{
+	*reason = PMUCTL_R_NONE;
+	if (ev->flags & ~PMUCTL_EVENT_FLAGS_ALL)
+		return refuse(reason, PMUCTL_R_BAD_FLAGS);
+	if (ev->reserved0 || ev->reserved[0] || ev->reserved[1])
+		return refuse(reason, PMUCTL_R_RESERVED_FIELD);
+	if (ev->counter || ev->config_used || ev->extra_msr)
+		return refuse(reason, PMUCTL_R_OUTPUT_NOT_ZERO);
+	return 0;
+}
+
+/* Counters that can count @config before AnyThread and offcore rules. */
+static u64 eligible(const struct pmuctl_model *m,
+		    const struct pmuctl_caps *caps, u64 config, u32 flags,
+		    bool *unavailable)
+{
+	u32 code = config & CFG_CODE, i;
+	u64 gp = (1ULL << caps->nr_gp) - 1, fixed = 0;
+
+	*unavailable = false;
+	for (i = 0; i < PMUCTL_NELEM(fixed_code); i++)
+		if (code == fixed_code[i] && !(config & CFG_NOT_FIXED) &&
+		    (caps->fixed_mask & (1U << i)))
+			fixed |= 1ULL << (PMUCTL_IDX_FIXED + i);
+	if (flags & PMUCTL_EVENT_GENERIC_ONLY)
+		fixed = 0;
+
+	if (!(config & PMUCTL_CFG_EVENT))
+		gp = 0;
+	for (i = 0; i < PMUCTL_NELEM(arch_code); i++) {
+		if (code == arch_code[i] && (caps->events_unavailable & (1U << i))) {
+			*unavailable = gp != 0;
+			gp = 0;
+		}
+	}
+	for (i = 0; i < m->nr_cons; i++)
+		if ((code & m->cons[i].match) == m->cons[i].code)
+			gp &= m->cons[i].gp;
+	return gp | fixed;
+}
+
+static int xreg_find(const struct pmuctl_model *m, u64 config)
+{
+	u32 i;
+
+	for (i = 0; i < m->nr_xregs; i++)
+		if (m->xregs[i].code == (config & CFG_CODE))
+			return i;
+	return -1;
+}
+
+/* The rules of OFFCORE_RSP values [PFM: libpfm_intel_knm(3); FACTS 2]. */
+static int offcore_check(const struct pmuctl_model *m,
+			 const struct pmuctl_xreg *x, u64 extra,
+			 struct pmuctl_class *cls, u32 *reason)
+{
+	u64 response = extra & (m->ofc_response | m->ofc_any_response);
+
+	if (m->ofc_outstanding && (extra & m->ofc_outstanding) &&
+	    x->kind == PMUCTL_XK_RSP1)
+		return refuse(reason, PMUCTL_R_OUTSTANDING_ON_RSP1);
+	if (extra & ~x->valid)
+		return refuse(reason, PMUCTL_R_EXTRA_MASK);
+	if (!(extra & m->ofc_request))
+		return refuse(reason, PMUCTL_R_OFFCORE_NO_REQUEST);
+
+	if (m->ofc_outstanding && (extra & m->ofc_outstanding)) {
+		if (response)
+			return refuse(reason, PMUCTL_R_OUTSTANDING_WITH_RESPONSE);
+		cls->outstanding = true;
+		cls->counters &= m->outstanding_gp;
+		return 0;
+	}
+	if (!response)
+		return refuse(reason, PMUCTL_R_OFFCORE_NO_RESPONSE);
+	if ((extra & m->ofc_any_response) && (extra & m->ofc_response))
+		return refuse(reason, PMUCTL_R_OFFCORE_ANY_RESPONSE_MIXED);
+	return 0;
+}
+
+/**
+ * pmuctl_event_classify() - validate one event and say where it may go
+ * @m:		the PMU model
+ * @caps:	the PMU's capabilities
+ * @policy:	PMUCTL_POLICY_* of the session asking
+ * @config:	PERFEVTSEL image without EN and INT
+ * @extra:	value for the event's extra MSR, 0 if it has none
+ * @flags:	PMUCTL_EVENT_*
+ * @cls:	filled on success
+ * @reason:	PMUCTL_R_* on failure
+ *
+ * The checks run in this order, the first broken rule is reported:
+ * KERNEL_BITS, PIN_CONTROL, RESERVED_BITS, NO_PRIV_LEVEL, UNPRIV_KERNEL_MODE,
+ * UNPRIV_ANY_THREAD, EDGE_NO_CMASK, ANY_NOT_ALLOWED, EVENT_UNAVAILABLE,
+ * NO_ELIGIBLE_COUNTER, then the extra value: EXTRA_UNEXPECTED, or for
+ * OFFCORE_RSP: OUTSTANDING_ON_RSP1, EXTRA_MASK, OFFCORE_NO_REQUEST,
+ * OUTSTANDING_WITH_RESPONSE, OFFCORE_NO_RESPONSE,
+ * OFFCORE_ANY_RESPONSE_MIXED; for other extra MSRs: EXTRA_MASK.
+ *
+ * Return: 0, or -EINVAL with *reason set.
+ */
+int pmuctl_event_classify(const struct pmuctl_model *m,
+			  const struct pmuctl_caps *caps, u32 policy,
+			  u64 config, u64 extra, u32 flags,
+			  struct pmuctl_class *cls, u32 *reason)
+{
+	bool unavailable;
+	int x;
+
+	*cls = (struct pmuctl_class){ .xreg = -1 };
+	*reason = PMUCTL_R_NONE;
+
+	if (flags & ~PMUCTL_EVENT_FLAGS_ALL)
+		return refuse(reason, PMUCTL_R_BAD_FLAGS);
+	if (config & CFG_KERNEL)
+		return refuse(reason, PMUCTL_R_KERNEL_BITS);
+	if (config & PMUCTL_CFG_PC)
+		return refuse(reason, PMUCTL_R_PIN_CONTROL);
+	if (config & ~CFG_USER)
+		return refuse(reason, PMUCTL_R_RESERVED_BITS);
+	if (!(config & (PMUCTL_CFG_USR | PMUCTL_CFG_OS)))
+		return refuse(reason, PMUCTL_R_NO_PRIV_LEVEL);
+	if ((policy & PMUCTL_POLICY_UNPRIV) && (config & PMUCTL_CFG_OS))
+		return refuse(reason, PMUCTL_R_UNPRIV_KERNEL_MODE);
+	if ((policy & PMUCTL_POLICY_UNPRIV) && (config & PMUCTL_CFG_ANY))
+		return refuse(reason, PMUCTL_R_UNPRIV_ANY_THREAD);
+	if ((config & PMUCTL_CFG_EDGE) && !(config & PMUCTL_CFG_CMASK))
+		return refuse(reason, PMUCTL_R_EDGE_NO_CMASK);
+
+	cls->counters = eligible(m, caps, config, flags, &unavailable);
+
+	if (config & PMUCTL_CFG_ANY) {
+		u64 ok = 0;
+
+		if (caps->flags & PMUCTL_CAP_ANY_THREAD) {
+			ok = (u64)m->any_fixed << PMUCTL_IDX_FIXED;
+			if (m->any_gp)
+				ok |= (1ULL << PMUCTL_IDX_FIXED) - 1;
+		}
+		if (!(cls->counters & ok))
+			return refuse(reason, PMUCTL_R_ANY_NOT_ALLOWED);
+		cls->counters &= ok;
+	}
+	if (!cls->counters)
+		return refuse(reason, unavailable ? PMUCTL_R_EVENT_UNAVAILABLE :
+				      PMUCTL_R_NO_ELIGIBLE_COUNTER);
+
+	x = xreg_find(m, config);
+	if (x < 0)
+		return extra ? refuse(reason, PMUCTL_R_EXTRA_UNEXPECTED) : 0;
+	cls->xreg = x;
+
+	if (m->xregs[x].kind == PMUCTL_XK_RSP0 ||
+	    m->xregs[x].kind == PMUCTL_XK_RSP1) {
+		int ret = offcore_check(m, &m->xregs[x], extra, cls, reason);
+
+		if (!ret && !cls->counters)
+			return refuse(reason, PMUCTL_R_NO_ELIGIBLE_COUNTER);
+		return ret;
+	}
+	if (extra & ~m->xregs[x].valid)
+		return refuse(reason, PMUCTL_R_EXTRA_MASK);
+	return 0;
+}

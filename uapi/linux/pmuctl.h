@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * pmuctl: own the Intel core PMU from user space through /dev/pmuctl,
+ * read it with rdpmc.  This header is the whole ABI; the module, the
+ * library and the selftests include it, nobody copies it.
+ *
+ * Rules that hold for every command (Documentation/process/botching-up-ioctls.rst):
+ *  - every struct is a multiple of 8 bytes, with explicit padding;
+ *  - unknown flags are rejected (EINVAL, PMUCTL_R_BAD_FLAGS);
+ *  - reserved fields must be zero (EINVAL, PMUCTL_R_RESERVED_FIELD);
+ *  - fields marked "out" must be zero on input (EINVAL, PMUCTL_R_OUTPUT_NOT_ZERO);
+ *  - user pointers travel as __u64.
+ */
+#ifndef _UAPI_LINUX_PMUCTL_H
+#define _UAPI_LINUX_PMUCTL_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+
+#define PMUCTL_ABI_VERSION	1
+
+/* Upper bound on events in one request; more is E2BIG, PMUCTL_R_TOO_MANY_EVENTS. */
+#define PMUCTL_MAX_EVENTS	32
+
+/*
+ * IA32_PERFEVTSELx image accepted in pmuctl_event.config (SDM vol. 3B,
+ * "Architectural Performance Monitoring Version 1").  EN and INT belong to
+ * the kernel, PC is never allowed, bits 32..63 are reserved.
+ */
+#define PMUCTL_CFG_EVENT	0x00000000000000ffULL	/* event select */
+#define PMUCTL_CFG_UMASK	0x000000000000ff00ULL	/* unit mask */
+#define PMUCTL_CFG_USR		(1ULL << 16)		/* count at CPL > 0 */
+#define PMUCTL_CFG_OS		(1ULL << 17)		/* count at CPL 0 */
+#define PMUCTL_CFG_EDGE		(1ULL << 18)		/* edge detect, needs CMASK >= 1 */
+#define PMUCTL_CFG_PC		(1ULL << 19)		/* pin control: never allowed */
+#define PMUCTL_CFG_INT		(1ULL << 20)		/* PMI on overflow: kernel-owned */
+#define PMUCTL_CFG_ANY		(1ULL << 21)		/* AnyThread, where the model allows it */
+#define PMUCTL_CFG_EN		(1ULL << 22)		/* enable: kernel-owned */
+#define PMUCTL_CFG_INV		(1ULL << 23)		/* invert the CMASK comparison */
+#define PMUCTL_CFG_CMASK	0x00000000ff000000ULL	/* counter mask (threshold) */
+#define PMUCTL_CFG_CMASK_SHIFT	24
+
+/*
+ * Counter numbers are the ECX operand of rdpmc: i for IA32_PMCi,
+ * PMUCTL_COUNTER_FIXED | i for IA32_FIXED_CTRi.
+ */
+#define PMUCTL_COUNTER_FIXED	(1U << 30)
+#define PMUCTL_COUNTER_NONE	0xffffffffU
+
+/* pmuctl_event.flags */
+#define PMUCTL_EVENT_GENERIC_ONLY	(1U << 0)	/* never place on a fixed counter */
+#define PMUCTL_EVENT_FLAGS_ALL		PMUCTL_EVENT_GENERIC_ONLY
+
+/**
+ * struct pmuctl_event - one event to count
+ * @config:	in: PERFEVTSELx image without EN and INT (PMUCTL_CFG_*).  The
+ *		architectural fixed-counter events are INST_RETIRED.ANY 0x00c0,
+ *		CPU_CLK_UNHALTED.THREAD 0x003c and the pseudo encoding 0x0300 for
+ *		CPU_CLK_UNHALTED.REF_TSC (fixed counter 2 only, as in Linux).
+ * @extra:	in: value of the event's extra MSR (OFFCORE_RSP_x, PEBS_FRONTEND,
+ *		PEBS_LD_LAT), 0 for events that have none.
+ * @flags:	in: PMUCTL_EVENT_*.
+ * @counter:	out: the counter chosen, as an rdpmc ECX value.
+ * @config_used: out: the config finally programmed; differs from @config
+ *		when the event moved to the other OFFCORE_RSP register.
+ * @extra_msr:	out: the MSR that holds @extra, 0 if none.
+ * @reserved0:	must be zero.
+ * @reserved:	must be zero.
+ */
+struct pmuctl_event {
+	__u64 config;
+	__u64 extra;
+	__u32 flags;
+	__u32 counter;
+	__u64 config_used;
+	__u32 extra_msr;
+	__u32 reserved0;
+	__u64 reserved[2];
+};
+
+/* Models: what CPUID cannot tell about a PMU (kmod/core/model.c). */
+#define PMUCTL_MODEL_NONE	0
+#define PMUCTL_MODEL_ARCH	1	/* any other Intel CPU with perfmon v2+ */
+#define PMUCTL_MODEL_KNL	2	/* Knights Landing, family 6 model 0x57 */
+#define PMUCTL_MODEL_KNM	3	/* Knights Mill, family 6 model 0x85 */
+#define PMUCTL_MODEL_SKL	4	/* Skylake and the cores that share its PMU */
+
+/* pmuctl_caps.flags */
+#define PMUCTL_CAP_ANY_THREAD		(1U << 0)	/* perfmon v3/v4: AnyThread exists */
+#define PMUCTL_CAP_ANY_DEPRECATED	(1U << 1)	/* CPUID.0AH:EDX[15] */
+#define PMUCTL_CAP_FULL_WIDTH_WRITE	(1U << 2)	/* PERF_CAPABILITIES[13]: IA32_A_PMCx */
+/* CPUID reported more generic (fixed) counters than pmuctl drives: clamped. */
+#define PMUCTL_CAP_GP_CLAMPED		(1U << 3)
+#define PMUCTL_CAP_FIXED_CLAMPED	(1U << 4)
+
+/* Architectural events, CPUID.0AH:EBX bit numbers (bit set = unavailable). */
+#define PMUCTL_ARCH_CORE_CYCLES		0	/* 0x003c */
+#define PMUCTL_ARCH_INST_RETIRED	1	/* 0x00c0 */
+#define PMUCTL_ARCH_REF_CYCLES		2	/* 0x013c */
+#define PMUCTL_ARCH_LLC_REFERENCES	3	/* 0x4f2e */
+#define PMUCTL_ARCH_LLC_MISSES		4	/* 0x412e */
+#define PMUCTL_ARCH_BRANCHES		5	/* 0x00c4 */
+#define PMUCTL_ARCH_BRANCH_MISSES	6	/* 0x00c5 */
+#define PMUCTL_ARCH_TOPDOWN_SLOTS	7	/* 0x01a4 */
+
+/**
+ * struct pmuctl_caps - the PMU as CPUID describes it
+ * @family:	display family (CPUID.1:EAX).
+ * @model:	display model.
+ * @stepping:	stepping.
+ * @version:	architectural perfmon version, CPUID.0AH:EAX[7:0].
+ * @nr_gp:	generic counters per logical CPU.
+ * @gp_width:	their width in bits.
+ * @nr_fixed:	fixed counters (highest present + 1).
+ * @fixed_width: their width in bits.
+ * @fixed_mask:	bitmap of the fixed counters present.
+ * @events_unavailable: bit i set: architectural event i is not available,
+ *		including every i at or above the length CPUID.0AH:EAX[31:24].
+ * @flags:	PMUCTL_CAP_*.
+ * @reserved0:	zero.
+ * @perf_capabilities: IA32_PERF_CAPABILITIES, 0 when the CPU has none.
+ * @reserved:	zero.
+ */
+struct pmuctl_caps {
+	__u8 family;
+	__u8 model;
+	__u8 stepping;
+	__u8 version;
+	__u8 nr_gp;
+	__u8 gp_width;
+	__u8 nr_fixed;
+	__u8 fixed_width;
+	__u32 fixed_mask;
+	__u32 events_unavailable;
+	__u32 flags;
+	__u32 reserved0;
+	__u64 perf_capabilities;
+	__u64 reserved[2];
+};
+
+/**
+ * struct pmuctl_info - PMUCTL_IOC_INFO: what this module and PMU offer
+ * @flags:	in: must be zero.
+ * @abi_version: out: PMUCTL_ABI_VERSION.
+ * @pmu_model:	out: PMUCTL_MODEL_*.
+ * @max_events:	out: PMUCTL_MAX_EVENTS.
+ * @event_flags: out: the pmuctl_event.flags this module accepts.
+ * @reserved0:	must be zero.
+ * @caps:	out: the PMU.
+ * @reserved:	must be zero.
+ */
+struct pmuctl_info {
+	__u32 flags;
+	__u32 abi_version;
+	__u32 pmu_model;
+	__u32 max_events;
+	__u32 event_flags;
+	__u32 reserved0;
+	struct pmuctl_caps caps;
+	__u64 reserved[8];
+};
+
+/*
+ * Reason codes: why a request was refused.  Stable: values are never
+ * reused or renumbered, new ones are appended.
+ */
+enum pmuctl_reason {
+	PMUCTL_R_NONE = 0,
+	/* ABI rules */
+	PMUCTL_R_BAD_FLAGS = 1,		/* unknown bit in a flags field */
+	PMUCTL_R_RESERVED_FIELD = 2,	/* a reserved field is not zero */
+	PMUCTL_R_OUTPUT_NOT_ZERO = 3,	/* an output field is not zero on input */
+	PMUCTL_R_TOO_MANY_EVENTS = 4,	/* more than PMUCTL_MAX_EVENTS (E2BIG) */
+	/* one event */
+	PMUCTL_R_RESERVED_BITS = 5,	/* config bits 32..63 set */
+	PMUCTL_R_KERNEL_BITS = 6,	/* EN or INT set: the kernel owns them */
+	PMUCTL_R_PIN_CONTROL = 7,	/* PC set: never allowed */
+	PMUCTL_R_NO_PRIV_LEVEL = 8,	/* neither USR nor OS */
+	PMUCTL_R_EDGE_NO_CMASK = 9,	/* EDGE needs CMASK >= 1 */
+	PMUCTL_R_ANY_NOT_ALLOWED = 10,	/* AnyThread not allowed for this event on this model */
+	PMUCTL_R_EVENT_UNAVAILABLE = 11, /* CPUID.0AH:EBX: architectural event absent */
+	PMUCTL_R_NO_ELIGIBLE_COUNTER = 12, /* no counter of this PMU can count it as configured */
+	PMUCTL_R_EXTRA_UNEXPECTED = 13,	/* extra value for an event without an extra MSR */
+	PMUCTL_R_EXTRA_MASK = 14,	/* extra value outside the MSR's valid mask */
+	PMUCTL_R_OFFCORE_NO_REQUEST = 15, /* offcore value without a request bit */
+	PMUCTL_R_OFFCORE_NO_RESPONSE = 16, /* offcore value without a response bit */
+	PMUCTL_R_OFFCORE_ANY_RESPONSE_MIXED = 17, /* ANY_RESPONSE + supplier/snoop */
+	PMUCTL_R_OUTSTANDING_ON_RSP1 = 18, /* OUTSTANDING only exists in OFFCORE_RSP_0 */
+	PMUCTL_R_OUTSTANDING_WITH_RESPONSE = 19, /* OUTSTANDING takes request bits only */
+	PMUCTL_R_UNPRIV_KERNEL_MODE = 20, /* unprivileged session asked for OS mode */
+	PMUCTL_R_UNPRIV_ANY_THREAD = 21, /* unprivileged session asked for AnyThread */
+	/* a group on one CPU */
+	PMUCTL_R_COUNTERS_BUSY = 22,	/* every counter that can count it is taken */
+	PMUCTL_R_OFFCORE_RSP0_BUSY = 23, /* MSR_OFFCORE_RSP_0 holds another value */
+	PMUCTL_R_OFFCORE_RSP1_BUSY = 24, /* MSR_OFFCORE_RSP_1 holds another value */
+	PMUCTL_R_OFFCORE_BOTH_BUSY = 25, /* both OFFCORE_RSP MSRs hold other values */
+	PMUCTL_R_FRONTEND_BUSY = 26,	/* MSR_PEBS_FRONTEND holds another value */
+	PMUCTL_R_LDLAT_BUSY = 27,	/* MSR_PEBS_LD_LAT_THRESHOLD holds another value */
+	PMUCTL_R_LATENCY_REQUEST_MISMATCH = 28, /* latency pair: request bits differ */
+	PMUCTL_R_LATENCY_NO_ANY_RESPONSE = 29, /* latency pair: RSP_1 lacks ANY_RESPONSE */
+	/* the CPU */
+	PMUCTL_R_NOT_INTEL = 30,	/* not a GenuineIntel CPU */
+	PMUCTL_R_NO_ARCH_PERFMON = 31,	/* no architectural perfmon v2+ with generic counters */
+	PMUCTL_R_NR
+};
+
+/* Free in Documentation/userspace-api/ioctl/ioctl-number.rst (Linux 6.1). */
+#define PMUCTL_IOC_MAGIC	0xd8
+
+#define PMUCTL_IOC_INFO		_IOWR(PMUCTL_IOC_MAGIC, 0x00, struct pmuctl_info)
+
+#endif /* _UAPI_LINUX_PMUCTL_H */
