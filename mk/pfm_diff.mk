@@ -1,0 +1,13 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Differential test of the core against libpfm4 (selftests/core/pfm_diff.c):
+# every event and umask of libpfm4's knm, knl and skl tables, on any host.
+# Included by the top Makefile, which defines CC, CFLAGS, KSFT_CFLAGS,
+# CORE_SRCS and CORE_HDRS before including this file.
+
+TESTS += build/tests/pfm_diff
+
+build/tests/pfm_diff: selftests/core/pfm_diff.c user/pfm.c user/pfm.h \
+		      $(CORE_SRCS) $(CORE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(KSFT_CFLAGS) -o $@ selftests/core/pfm_diff.c user/pfm.c $(CORE_SRCS) -lpfm

@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# TAP test of 'pmuctl check': exit codes and output lines for the rules the
+# core enforces, the offcore moves and the usage errors.  Offline: needs no
+# PMU, only the tool (env PMUCTL, default build/bin/pmuctl) and libpfm4.
+
+PMUCTL=${PMUCTL:-build/bin/pmuctl}
+
+if [ ! -x "$PMUCTL" ]; then
+	echo "TAP version 13"
+	echo "1..0"
+	echo "Bail out! no executable pmuctl at '$PMUCTL': build it or set PMUCTL"
+	exit 1
+fi
+
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+results=()
+failed=0
+
+report() {	# report OK NAME [DIAGNOSTIC...]
+	local ok=$1 name=$2 n=$((${#results[@]} + 1))
+
+	shift 2
+	if [ "$ok" = 1 ]; then
+		results+=("ok $n - $name")
+		return
+	fi
+	failed=$((failed + 1))
+	local line="not ok $n - $name" d
+	for d in "$@"; do
+		line+=$'\n'"# $d"
+	done
+	results+=("$line")
+}
+
+run() {		# run ARGS...: sets rc, $tmp/out, $tmp/err
+	"$PMUCTL" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+diag() {	# what the failed command did
+	echo "cmd: pmuctl $*"
+	echo "exit: $rc"
+	sed 's/^/stdout: /' "$tmp/out"
+	sed 's/^/stderr: /' "$tmp/err"
+}
+
+# expect NAME RC REGEX... -- ARGS...
+# pmuctl ARGS exits RC and prints exactly one stdout line per REGEX, line i
+# matching REGEX i (extended, anchored).
+expect() {
+	local name=$1 want=$2 i=0 ok=1 line
+	local -a re=()
+
+	shift 2
+	while [ "$1" != "--" ]; do
+		re+=("$1")
+		shift
+	done
+	shift
+	run "$@"
+	[ "$rc" = "$want" ] || ok=0
+	[ "$(wc -l <"$tmp/out")" = "${#re[@]}" ] || ok=0
+	while IFS= read -r line; do
+		[[ $i -lt ${#re[@]} && $line =~ ^${re[$i]}$ ]] || ok=0
+		i=$((i + 1))
+	done <"$tmp/out"
+	local -a d=()
+	mapfile -t d < <(diag "$@")
+	report "$ok" "$name" "${d[@]}"
+}
+
+# expect_usage NAME ARGS...: exit 2, nothing on stdout, on stderr one line
+# saying what is wrong and then the pointer to the help.
+expect_usage() {
+	local name=$1 ok=1
+
+	shift
+	run "$@"
+	[ "$rc" = 2 ] || ok=0
+	[ -s "$tmp/out" ] && ok=0
+	[ "$(wc -l <"$tmp/err")" = 2 ] || ok=0
+	[ "$(tail -n 1 "$tmp/err")" = "try 'pmuctl check --help'" ] || ok=0
+	local -a d=()
+	mapfile -t d < <(diag "$@")
+	report "$ok" "$name" "${d[@]}"
+}
+
+ERR='error [A-Z_0-9]+: .+'
+
+# The three cases of the issue.
+expect rejects_outstanding_with_response 1 \
+	'error OUTSTANDING_WITH_RESPONSE: .+' -- \
+	check --pmu knm 'offcore_response_0:dmnd_data_rd:ddr_near:outstanding'
+expect accepts_raw_outstanding_on_pmc0 0 \
+	'ok pmc0 0x301b7 0x4000000001' -- \
+	check --pmu knm r301b7:4000000001
+expect rejects_edge_without_cmask 1 \
+	'error EDGE_NO_CMASK: .*c >= 1.*' -- \
+	check --pmu knm r500c4
+
+# One event at a time.
+expect places_architectural_events_on_fixed_counters 0 \
+	'ok fixed0 0x300c0 0x0' 'ok fixed1 0x3003c 0x0' 'ok fixed2 0x30300 0x0' -- \
+	check --pmu knm r300c0 r3003c r30300
+expect rejects_unknown_event_name 1 \
+	'error UNKNOWN_EVENT: .+' -- \
+	check --pmu knm no_such_event_anywhere
+expect reports_libpfm4_refusal_the_core_accepts 1 \
+	'error LIBPFM4: .+' -- \
+	check --pmu skl br_inst_retired:conditional:near_call
+expect rejects_outstanding_on_rsp1 1 \
+	'error OUTSTANDING_ON_RSP1: .+' -- \
+	check --pmu knm offcore_response_1:dmnd_data_rd:outstanding
+expect keeps_input_order_and_fails_on_one_bad 1 \
+	'ok pmc0 0x300c4 0x0' 'error EDGE_NO_CMASK: .+' 'ok fixed0 0x300c0 0x0' -- \
+	check --pmu knm r300c4 r500c4 r300c0
+expect schedules_each_event_alone_without_group 0 \
+	'ok pmc0 0x301b7 0x10001' 'ok pmc0 0x301b7 0x10002' -- \
+	check --pmu knm offcore_response_0:dmnd_data_rd:any_response \
+	offcore_response_0:dmnd_rfo:any_response
+expect rejects_kernel_owned_bits 1 \
+	'error KERNEL_BITS: .+' -- \
+	check --pmu knm r7000c4
+expect rejects_extra_for_event_without_extra_msr 1 \
+	'error EXTRA_UNEXPECTED: .+' -- \
+	check --pmu skl r300c4:1
+expect arch_has_no_offcore_msr 1 \
+	'error EXTRA_UNEXPECTED: .+' -- \
+	check --pmu arch r301b7:10001
+
+# Groups.
+expect moves_second_offcore_value_to_rsp1_knm 0 \
+	'ok pmc[0-9]+ 0x301b7 0x10001' 'ok pmc[0-9]+ 0x302b7 0x10002' -- \
+	check --pmu knm --group offcore_response_0:dmnd_data_rd:any_response \
+	offcore_response_0:dmnd_rfo:any_response
+expect moves_second_offcore_value_to_rsp1_skl 0 \
+	'ok pmc[0-9]+ 0x301b7 0x10001' 'ok pmc[0-9]+ 0x301bb 0x10002' -- \
+	check --pmu skl --group offcore_response_0:dmnd_data_rd:any_response \
+	offcore_response_0:dmnd_rfo:any_response
+expect rejects_third_offcore_value 1 \
+	'error GROUP: .+' 'error GROUP: .+' 'error OFFCORE_BOTH_BUSY: .+' -- \
+	check --pmu knm --group r301b7:10001 r301b7:10002 r301b7:10004
+expect accepts_latency_pair 0 \
+	'ok pmc0 0x301b7 0x4000000001' 'ok pmc[0-9]+ 0x302b7 0x10001' -- \
+	check --pmu knm --group offcore_response_0:dmnd_data_rd:outstanding \
+	offcore_response_1:dmnd_data_rd:any_response
+expect rejects_latency_request_mismatch 1 \
+	'error GROUP: not scheduled, event 2 failed' \
+	'error LATENCY_REQUEST_MISMATCH: .+' -- \
+	check --pmu knm --group offcore_response_0:dmnd_data_rd:outstanding \
+	offcore_response_1:dmnd_rfo:any_response
+expect rejects_more_events_than_counters 1 \
+	'error GROUP: not scheduled, event 3 failed' \
+	'error GROUP: not scheduled, event 3 failed' \
+	'error COUNTERS_BUSY: .+' -- \
+	check --pmu knm --group r300c4 r300c5 r3002e
+expect caps_override_adds_counters 0 \
+	'ok pmc[0-9]+ 0x300c4 0x0' 'ok pmc[0-9]+ 0x300c5 0x0' 'ok pmc[0-9]+ 0x3002e 0x0' -- \
+	check --pmu knm --caps gp=4 --group r300c4 r300c5 r3002e
+expect caps_override_removes_fixed_counters 1 \
+	'error GROUP: not scheduled, event 2 failed' 'error COUNTERS_BUSY: .+' -- \
+	check --pmu arch --caps gp=1,fixed=0 --group r300c0 r3003c
+expect group_fails_on_an_invalid_member 1 \
+	'error GROUP: not scheduled, event 2 failed' "$ERR" -- \
+	check --pmu knm --group r300c4 r500c4
+
+# Usage errors: exit 2, one line and the pointer to the help on stderr.
+expect_usage usage_bad_raw_hex check --pmu knm r0x301b7
+expect_usage usage_bad_raw_extra check --pmu knm r301b7:40zz
+expect_usage usage_empty_raw_extra check --pmu knm r301b7:
+expect_usage usage_raw_overflow check --pmu knm r10000000000000000
+expect_usage usage_unknown_option check --pmu knm --frobnicate r300c4
+expect_usage usage_missing_pmu check r300c4
+expect_usage usage_unknown_pmu check --pmu k1om r300c4
+expect_usage usage_no_events check --pmu knm
+expect_usage usage_caps_out_of_range check --pmu knm --caps gp=0 r300c4
+expect_usage usage_caps_not_a_number check --pmu knm --caps width=4x r300c4
+expect_usage usage_caps_unknown_key check --pmu knm --caps counters=4 r300c4
+
+# Help goes to stdout and succeeds.
+run check --help
+[ "$rc" = 0 ] && grep -q '^usage: pmuctl check' "$tmp/out" && [ ! -s "$tmp/err" ]
+report $((! $?)) check_help_on_stdout
+run --help
+[ "$rc" = 0 ] && grep -q '^usage: pmuctl' "$tmp/out" && grep -q '^  check ' "$tmp/out"
+report $((! $?)) main_help_lists_check
+run frobnicate
+[ "$rc" = 2 ] && [ ! -s "$tmp/out" ]
+report $((! $?)) unknown_command_is_usage_error
+
+echo "TAP version 13"
+echo "1..${#results[@]}"
+printf '%s\n' "${results[@]}"
+echo "# $(( ${#results[@]} - failed )) passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,852 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Differential test of the pmuctl core against libpfm4.
+ *
+ * For each PMU libpfm4 and pmuctl share (knm, knl, skl), every event and
+ * every umask of libpfm4's table is combined with the modifiers (u, k,
+ * c=1, e with and without c, i, t, intx, intxcp, ldlat, fe_thres where the
+ * PMU has them), and for OFFCORE_RESPONSE_x with request/response pairs,
+ * ANY_RESPONSE plus a supplier or snoop, and OUTSTANDING alone and with
+ * requests and responses.  Each string goes to libpfm4 directly, to
+ * pmuctl's bridge (user/pfm.c) and to the core:
+ *
+ *  1. what libpfm4 encodes, the bridge must give back bit for bit (less
+ *     EN and INT), and the core must accept, with the extra value in the
+ *     MSR libpfm4 implies, and place alone on an empty CPU;
+ *  2. what libpfm4 refuses for a rule the core also owns, the core must
+ *     refuse, given the bridge's literal composition, with that rule's
+ *     reason;
+ *  3. every case where the two disagree on purpose is in disagreements[]
+ *     with the reason, and every entry there must still occur.
+ *
+ * Runs anywhere: libpfm4 is forced to each PMU, the caps stand in for
+ * CPUID as the module's register model has them.
+ */
+#define _GNU_SOURCE		/* FNM_CASEFOLD */
+#include <errno.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/mman.h>
+
+#include <perfmon/pfmlib.h>
+
+#include "kselftest_harness.h"
+
+#include "core.h"
+#include "pfm.h"
+
+#define SEL_INT_EN	(PMUCTL_CFG_INT | PMUCTL_CFG_EN)
+
+/* KNL/KNM and Skylake offcore fields (FACTS.md 2), to sort libpfm4's umasks. */
+#define OFC_REQUEST		0xffffULL
+#define OFC_ANY_RESPONSE	(1ULL << 16)
+#define OFC_SUPPLIER		0x7ffe0000ULL		/* bits 17..30 */
+#define OFC_SNOOP		0x3f80000000ULL		/* bits 31..37 */
+
+/* ------------------------------------------------------------------ */
+/* Combinations                                                        */
+/* ------------------------------------------------------------------ */
+
+/* What the core must say when libpfm4 refuses a combination. */
+#define NOT_OWNED	0xffffffffU	/* libpfm4's own rule: not compared */
+
+struct combo {
+	const char *pmu;
+	const char *event;	/* libpfm4's event name */
+	char str[256];		/* "EVENT[:attr...]", no PMU prefix */
+	u32 expect;		/* PMUCTL_R_* if libpfm4 refuses, or NOT_OWNED */
+};
+
+/* What each side made of one combination. */
+struct verdict {
+	bool pfm_ok;		/* libpfm4 accepted */
+	int pfm_err;
+	uint64_t pfm_config, pfm_extra;
+	int pfm_count;
+	int bridge;		/* pmuctl_pfm_encode() return */
+	uint64_t config, extra;	/* from the bridge */
+	char msg[160];
+	int core;		/* pmuctl_event_classify() return */
+	u32 reason;
+	struct pmuctl_class cls;
+	u32 want_msr;		/* the MSR libpfm4 implies, 0 none */
+	u32 got_msr;		/* the MSR the core chose, 0 none */
+	int sched;		/* place_alone(), if core == 0 */
+	u32 sched_reason;
+};
+
+enum dir {
+	LIBPFM_ACCEPTS,		/* libpfm4 encodes it, the core refuses */
+	LIBPFM_REFUSES,		/* libpfm4 refuses, the core says otherwise */
+};
+
+/*
+ * Disagreements on purpose.  @pmus is a space-separated list; @glob
+ * matches combo.str (case-insensitive fnmatch); @pred, if set, must also
+ * hold; @reason is what the core says (PMUCTL_R_NONE: it accepts).
+ */
+struct disagreement {
+	const char *pmus;
+	enum dir dir;
+	u32 reason;
+	const char *glob;
+	bool (*pred)(const struct combo *c, const struct verdict *v);
+	const char *why;
+	int line;
+};
+
+static bool skl_any_request_bit16(const struct combo *c, const struct verdict *v)
+{
+	(void)c;
+	return (v->pfm_extra & 0x18007) == 0x18007 &&
+	       (v->pfm_extra & (OFC_SUPPLIER | OFC_SNOOP));
+}
+
+static bool skl_default_any_response(const struct combo *c, const struct verdict *v)
+{
+	return !skl_any_request_bit16(c, v) && (v->pfm_extra & OFC_ANY_RESPONSE) &&
+	       !(v->pfm_extra & OFC_SUPPLIER) && (v->pfm_extra & OFC_SNOOP);
+}
+
+static const struct disagreement disagreements[] = {
+	/* AnyThread on Knights Landing/Mill */
+	{ "knl knm", LIBPFM_ACCEPTS, PMUCTL_R_ANY_NOT_ALLOWED, "UNHALTED_REFERENCE_CYCLES:*t*", NULL,
+	  "libpfm_intel_knm(3): t on unhalted_reference_cycles \"may be ignored or rejected\"; pmuctl refuses AnyThread on fixed counter 2 rather than count one thread silently",
+	  __LINE__ },
+	{ "knl knm", LIBPFM_ACCEPTS, PMUCTL_R_ANY_NOT_ALLOWED, "*:t:c=1", NULL,
+	  "libpfm4 takes t with c on the fixed-counter events; with c (or e, i) they need a generic counter, and pmuctl allows AnyThread on KNL/KNM fixed counters 0 and 1 only (the man page: t is for fixed counters)",
+	  __LINE__ },
+	{ "knl knm", LIBPFM_REFUSES, PMUCTL_R_NONE, "INST_RETIRED*:t*", NULL,
+	  "libpfm4 has t on INSTRUCTION_RETIRED but not on INST_RETIRED:ANY_P, the same encoding 0x00c0; pmuctl judges the encoding: fixed counter 0 counts it with AnyThread",
+	  __LINE__ },
+	{ "knl knm", LIBPFM_REFUSES, PMUCTL_R_NONE, "CPU_CLK_UNHALTED*:t*", NULL,
+	  "libpfm4 has t on UNHALTED_CORE_CYCLES but not on CPU_CLK_UNHALTED:THREAD_P, the same encoding 0x003c; fixed counter 1 counts it with AnyThread",
+	  __LINE__ },
+	/* OFFCORE_RSP_0 valid bits on Knights Landing/Mill */
+	{ "knl knm", LIBPFM_ACCEPTS, PMUCTL_R_EXTRA_MASK, "OFFCORE_RESPONSE_0*:*STREAMING_STORES*", NULL,
+	  "MSR_OFFCORE_RSP_0 has no bits 11 and 14 (Linux valid mask 0x799ffbb6e7, FACTS 2), yet libpfm4 offers the RSP_1-only streaming-store requests on OFFCORE_RESPONSE_0",
+	  __LINE__ },
+	{ "knl knm", LIBPFM_ACCEPTS, PMUCTL_R_EXTRA_MASK, "OFFCORE_RESPONSE_0*:*PARTIAL_WRITES*", NULL,
+	  "MSR_OFFCORE_RSP_0 has no bit 8 (Linux valid mask 0x799ffbb6e7, FACTS 2), yet libpfm4 offers the RSP_1-only PARTIAL_WRITES on OFFCORE_RESPONSE_0",
+	  __LINE__ },
+	/* Skylake */
+	{ "skl", LIBPFM_ACCEPTS, PMUCTL_R_RESERVED_BITS, "*:intx*", NULL,
+	  "intx, intxcp set PERFEVTSEL bits 32, 33 (IN_TX, IN_TXCP); pmuctl_event.config bits 32..63 are reserved in ABI v1",
+	  __LINE__ },
+	{ "skl", LIBPFM_ACCEPTS, PMUCTL_R_OFFCORE_ANY_RESPONSE_MIXED, "OFFCORE_RESPONSE_*", skl_any_request_bit16,
+	  "libpfm4's Skylake ANY_REQUEST is 0x18007, bit 16 (ANY_RESPONSE) beyond the 0x8007 its own equivalence names: ANY_REQUEST, explicit or default, with a supplier or snoop is a mix libpfm4 refuses when spelled out",
+	  __LINE__ },
+	{ "skl", LIBPFM_ACCEPTS, PMUCTL_R_OFFCORE_ANY_RESPONSE_MIXED, "OFFCORE_RESPONSE_*", skl_default_any_response,
+	  "given a snoop but no supplier, libpfm4 adds ANY_RESPONSE as the default supplier, a mix it refuses when spelled out (request:any_response:snp_*)",
+	  __LINE__ },
+	{ "skl", LIBPFM_REFUSES, PMUCTL_R_NONE, "FRONTEND_RETIRED*:*t*", NULL,
+	  "libpfm4 has no t on FRONTEND_RETIRED; Skylake (perfmon v4) has AnyThread on every generic counter [SDM] and pmuctl allows it",
+	  __LINE__ },
+};
+
+/* Where each PMU's combinations come from, and the caps to judge them. */
+FIXTURE(pfm_diff) {
+	const struct pmuctl_model *m;
+	struct pmuctl_caps caps;
+};
+
+FIXTURE_VARIANT(pfm_diff) {
+	int index;		/* into totals */
+	const char *pmu;	/* libpfm4 PMU = pmuctl model name */
+	u8 model;
+	u8 version;
+	u8 nr_gp;
+	u8 width;		/* generic and fixed */
+};
+
+#define NR_VARIANTS	5
+
+FIXTURE_VARIANT_ADD(pfm_diff, knm) {
+	.index = 0, .pmu = "knm", .model = 0x85, .version = 3, .nr_gp = 2, .width = 40,
+};
+
+/* libpfm_intel_knm(3) says 4 generic counters: the rules must not change. */
+FIXTURE_VARIANT_ADD(pfm_diff, knm_4gp) {
+	.index = 1, .pmu = "knm", .model = 0x85, .version = 3, .nr_gp = 4, .width = 40,
+};
+
+FIXTURE_VARIANT_ADD(pfm_diff, knl) {
+	.index = 2, .pmu = "knl", .model = 0x57, .version = 3, .nr_gp = 2, .width = 40,
+};
+
+FIXTURE_VARIANT_ADD(pfm_diff, knl_4gp) {
+	.index = 3, .pmu = "knl", .model = 0x57, .version = 3, .nr_gp = 4, .width = 40,
+};
+
+FIXTURE_VARIANT_ADD(pfm_diff, skl) {
+	.index = 4, .pmu = "skl", .model = 0x55, .version = 4, .nr_gp = 4, .width = 48,
+};
+
+/* Counts survive the harness's fork per test: a shared page. */
+struct totals {
+	unsigned long accepted[NR_VARIANTS];	/* libpfm4 encodings compared */
+	unsigned long refused[NR_VARIANTS];	/* libpfm4 refusals checked */
+	unsigned long not_owned[NR_VARIANTS];	/* refusals for libpfm4-only rules */
+	bool ran[NR_VARIANTS];
+};
+
+static struct totals *totals;
+
+/* ksft_print_msg() goes to stdout, which the test child leaves by _exit(). */
+#define say(fmt, ...) do {				\
+	ksft_print_msg(fmt, ##__VA_ARGS__);		\
+	fflush(stdout);					\
+} while (0)
+
+static void __attribute__((constructor)) totals_map(void)
+{
+	void *p = mmap(NULL, sizeof(*totals), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	totals = p == MAP_FAILED ? NULL : p;
+}
+
+FIXTURE_SETUP(pfm_diff)
+{
+	int ret = pmuctl_pfm_init(variant->pmu);
+
+	ASSERT_EQ(0, ret) TH_LOG("pmuctl_pfm_init(%s): %s", variant->pmu, strerror(-ret));
+	self->m = pmuctl_model_by_name(variant->pmu);
+	ASSERT_NE(NULL, self->m);
+	self->caps = (struct pmuctl_caps){
+		.family = 6, .model = variant->model, .version = variant->version,
+		.nr_gp = variant->nr_gp, .gp_width = variant->width,
+		.nr_fixed = 3, .fixed_width = variant->width, .fixed_mask = 0x7,
+		/* CPUID.0AH:EAX[31:24] = 7 on these parts: events 7.. absent */
+		.events_unavailable = ~0x7fU,
+		.flags = PMUCTL_CAP_ANY_THREAD,
+	};
+	ASSERT_NE(NULL, totals);
+}
+
+FIXTURE_TEARDOWN(pfm_diff)
+{
+}
+
+/* ------------------------------------------------------------------ */
+/* Running one combination                                             */
+/* ------------------------------------------------------------------ */
+
+/* The MSR libpfm4's encoding implies for its extra value. */
+static u32 pfm_msr(const char *event, int count)
+{
+	if (count < 2)
+		return 0;
+	if (!strcasecmp(event, "OFFCORE_RESPONSE_0"))
+		return 0x1a6;
+	if (!strcasecmp(event, "OFFCORE_RESPONSE_1"))
+		return 0x1a7;
+	if (!strcasecmp(event, "FRONTEND_RETIRED"))
+		return 0x3f7;
+	if (!strcasecmp(event, "MEM_TRANS_RETIRED"))
+		return 0x3f6;
+	return 0xffffffff;	/* an extra value pmuctl does not know */
+}
+
+static int pfm_raw(const char *pmu, const char *str, uint64_t *config, uint64_t *extra,
+		   int *count)
+{
+	char qual[300];
+	uint64_t codes[8] = { 0 };
+	pfm_pmu_encode_arg_t arg = { .codes = codes, .count = 8, .size = sizeof(arg) };
+	int ret;
+
+	snprintf(qual, sizeof(qual), "%s::%s", pmu, str);
+	ret = pfm_get_os_event_encoding(qual, PFM_PLM0 | PFM_PLM3, PFM_OS_NONE, &arg);
+	if (ret != PFM_SUCCESS)
+		return ret;
+	*config = codes[0];
+	*extra = arg.count > 1 ? codes[1] : 0;
+	*count = arg.count;
+	return 0;
+}
+
+/* Schedule the event alone on an empty CPU: it must stay as classified. */
+static int place_alone(const struct pmuctl_model *m, const struct pmuctl_caps *caps,
+		       struct verdict *v)
+{
+	struct pmuctl_event ev = { .config = v->config, .extra = v->extra };
+	struct pmuctl_place place;
+	struct pmuctl_view view;
+	u32 index = 0;
+	int ret;
+
+	pmuctl_view_init(&view);
+	ret = pmuctl_group_schedule(m, caps, 0, &view, &ev, 1, &place,
+				    &v->sched_reason, &index);
+	if (ret)
+		return ret;
+	if (place.config != v->config || place.extra != v->extra ||
+	    place.xreg != v->cls.xreg || !(v->cls.counters & (1ULL << place.idx)))
+		return -EDOM;
+	return 0;
+}
+
+static void judge(const struct pmuctl_model *m, const struct pmuctl_caps *caps,
+		  const struct combo *c, struct verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->pfm_err = pfm_raw(c->pmu, c->str, &v->pfm_config, &v->pfm_extra,
+			     &v->pfm_count);
+	v->pfm_ok = !v->pfm_err;
+	v->bridge = pmuctl_pfm_encode(c->str, &v->config, &v->extra, v->msg,
+				      sizeof(v->msg));
+	if (v->bridge < 0)
+		return;
+	v->core = pmuctl_event_classify(m, caps, 0, v->config, v->extra, 0,
+					&v->cls, &v->reason);
+	if (v->core)
+		return;
+	v->want_msr = pfm_msr(c->event, v->pfm_count);
+	v->got_msr = v->cls.xreg >= 0 ? m->xregs[v->cls.xreg].msr : 0;
+	v->sched = place_alone(m, caps, v);
+}
+
+/* Is @e about @pmu? */
+static bool for_pmu(const struct disagreement *e, const char *pmu)
+{
+	size_t n = strlen(pmu);
+	const char *p;
+
+	for (p = e->pmus; (p = strstr(p, pmu)); p += n)
+		if ((p == e->pmus || p[-1] == ' ') && (!p[n] || p[n] == ' '))
+			return true;
+	return false;
+}
+
+/* The table entry that explains a disagreement, or NULL. */
+static const struct disagreement *listed(const struct combo *c,
+					 const struct verdict *v)
+{
+	enum dir d = v->pfm_ok ? LIBPFM_ACCEPTS : LIBPFM_REFUSES;
+	u32 got = v->core ? v->reason : PMUCTL_R_NONE;
+	size_t i;
+
+	for (i = 0; i < PMUCTL_NELEM(disagreements); i++) {
+		const struct disagreement *e = &disagreements[i];
+
+		if (!for_pmu(e, c->pmu))
+			continue;
+		if (e->dir != d || e->reason != got)
+			continue;
+		if (fnmatch(e->glob, c->str, FNM_CASEFOLD))
+			continue;
+		if (e->pred && !e->pred(c, v))
+			continue;
+		return e;
+	}
+	return NULL;
+}
+
+/* Does the core's verdict differ from what libpfm4 implies? */
+static bool differs(const struct combo *c, const struct verdict *v)
+{
+	if (v->pfm_ok)
+		return v->core != 0;
+	if (c->expect == NOT_OWNED)
+		return false;
+	return (v->core ? v->reason : PMUCTL_R_NONE) != c->expect;
+}
+
+/* ------------------------------------------------------------------ */
+/* Enumerating libpfm4's tables                                        */
+/* ------------------------------------------------------------------ */
+
+struct umask {
+	char name[64];
+	u64 code;
+};
+
+struct event {
+	char name[64];
+	u64 code;
+	struct umask um[64];
+	int nr_um;
+	bool has[16];		/* by enum modbit */
+};
+
+enum modbit { M_U, M_K, M_E, M_I, M_C, M_T, M_INTX, M_INTXCP, M_LDLAT,
+	      M_FE_THRES, M_NR };
+
+static const char *const modname[M_NR] = {
+	"u", "k", "e", "i", "c", "t", "intx", "intxcp", "ldlat", "fe_thres",
+};
+
+/* The modifier suffixes every event/umask gets, and what they need. */
+static const struct suffix {
+	const char *s;
+	unsigned int uses;	/* 1 << enum modbit */
+} suffixes[] = {
+	{ "", 0 },
+	{ ":u", 1 << M_U },
+	{ ":k", 1 << M_K },
+	{ ":c=1", 1 << M_C },
+	{ ":e:c=1", 1 << M_E | 1 << M_C },
+	{ ":e", 1 << M_E },
+	{ ":i", 1 << M_I },
+	{ ":i:c=1", 1 << M_I | 1 << M_C },
+	{ ":t", 1 << M_T },
+	{ ":t:u", 1 << M_T | 1 << M_U },
+	{ ":t:c=1", 1 << M_T | 1 << M_C },
+	{ ":intx", 1 << M_INTX },
+	{ ":intxcp", 1 << M_INTXCP },
+	{ ":ldlat=3", 1 << M_LDLAT },
+	{ ":ldlat=65535", 1 << M_LDLAT },
+	{ ":fe_thres=1", 1 << M_FE_THRES },
+	{ ":fe_thres=4095", 1 << M_FE_THRES },
+};
+
+typedef void (*visit_fn)(void *ctx, const struct combo *c);
+
+static int pmu_id(const char *name)
+{
+	pfm_pmu_info_t pi;
+	int p;
+
+	for (p = 0; p < PFM_PMU_MAX; p++) {
+		memset(&pi, 0, sizeof(pi));
+		pi.size = sizeof(pi);
+		if (pfm_get_pmu_info(p, &pi) == PFM_SUCCESS && pi.name &&
+		    !strcmp(pi.name, name))
+			return p;
+	}
+	return -1;
+}
+
+static bool event_load(int idx, int pmu, struct event *e)
+{
+	pfm_event_info_t ei = { .size = sizeof(ei) };
+	int a, k;
+
+	if (pfm_get_event_info(idx, PFM_OS_NONE, &ei) != PFM_SUCCESS ||
+	    (int)ei.pmu != pmu)
+		return false;
+	memset(e, 0, sizeof(*e));
+	snprintf(e->name, sizeof(e->name), "%s", ei.name);
+	e->code = ei.code;
+	for (a = 0; a < ei.nattrs; a++) {
+		pfm_event_attr_info_t ai = { .size = sizeof(ai) };
+
+		if (pfm_get_event_attr_info(idx, a, PFM_OS_NONE, &ai) != PFM_SUCCESS)
+			continue;
+		if (ai.type == PFM_ATTR_UMASK && e->nr_um < (int)PMUCTL_NELEM(e->um)) {
+			snprintf(e->um[e->nr_um].name, sizeof(e->um[0].name), "%s", ai.name);
+			e->um[e->nr_um++].code = ai.code;
+			continue;
+		}
+		for (k = 0; k < M_NR; k++)
+			if (!strcmp(ai.name, modname[k]))
+				e->has[k] = true;
+	}
+	return true;
+}
+
+static bool pfm_accepts(const char *pmu, const char *str)
+{
+	uint64_t c, x;
+	int n;
+
+	return !pfm_raw(pmu, str, &c, &x, &n);
+}
+
+/* Events whose libpfm4 umask codes are extra-MSR values, not umask bits. */
+static bool is_xevent(const char *event)
+{
+	return !strncasecmp(event, "OFFCORE_RESPONSE_", 17) ||
+	       !strcasecmp(event, "FRONTEND_RETIRED");
+}
+
+/*
+ * What the core must say when libpfm4 refuses "base" + @sfx although it
+ * accepts "base": the first broken rule in the core's documented order.
+ */
+static u32 suffix_expect(const struct event *e, const struct umask *um,
+			 const struct suffix *sfx)
+{
+	bool edge = sfx->uses & 1 << M_E, cmask = sfx->uses & 1 << M_C;
+	/*
+	 * A umask that sets CMASK itself (code bits 16..23 = PERFEVTSEL
+	 * 24..31); the umask codes of is_xevent()s are MSR values instead.
+	 */
+	bool um_cmask = um && !is_xevent(e->name) && ((um->code >> 16) & 0xff);
+	bool missing_eic = false;
+	int k;
+
+	for (k = M_E; k <= M_C; k++)
+		if ((sfx->uses & 1 << k) && !e->has[k])
+			missing_eic = true;
+	if (edge && !cmask && !um_cmask)
+		return PMUCTL_R_EDGE_NO_CMASK;
+	if ((sfx->uses & 1 << M_T) && (!e->has[M_T] || missing_eic))
+		return PMUCTL_R_ANY_NOT_ALLOWED;
+	/* only UNHALTED_REFERENCE_CYCLES lacks e/i/c: fixed counter 2 only */
+	if (missing_eic)
+		return PMUCTL_R_NO_ELIGIBLE_COUNTER;
+	return NOT_OWNED;
+}
+
+static void emit(visit_fn fn, void *ctx, struct combo *c, u32 expect,
+		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void emit(visit_fn fn, void *ctx, struct combo *c, u32 expect,
+		 const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->str, sizeof(c->str), fmt, ap);
+	va_end(ap);
+	c->expect = expect;
+	fn(ctx, c);
+}
+
+/* An OFFCORE_RESPONSE_x umask by its bits (FACTS.md 2). */
+enum ofc_kind { OK_OTHER, OK_REQ, OK_RESP, OK_ANY_RESP, OK_OUTSTANDING };
+
+static enum ofc_kind ofc_kind(const struct umask *u)
+{
+	if (!strcasecmp(u->name, "ANY_RESPONSE"))
+		return OK_ANY_RESP;
+	if (!strcasecmp(u->name, "OUTSTANDING"))
+		return OK_OUTSTANDING;
+	if ((u->code & OFC_REQUEST) && !(u->code >> 17))
+		return OK_REQ;
+	if (!(u->code & (OFC_REQUEST | OFC_ANY_RESPONSE)) && u->code)
+		return OK_RESP;
+	return OK_OTHER;
+}
+
+static void offcore_combos(const struct event *e,
+			   bool pmu_outstanding, visit_fn fn, void *ctx,
+			   struct combo *c)
+{
+	const struct umask *req0 = NULL;
+	bool own_outstanding = false, has_snoop_only = false;
+	int i, j, k;
+
+	for (i = 0; i < e->nr_um; i++) {
+		if (ofc_kind(&e->um[i]) == OK_REQ && !req0)
+			req0 = &e->um[i];
+		if (ofc_kind(&e->um[i]) == OK_OUTSTANDING)
+			own_outstanding = true;
+		if (ofc_kind(&e->um[i]) == OK_RESP && !(e->um[i].code & OFC_SUPPLIER))
+			has_snoop_only = true;
+	}
+	if (!req0)
+		return;
+
+	for (i = 0; i < e->nr_um; i++) {
+		const struct umask *a = &e->um[i];
+
+		if (ofc_kind(a) != OK_REQ)
+			continue;
+		/* request + each response, request + ANY_RESPONSE */
+		for (j = 0; j < e->nr_um; j++) {
+			const struct umask *b = &e->um[j];
+
+			if (ofc_kind(b) == OK_RESP || ofc_kind(b) == OK_ANY_RESP)
+				emit(fn, ctx, c, NOT_OWNED, "%s:%s:%s", e->name, a->name, b->name);
+		}
+		/* request + OUTSTANDING */
+		if (own_outstanding)
+			emit(fn, ctx, c, NOT_OWNED, "%s:%s:OUTSTANDING", e->name, a->name);
+		else if (pmu_outstanding)
+			emit(fn, ctx, c, PMUCTL_R_OUTSTANDING_ON_RSP1,
+			     "%s:%s:OUTSTANDING", e->name, a->name);
+	}
+	if (!own_outstanding && pmu_outstanding)
+		emit(fn, ctx, c, PMUCTL_R_OUTSTANDING_ON_RSP1, "%s:OUTSTANDING", e->name);
+
+	for (j = 0; j < e->nr_um; j++) {
+		const struct umask *b = &e->um[j];
+
+		if (ofc_kind(b) != OK_RESP && ofc_kind(b) != OK_ANY_RESP)
+			continue;
+		/* ANY_RESPONSE with a supplier or snoop */
+		if (ofc_kind(b) == OK_RESP)
+			emit(fn, ctx, c, PMUCTL_R_OFFCORE_ANY_RESPONSE_MIXED,
+			     "%s:%s:ANY_RESPONSE:%s", e->name, req0->name, b->name);
+		/* OUTSTANDING with any response */
+		if (own_outstanding)
+			emit(fn, ctx, c, PMUCTL_R_OUTSTANDING_WITH_RESPONSE,
+			     "%s:%s:OUTSTANDING:%s", e->name, req0->name, b->name);
+		else if (pmu_outstanding)
+			emit(fn, ctx, c, PMUCTL_R_OUTSTANDING_ON_RSP1,
+			     "%s:%s:OUTSTANDING:%s", e->name, req0->name, b->name);
+	}
+
+	/* supplier + snoop, where the PMU has them apart (Skylake) */
+	if (!has_snoop_only)
+		return;
+	for (j = 0; j < e->nr_um; j++) {
+		if (ofc_kind(&e->um[j]) != OK_RESP || !(e->um[j].code & OFC_SUPPLIER))
+			continue;
+		for (k = 0; k < e->nr_um; k++) {
+			if (ofc_kind(&e->um[k]) != OK_RESP || (e->um[k].code & OFC_SUPPLIER))
+				continue;
+			emit(fn, ctx, c, NOT_OWNED, "%s:%s:%s:%s", e->name, req0->name,
+			     e->um[j].name, e->um[k].name);
+		}
+	}
+}
+
+/* Every combination of one PMU, in a fixed order. */
+static int each_combo(const char *pmu, visit_fn fn, void *ctx)
+{
+	static struct event e;
+	pfm_pmu_info_t pi = { .size = sizeof(pi) };
+	unsigned int pmu_mods = 0;
+	bool pmu_outstanding = false;
+	struct combo c = { .pmu = pmu };
+	int p = pmu_id(pmu), idx, i, s, k, events = 0;
+
+	if (p < 0 || pfm_get_pmu_info(p, &pi) != PFM_SUCCESS)
+		return -1;
+
+	/* The PMU's modifiers, and whether any offcore event has OUTSTANDING. */
+	for (idx = pi.first_event; idx >= 0; idx = pfm_get_event_next(idx)) {
+		if (!event_load(idx, p, &e))
+			break;
+		for (k = 0; k < M_NR; k++)
+			if (e.has[k])
+				pmu_mods |= 1U << k;
+		for (i = 0; i < e.nr_um; i++)
+			if (!strcasecmp(e.um[i].name, "OUTSTANDING"))
+				pmu_outstanding = true;
+	}
+
+	for (idx = pi.first_event; idx >= 0; idx = pfm_get_event_next(idx)) {
+		if (!event_load(idx, p, &e))
+			break;
+		events++;
+		c.event = e.name;
+		for (i = -1; i < e.nr_um; i++) {
+			const struct umask *um = i < 0 ? NULL : &e.um[i];
+			char base[128];
+
+			snprintf(base, sizeof(base), "%s%s%s", e.name, um ? ":" : "",
+				 um ? um->name : "");
+			/* a base libpfm4 refuses (no default umask) gets no modifiers */
+			if (!pfm_accepts(pmu, base)) {
+				emit(fn, ctx, &c, NOT_OWNED, "%s", base);
+				continue;
+			}
+			for (s = 0; s < (int)PMUCTL_NELEM(suffixes); s++) {
+				const struct suffix *sfx = &suffixes[s];
+
+				/* only modifiers the PMU has; ldlat/fe_thres where the event has them */
+				if ((sfx->uses & ~pmu_mods) ||
+				    ((sfx->uses & (1 << M_LDLAT | 1 << M_FE_THRES)) &&
+				     !(sfx->uses & 1 << M_LDLAT ? e.has[M_LDLAT] : e.has[M_FE_THRES])))
+					continue;
+				emit(fn, ctx, &c, *sfx->s ? suffix_expect(&e, um, sfx) : NOT_OWNED,
+				     "%s%s", base, sfx->s);
+			}
+		}
+		if (!strncasecmp(e.name, "OFFCORE_RESPONSE_", 17))
+			offcore_combos(&e, pmu_outstanding, fn, ctx, &c);
+	}
+	return events;
+}
+
+/* ------------------------------------------------------------------ */
+/* The tests                                                           */
+/* ------------------------------------------------------------------ */
+
+struct run {
+	struct __test_metadata *_metadata;
+	const struct pmuctl_model *m;
+	const struct pmuctl_caps *caps;
+	unsigned long compared, refused, not_owned, listed, failed;
+	unsigned long hits[PMUCTL_NELEM(disagreements)];
+};
+
+static void describe(const struct combo *c, const struct verdict *v, char *buf,
+		     size_t len)
+{
+	int n;
+
+	if (v->pfm_ok)
+		n = snprintf(buf, len, "%s::%s: libpfm4 config %#" PRIx64 " extra %#"
+			     PRIx64 " (%d codes)", c->pmu, c->str, v->pfm_config,
+			     v->pfm_extra, v->pfm_count);
+	else
+		n = snprintf(buf, len, "%s::%s: libpfm4 refuses (%s)", c->pmu,
+			     c->str, pfm_strerror(v->pfm_err));
+	if (n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, "; bridge %d config %#" PRIx64 " extra %#"
+			 PRIx64 "; core %d reason %u", v->bridge, v->config,
+			 v->extra, v->core, v->reason);
+}
+
+/* Log the first few failures in full, count the rest. */
+#define MAX_LOGGED	20
+
+#define fail(r, fmt, ...) do {						\
+	struct __test_metadata *_metadata = (r)->_metadata;		\
+	if (++(r)->failed <= MAX_LOGGED)					\
+		TH_LOG(fmt, ##__VA_ARGS__);				\
+} while (0)
+
+/* Rule 1: every libpfm4 encoding is accepted, in the right MSR, placeable. */
+static void visit_accepts(void *ctx, const struct combo *c)
+{
+	struct run *r = ctx;
+	struct verdict v;
+	char d[512];
+
+	judge(r->m, r->caps, c, &v);
+	if (!v.pfm_ok)
+		return;
+	r->compared++;
+	describe(c, &v, d, sizeof(d));
+	if (v.bridge != 0 || v.config != (v.pfm_config & ~SEL_INT_EN) ||
+	    v.extra != v.pfm_extra) {
+		fail(r, "bridge differs from libpfm4: %s (%s)", d, v.msg);
+		return;
+	}
+	if (v.core) {
+		if (listed(c, &v))
+			r->listed++;
+		else
+			fail(r, "core refuses a libpfm4 encoding: %s", d);
+		return;
+	}
+	if (v.want_msr != 0 && v.want_msr != v.got_msr)
+		fail(r, "extra value in MSR %#x, libpfm4 implies %#x: %s",
+		     v.got_msr, v.want_msr, d);
+	if (v.sched)
+		fail(r, "alone on an empty CPU: schedule %d reason %u: %s",
+		     v.sched, v.sched_reason, d);
+}
+
+/* Rule 2: what libpfm4 refuses for a rule of the core, the core refuses. */
+static void visit_rejects(void *ctx, const struct combo *c)
+{
+	struct run *r = ctx;
+	struct verdict v;
+	char d[512];
+
+	judge(r->m, r->caps, c, &v);
+	if (v.pfm_ok)
+		return;
+	describe(c, &v, d, sizeof(d));
+	if (v.bridge != PMUCTL_PFM_REFUSED) {
+		fail(r, "bridge does not compose a refused string: %s (%s)", d, v.msg);
+		return;
+	}
+	if (c->expect == NOT_OWNED) {
+		r->not_owned++;
+		return;
+	}
+	r->refused++;
+	if (!differs(c, &v))
+		return;
+	if (listed(c, &v))
+		r->listed++;
+	else
+		fail(r, "core reason %u, libpfm4's refusal means %u: %s",
+		     v.core ? v.reason : PMUCTL_R_NONE, c->expect, d);
+}
+
+/* Rule 3: count which entries of disagreements[] occur. */
+static void visit_listed(void *ctx, const struct combo *c)
+{
+	struct run *r = ctx;
+	const struct disagreement *e;
+	struct verdict v;
+
+	judge(r->m, r->caps, c, &v);
+	if (v.bridge < 0 || !differs(c, &v))
+		return;
+	e = listed(c, &v);
+	if (e)
+		r->hits[e - disagreements]++;
+}
+
+TEST_F(pfm_diff, accepts_every_libpfm4_encoding)
+{
+	struct run r = { ._metadata = _metadata, .m = self->m, .caps = &self->caps };
+	int events = each_combo(variant->pmu, visit_accepts, &r);
+
+	ASSERT_LT(0, events);
+	EXPECT_LT(0UL, r.compared);
+	EXPECT_EQ(0UL, r.failed);
+	totals->accepted[variant->index] = r.compared;
+	totals->ran[variant->index] = true;
+	say("%s (%u generic counters): %d events, %lu libpfm4 encodings compared, %lu listed disagreements, %lu failures\n",
+	    variant->pmu, variant->nr_gp, events, r.compared, r.listed, r.failed);
+}
+
+TEST_F(pfm_diff, rejects_what_libpfm4_rejects)
+{
+	struct run r = { ._metadata = _metadata, .m = self->m, .caps = &self->caps };
+	int events = each_combo(variant->pmu, visit_rejects, &r);
+
+	ASSERT_LT(0, events);
+	EXPECT_LT(0UL, r.refused);
+	EXPECT_EQ(0UL, r.failed);
+	totals->refused[variant->index] = r.refused;
+	totals->not_owned[variant->index] = r.not_owned;
+	say("%s (%u generic counters): %lu libpfm4 refusals checked against the core's reason, %lu refused for libpfm4-only rules, %lu listed disagreements, %lu failures\n",
+	    variant->pmu, variant->nr_gp, r.refused, r.not_owned, r.listed, r.failed);
+}
+
+TEST_F(pfm_diff, disagreements_are_listed)
+{
+	struct run r = { ._metadata = _metadata, .m = self->m, .caps = &self->caps };
+	size_t i;
+
+	ASSERT_LT(0, each_combo(variant->pmu, visit_listed, &r));
+	for (i = 0; i < PMUCTL_NELEM(disagreements); i++) {
+		const struct disagreement *e = &disagreements[i];
+
+		if (!for_pmu(e, variant->pmu))
+			continue;
+		say("%s: line %d: %lu cases: %s\n", variant->pmu, e->line,
+		    r.hits[i], e->why);
+		EXPECT_LT(0UL, r.hits[i])
+			TH_LOG("stale disagreement at line %d (%s)", e->line, e->glob);
+	}
+}
+
+/* The grand total, after every variant ran (fixtures run in order). */
+FIXTURE(pfm_total) {
+	int unused;
+};
+
+FIXTURE_SETUP(pfm_total)
+{
+}
+
+FIXTURE_TEARDOWN(pfm_total)
+{
+}
+
+TEST_F(pfm_total, compared_every_pmu)
+{
+	unsigned long acc = 0, ref = 0, own = 0;
+	int i;
+
+	ASSERT_NE(NULL, totals);
+	for (i = 0; i < NR_VARIANTS; i++) {
+		EXPECT_TRUE(totals->ran[i]) TH_LOG("variant %d did not run", i);
+		acc += totals->accepted[i];
+		ref += totals->refused[i];
+		own += totals->not_owned[i];
+	}
+	say("total: %lu libpfm4 encodings compared, %lu libpfm4 refusals checked, %lu refusals for libpfm4-only rules\n",
+	    acc, ref, own);
+}
+
+TEST_HARNESS_MAIN

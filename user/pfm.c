@@ -1,0 +1,561 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * pmuctl's bridge to libpfm4 for event names (see pfm.h for the contract).
+ *
+ * libpfm4 4.13 facts this file relies on, observed with PFM_OS_NONE:
+ *  - pfm_get_os_event_encoding() gives codes[0] = the PERFEVTSEL image with
+ *    EN (bit 22) and INT (bit 20) always set, and for OFFCORE_RESPONSE_x,
+ *    FRONTEND_RETIRED and MEM_TRANS_RETIRED:LOAD_LATENCY codes[1] = the
+ *    extra MSR value (count 2); bare MEM_TRANS_RETIRED gives count 1.
+ *  - pfm_get_event_attr_info() reports a umask's code as the PERFEVTSEL
+ *    bits shifted right by 8 (umask in bits 0..7, edge 10, inv 15, cmask
+ *    16..23); for OFFCORE_RESPONSE_x and FRONTEND_RETIRED it is the value
+ *    OR-ed into the extra MSR.
+ *  - LIBPFM_FORCE_PMU is read by every pfm_initialize(); an unknown name
+ *    is ignored silently; a PMU once forced stays active after
+ *    pfm_terminate().  Hence the check after init and the "pmu::" prefix.
+ *  - With a dfl_plm of 0, a string without u/k gets neither USR nor OS.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <perfmon/pfmlib.h>
+
+#include "pfm.h"
+
+/* PERFEVTSEL fields (FACTS.md 1; uapi PMUCTL_CFG_* for the same bits). */
+#define SEL_EVENT	0x00000000000000ffULL
+#define SEL_UMASK	0x000000000000ff00ULL
+#define SEL_USR		(1ULL << 16)
+#define SEL_OS		(1ULL << 17)
+#define SEL_EDGE	(1ULL << 18)
+#define SEL_INT		(1ULL << 20)
+#define SEL_ANY		(1ULL << 21)
+#define SEL_EN		(1ULL << 22)
+#define SEL_INV		(1ULL << 23)
+#define SEL_CMASK	0x00000000ff000000ULL
+#define SEL_IN_TX	(1ULL << 32)
+#define SEL_IN_TXCP	(1ULL << 33)
+#define SEL_FROM_UMASK	(SEL_UMASK | SEL_EDGE | SEL_INV | SEL_CMASK)
+
+/* MSR_PEBS_FRONTEND bits 8..19: the IDQ bubble latency threshold [SDM]. */
+#define FE_THRES_SHIFT	8
+#define FE_THRES_MASK	(0xfffULL << FE_THRES_SHIFT)
+
+#define PMU_NAME_CHARS	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+#define MAX_STRING	512
+#define MAX_ATTRS	64
+
+/* The modifiers pmuctl can compose by itself, and their field limits. */
+enum mod { MOD_K, MOD_U, MOD_E, MOD_I, MOD_C, MOD_T, MOD_INTX, MOD_INTXCP,
+	   MOD_LDLAT, MOD_FE_THRES, MOD_NR };
+
+static const struct {
+	const char *name;
+	uint64_t max;
+} mods[MOD_NR] = {
+	[MOD_K] = { "k", 1 },
+	[MOD_U] = { "u", 1 },
+	[MOD_E] = { "e", 1 },
+	[MOD_I] = { "i", 1 },
+	[MOD_C] = { "c", 0xff },
+	[MOD_T] = { "t", 1 },
+	[MOD_INTX] = { "intx", 1 },
+	[MOD_INTXCP] = { "intxcp", 1 },
+	[MOD_LDLAT] = { "ldlat", 0xffff },
+	[MOD_FE_THRES] = { "fe_thres", 0xfff },
+};
+
+static struct {
+	bool ready;
+	int pmu;			/* pfm_pmu_t of the selected PMU */
+	char name[64];			/* its libpfm4 name */
+	int host;			/* core PMU detected without forcing, -1 none */
+	bool host_known;
+	unsigned int mods;		/* enum mod bits the PMU has */
+} st = { .pmu = -1, .host = -1 };
+
+static void say(char *msg, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!msg || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, len, fmt, ap);
+	va_end(ap);
+}
+
+static int pfm_errno(int ret)
+{
+	switch (ret) {
+	case PFM_SUCCESS:
+		return 0;
+	case PFM_ERR_NOMEM:
+		return -ENOMEM;
+	case PFM_ERR_NOTFOUND:
+		return -ENOENT;
+	case PFM_ERR_NOTSUPP:
+		return -EOPNOTSUPP;
+	default:
+		return -EINVAL;
+	}
+}
+
+static bool pmu_info(int pmu, pfm_pmu_info_t *pi)
+{
+	memset(pi, 0, sizeof(*pi));
+	pi->size = sizeof(*pi);
+	return pfm_get_pmu_info(pmu, pi) == PFM_SUCCESS && pi->name;
+}
+
+/* pfm_initialize() with LIBPFM_FORCE_PMU = @force for this call only. */
+static int pfm_reinit(const char *force)
+{
+	const char *env = getenv("LIBPFM_FORCE_PMU");
+	char *saved = env ? strdup(env) : NULL;
+	int ret;
+
+	if (env && !saved)
+		return -ENOMEM;
+	pfm_terminate();
+	if (force && setenv("LIBPFM_FORCE_PMU", force, 1)) {
+		free(saved);
+		return -errno;
+	}
+	ret = pfm_initialize();
+	if (force) {
+		if (saved)
+			setenv("LIBPFM_FORCE_PMU", saved, 1);
+		else
+			unsetenv("LIBPFM_FORCE_PMU");
+	}
+	free(saved);
+	return pfm_errno(ret);
+}
+
+/* The first core PMU libpfm4 finds on its own; before anything was forced. */
+static int host_detect(void)
+{
+	pfm_pmu_info_t pi;
+	int ret, p;
+
+	ret = pfm_reinit(NULL);
+	if (ret)
+		return ret;
+	st.host = -1;
+	for (p = 0; p < PFM_PMU_MAX && st.host < 0; p++)
+		if (pmu_info(p, &pi) && pi.is_present &&
+		    pi.type == PFM_PMU_TYPE_CORE)
+			st.host = p;
+	st.host_known = true;
+	return 0;
+}
+
+/* One ':'/'.'-separated attribute of the event string. */
+struct attr {
+	char *name;
+	char *value;		/* after '=', NULL if none */
+	int mod;		/* enum mod, or -1 for a umask */
+	uint64_t code;		/* a umask's libpfm4 code */
+	bool own;		/* the event itself has it (not a sibling, not only the PMU) */
+};
+
+static bool event_info(int idx, pfm_event_info_t *ei)
+{
+	memset(ei, 0, sizeof(*ei));
+	ei->size = sizeof(*ei);
+	return pfm_get_event_info(idx, PFM_OS_NONE, ei) == PFM_SUCCESS;
+}
+
+/* Look @name up among the attributes of event @idx; type PFM_ATTR_*. */
+static bool attr_find(int idx, int nattrs, const char *name, int type,
+		      uint64_t *code)
+{
+	pfm_event_attr_info_t ai;
+	int a;
+
+	for (a = 0; a < nattrs; a++) {
+		memset(&ai, 0, sizeof(ai));
+		ai.size = sizeof(ai);
+		if (pfm_get_event_attr_info(idx, a, PFM_OS_NONE, &ai) != PFM_SUCCESS)
+			continue;
+		if ((int)ai.type == type && ai.name && !strcasecmp(ai.name, name)) {
+			*code = ai.code;
+			return true;
+		}
+	}
+	return false;
+}
+
+static int pmu_first_event(void)
+{
+	pfm_pmu_info_t pi;
+
+	return pmu_info(st.pmu, &pi) ? pi.first_event : -1;
+}
+
+/* A umask of another event of the PMU with the same event select. */
+static bool sibling_umask(const pfm_event_info_t *ev, const char *name,
+			  uint64_t *code)
+{
+	pfm_event_info_t ei;
+	int i;
+
+	for (i = pmu_first_event(); i >= 0; i = pfm_get_event_next(i)) {
+		if (!event_info(i, &ei) || (int)ei.pmu != st.pmu)
+			break;
+		if (i == ev->idx || (ei.code & SEL_EVENT) != (ev->code & SEL_EVENT))
+			continue;
+		if (attr_find(i, ei.nattrs, name, PFM_ATTR_UMASK, code))
+			return true;
+	}
+	return false;
+}
+
+/* The modifiers of enum mod that some event of the selected PMU has. */
+static unsigned int pmu_modifiers(void)
+{
+	pfm_event_attr_info_t ai;
+	pfm_event_info_t ei;
+	unsigned int set = 0;
+	int i, a, m;
+
+	for (i = pmu_first_event(); i >= 0; i = pfm_get_event_next(i)) {
+		if (!event_info(i, &ei) || (int)ei.pmu != st.pmu)
+			break;
+		for (a = 0; a < ei.nattrs; a++) {
+			memset(&ai, 0, sizeof(ai));
+			ai.size = sizeof(ai);
+			if (pfm_get_event_attr_info(i, a, PFM_OS_NONE, &ai) != PFM_SUCCESS ||
+			    (ai.type != PFM_ATTR_MOD_BOOL && ai.type != PFM_ATTR_MOD_INTEGER))
+				continue;
+			for (m = 0; m < MOD_NR; m++)
+				if (!strcasecmp(ai.name, mods[m].name))
+					set |= 1U << m;
+		}
+	}
+	return set;
+}
+
+int pmuctl_pfm_init(const char *pmu)
+{
+	pfm_pmu_info_t pi;
+	int ret, p, found = -1;
+
+	st.ready = false;
+	if (pmu) {
+		size_t n = strlen(pmu);
+
+		if (!n || n >= sizeof(st.name) ||
+		    strspn(pmu, PMU_NAME_CHARS) != n)
+			return -EINVAL;
+	}
+	if (!st.host_known) {
+		ret = host_detect();
+		if (ret)
+			return ret;
+	}
+	ret = pfm_reinit(pmu);
+	if (ret)
+		return ret;
+
+	if (!pmu) {
+		found = st.host;
+		if (found < 0)
+			return -ENODEV;
+	} else {
+		for (p = 0; p < PFM_PMU_MAX && found < 0; p++)
+			if (pmu_info(p, &pi) && !strcasecmp(pi.name, pmu))
+				found = p;
+		if (found < 0)
+			return -ENOENT;
+	}
+	if (!pmu_info(found, &pi) || !pi.is_present ||
+	    pi.type != PFM_PMU_TYPE_CORE)
+		return -ENODEV;
+	st.pmu = found;
+	snprintf(st.name, sizeof(st.name), "%s", pi.name);
+	st.mods = pmu_modifiers();
+	st.ready = true;
+	return 0;
+}
+
+/* libpfm4's encoding of @str: 0, or a libpfm4 error (PFM_ERR_*). */
+static int pfm_encode(const char *str, uint64_t *config, uint64_t *extra,
+		      int *count)
+{
+	uint64_t codes[8] = { 0 };
+	pfm_pmu_encode_arg_t arg;
+	int ret;
+
+	memset(&arg, 0, sizeof(arg));
+	arg.size = sizeof(arg);
+	arg.codes = codes;
+	arg.count = (int)(sizeof(codes) / sizeof(codes[0]));
+	ret = pfm_get_os_event_encoding(str, PFM_PLM0 | PFM_PLM3, PFM_OS_NONE, &arg);
+	if (ret != PFM_SUCCESS)
+		return ret;
+	*config = codes[0] & ~(SEL_EN | SEL_INT);
+	*extra = arg.count > 1 ? codes[1] : 0;
+	*count = arg.count;
+	return 0;
+}
+
+/* Events whose umask codes are extra-MSR values in libpfm4's tables. */
+static bool umask_is_extra(const char *event)
+{
+	return !strncasecmp(event, "OFFCORE_RESPONSE", 16) ||
+	       !strcasecmp(event, "FRONTEND_RETIRED");
+}
+
+static int parse_value(const struct attr *a, uint64_t *v, char *msg, size_t len)
+{
+	char *end;
+
+	if (!a->value) {
+		if (mods[a->mod].max != 1) {
+			say(msg, len, "modifier '%s' needs a value", a->name);
+			return -EINVAL;
+		}
+		*v = 1;
+		return 0;
+	}
+	errno = 0;
+	*v = strtoull(a->value, &end, 0);
+	if (errno || !*a->value || *end || *a->value == '-' || *v > mods[a->mod].max) {
+		say(msg, len, "modifier '%s': value '%s' is not in [0:%llu]",
+		    a->name, a->value, (unsigned long long)mods[a->mod].max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Modifiers that libpfm4 folds into the extra value. */
+static bool is_xmod(int mod)
+{
+	return mod == MOD_LDLAT || mod == MOD_FE_THRES;
+}
+
+/* libpfm4's encoding of the event with its umasks only (and @xmods). */
+static bool stage(const pfm_event_info_t *ev, const struct attr *at, int n,
+		  bool xmods, uint64_t *cfg, uint64_t *x)
+{
+	char base[MAX_STRING];
+	size_t off;
+	int i, count;
+
+	off = (size_t)snprintf(base, sizeof(base), "%s::%s", st.name, ev->name);
+	for (i = 0; i < n && off < sizeof(base); i++)
+		if (at[i].mod < 0 || (xmods && at[i].own && is_xmod(at[i].mod)))
+			off += (size_t)snprintf(base + off, sizeof(base) - off,
+						":%s%s%s", at[i].name,
+						at[i].value ? "=" : "",
+						at[i].value ? at[i].value : "");
+	return off < sizeof(base) && !pfm_encode(base, cfg, x, &count) &&
+	       count <= 2;
+}
+
+/*
+ * libpfm4 refused @qual: compose it literally (pfm.h).  @ev is the event,
+ * @at the parsed attributes, which all exist.
+ */
+static int compose(const pfm_event_info_t *ev, struct attr *at, int n,
+		   uint64_t *config, uint64_t *extra, char *msg, size_t len)
+{
+	uint64_t cfg = 0, x = 0, v, priv = 0;
+	bool all_own = true, priv_given = false, staged, xmods_done;
+	int i, ret;
+
+	/*
+	 * The umasks as libpfm4 encodes them without the other modifiers: first
+	 * with the event's own ldlat/fe_thres, which libpfm4 folds into the
+	 * extra value, then without them; literally if libpfm4 refuses both.
+	 */
+	for (i = 0; i < n; i++)
+		if (at[i].mod < 0 && !at[i].own)
+			all_own = false;
+	xmods_done = all_own && stage(ev, at, n, true, &cfg, &x);
+	staged = xmods_done || (all_own && stage(ev, at, n, false, &cfg, &x));
+	if (!staged) {
+		cfg = (ev->code & (SEL_EVENT | SEL_FROM_UMASK)) | SEL_USR | SEL_OS;
+		x = 0;
+		for (i = 0; i < n; i++) {
+			if (at[i].mod >= 0)
+				continue;
+			if (umask_is_extra(ev->name))
+				x |= at[i].code;
+			else
+				cfg |= (at[i].code << 8) & SEL_FROM_UMASK;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (!is_xmod(at[i].mod) || (xmods_done && at[i].own))
+			continue;
+		ret = parse_value(&at[i], &v, msg, len);
+		if (ret)
+			return ret;
+		if (at[i].mod == MOD_LDLAT)
+			x = v;
+		else
+			x = (x & ~FE_THRES_MASK) | v << FE_THRES_SHIFT;
+	}
+
+	for (i = 0; i < n; i++) {
+		uint64_t bit = 0;
+
+		if (at[i].mod < 0 || is_xmod(at[i].mod))
+			continue;
+		ret = parse_value(&at[i], &v, msg, len);
+		if (ret)
+			return ret;
+		switch (at[i].mod) {
+		case MOD_U:
+			priv = v ? priv | SEL_USR : priv & ~SEL_USR;
+			priv_given = true;
+			continue;
+		case MOD_K:
+			priv = v ? priv | SEL_OS : priv & ~SEL_OS;
+			priv_given = true;
+			continue;
+		case MOD_C:
+			cfg = (cfg & ~SEL_CMASK) | v << 24;
+			continue;
+		case MOD_E:
+			bit = SEL_EDGE;
+			break;
+		case MOD_I:
+			bit = SEL_INV;
+			break;
+		case MOD_T:
+			bit = SEL_ANY;
+			break;
+		case MOD_INTX:
+			bit = SEL_IN_TX;
+			break;
+		case MOD_INTXCP:
+			bit = SEL_IN_TXCP;
+			break;
+		}
+		cfg = v ? cfg | bit : cfg & ~bit;
+	}
+	if (priv_given)
+		cfg = (cfg & ~(SEL_USR | SEL_OS)) | priv;
+	*config = cfg;
+	*extra = x;
+	return PMUCTL_PFM_REFUSED;
+}
+
+int pmuctl_pfm_encode(const char *event, uint64_t *config, uint64_t *extra,
+		      char *msg, size_t msglen)
+{
+	char buf[MAX_STRING], qual[MAX_STRING + 80], evname[MAX_STRING + 80];
+	struct attr at[MAX_ATTRS] = { 0 };
+	pfm_event_info_t ev;
+	char *s, *p, *colon;
+	int ret, n = 0, i, idx, count;
+	bool more;
+	uint64_t c, x;
+
+	*config = 0;
+	*extra = 0;
+	say(msg, msglen, "%s", "");
+	if (!st.ready) {
+		say(msg, msglen, "no libpfm4 PMU selected (pmuctl_pfm_init)");
+		return -ENODEV;
+	}
+	if (!event || strlen(event) >= sizeof(buf)) {
+		say(msg, msglen, "event string missing or too long");
+		return -EINVAL;
+	}
+	strcpy(buf, event);
+	s = buf;
+	p = strstr(s, "::");
+	if (p) {
+		*p = '\0';
+		if (strcasecmp(s, st.name)) {
+			say(msg, msglen, "event of PMU '%s', but '%s' is selected",
+			    s, st.name);
+			return -EINVAL;
+		}
+		s = p + 2;
+	}
+	snprintf(qual, sizeof(qual), "%s::%s", st.name, s);
+
+	ret = pfm_encode(qual, &c, &x, &count);
+	if (!ret) {
+		if (count > 2) {
+			say(msg, msglen, "libpfm4 gives %d codes for '%s'", count, event);
+			return -EOVERFLOW;
+		}
+		*config = c;
+		*extra = x;
+		return 0;
+	}
+	if (ret == PFM_ERR_NOMEM) {
+		say(msg, msglen, "libpfm4: %s", pfm_strerror(ret));
+		return -ENOMEM;
+	}
+
+	/* Refused or unknown: find out which, naming the culprit. */
+	colon = s + strcspn(s, ":.");
+	snprintf(evname, sizeof(evname), "%s::%.*s", st.name, (int)(colon - s), s);
+	idx = pfm_find_event(evname);
+	if (idx < 0 || !event_info(idx, &ev)) {
+		say(msg, msglen, "unknown event '%.*s' for PMU %s", (int)(colon - s),
+		    s, st.name);
+		return -ENOENT;
+	}
+	more = *colon != '\0';
+	p = more ? colon + 1 : colon;
+	while (more) {
+		char *name = p;
+
+		p += strcspn(p, ":.");
+		more = *p != '\0';
+		*p = '\0';
+		if (more)
+			p++;
+		if (n == MAX_ATTRS) {
+			say(msg, msglen, "more than %d attributes", MAX_ATTRS);
+			return -EINVAL;
+		}
+		at[n] = (struct attr){ .name = name, .mod = -1 };
+		at[n].value = strchr(name, '=');
+		if (at[n].value)
+			*at[n].value++ = '\0';
+		if (!*name) {
+			say(msg, msglen, "empty attribute name in '%s'", event);
+			return -EINVAL;
+		}
+		if (!at[n].value &&
+		    attr_find(idx, ev.nattrs, name, PFM_ATTR_UMASK, &at[n].code)) {
+			at[n].own = true;
+		} else if (!at[n].value && sibling_umask(&ev, name, &at[n].code)) {
+			at[n].own = false;
+		} else {
+			for (i = 0; i < MOD_NR; i++)
+				if (!strcasecmp(name, mods[i].name))
+					break;
+			if (i == MOD_NR || !(st.mods & (1U << i))) {
+				say(msg, msglen, "'%s' is not a umask or modifier of %s::%s",
+				    name, st.name, ev.name);
+				return -ENOENT;
+			}
+			at[n].mod = i;
+			at[n].own = attr_find(idx, ev.nattrs, name, PFM_ATTR_MOD_BOOL, &c) ||
+				    attr_find(idx, ev.nattrs, name, PFM_ATTR_MOD_INTEGER, &c);
+		}
+		n++;
+	}
+
+	i = compose(&ev, at, n, config, extra, msg, msglen);
+	if (i == PMUCTL_PFM_REFUSED)
+		say(msg, msglen, "libpfm4: %s", pfm_strerror(ret));
+	return i;
+}

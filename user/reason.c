@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * One table entry per enum pmuctl_reason value, indexed by the value
+ * itself: a hole reads as NULL and is reported as unknown, and a code
+ * appended to the uapi enum without an entry here fails the build.
+ */
+#include <stdio.h>
+
+#include <linux/pmuctl.h>
+
+#include "reason.h"
+
+struct reason_desc {
+	const char *name;
+	const char *text;
+};
+
+#define R(code, txt)	[PMUCTL_R_##code] = { #code, txt }
+
+static const struct reason_desc reasons[] = {
+	R(NONE, "no error"),
+
+	/* ABI rules */
+	R(BAD_FLAGS,
+	  "a flags field has a bit this module does not know: clear it, or ask the module's info which flags it supports"),
+	R(RESERVED_FIELD,
+	  "a reserved field is not zero: zero the whole structure before filling it in"),
+	R(OUTPUT_NOT_ZERO,
+	  "an output field is not zero on input: zero the structure before filling in its input fields"),
+	R(TOO_MANY_EVENTS,
+	  "the request has more events than the module takes at once (PMUCTL_MAX_EVENTS): split it into smaller groups"),
+
+	/* one event */
+	R(RESERVED_BITS,
+	  "config bits 32-63 are reserved: keep to the PERFEVTSEL bits 0-31 (event, umask, u, k, e, t, i, c)"),
+	R(KERNEL_BITS,
+	  "the enable (bit 22) and interrupt (bit 20) bits belong to the kernel: clear them in config"),
+	R(PIN_CONTROL,
+	  "pin control (bit 19) is never allowed: clear it in config"),
+	R(NO_PRIV_LEVEL,
+	  "the event counts at no privilege level: set u (user, bit 16), k (kernel, bit 17) or both"),
+	R(EDGE_NO_CMASK,
+	  "edge detect (e) counts transitions of the cmask comparison: give a counter mask c >= 1"),
+	R(ANY_NOT_ALLOWED,
+	  "AnyThread (t, bit 21) is not allowed for this event on this PMU: drop it"),
+	R(EVENT_UNAVAILABLE,
+	  "CPUID leaf 0xA marks this architectural event unavailable on this CPU: choose another event"),
+	R(NO_ELIGIBLE_COUNTER,
+	  "no counter of this PMU can count the event as configured: check the event's counter constraints and modifiers"),
+	R(EXTRA_UNEXPECTED,
+	  "this event has no extra MSR, so its extra value must be 0: drop the extra value"),
+	R(EXTRA_MASK,
+	  "the extra value sets bits its MSR does not implement on this PMU: keep to the register's valid bits"),
+	R(OFFCORE_NO_REQUEST,
+	  "an offcore response value needs at least one request type: add one, e.g. dmnd_data_rd"),
+	R(OFFCORE_NO_RESPONSE,
+	  "an offcore response value needs a response: add any_response or a supplier and snoop"),
+	R(OFFCORE_ANY_RESPONSE_MIXED,
+	  "any_response already covers every supplier and snoop: use either any_response or specific responses, not both"),
+	R(OUTSTANDING_ON_RSP1,
+	  "outstanding exists only in OFFCORE_RSP_0: use it with offcore_response_0"),
+	R(OUTSTANDING_WITH_RESPONSE,
+	  "outstanding counts pending requests and takes request bits only: drop every response bit (any_response, suppliers, snoops)"),
+	R(UNPRIV_KERNEL_MODE,
+	  "an unprivileged session may count user mode only: drop k (kernel, bit 17) or use a privileged session"),
+	R(UNPRIV_ANY_THREAD,
+	  "an unprivileged session may not count the other hardware threads: drop t (AnyThread, bit 21) or use a privileged session"),
+
+	/* a group on one CPU */
+	R(COUNTERS_BUSY,
+	  "every counter that can count this event is already taken: count fewer events at once, or free counters"),
+	R(OFFCORE_RSP0_BUSY,
+	  "MSR_OFFCORE_RSP_0 holds another value and this one cannot move to MSR_OFFCORE_RSP_1: use the same value or fewer offcore events"),
+	R(OFFCORE_RSP1_BUSY,
+	  "MSR_OFFCORE_RSP_1 holds another value and this one cannot move to MSR_OFFCORE_RSP_0: use the same value or fewer offcore events"),
+	R(OFFCORE_BOTH_BUSY,
+	  "both OFFCORE_RSP MSRs hold other values: at most two different offcore response values can count at once"),
+	R(FRONTEND_BUSY,
+	  "MSR_PEBS_FRONTEND holds another value: frontend events counting at once must use the same qualifier"),
+	R(LDLAT_BUSY,
+	  "MSR_PEBS_LD_LAT_THRESHOLD holds another threshold: load-latency events counting at once must use the same threshold"),
+	R(LATENCY_REQUEST_MISMATCH,
+	  "in an average-latency pair offcore_response_1 must have exactly the request bits of offcore_response_0:outstanding: make the two request sets equal"),
+	R(LATENCY_NO_ANY_RESPONSE,
+	  "in an average-latency pair offcore_response_1 counts the requests and must use any_response: set any_response and no other response bit"),
+
+	/* the CPU */
+	R(NOT_INTEL,
+	  "this is not a GenuineIntel CPU: pmuctl drives only the Intel core PMU"),
+	R(NO_ARCH_PERFMON,
+	  "the CPU reports no architectural perfmon v2+ with generic counters (CPUID leaf 0xA): in a VM, expose the PMU to the guest"),
+};
+
+#undef R
+
+_Static_assert(sizeof(reasons) / sizeof(reasons[0]) == PMUCTL_R_NR,
+	       "every enum pmuctl_reason value needs an entry in reasons[]");
+
+static const struct reason_desc *reason_find(uint32_t r)
+{
+	if (r >= PMUCTL_R_NR || !reasons[r].name)
+		return NULL;
+	return &reasons[r];
+}
+
+const char *pmuctl_reason_name(uint32_t r)
+{
+	const struct reason_desc *d = reason_find(r);
+
+	return d ? d->name : "UNKNOWN";
+}
+
+const char *pmuctl_reason_text(uint32_t r)
+{
+	static _Thread_local char buf[32];
+	const struct reason_desc *d = reason_find(r);
+
+	if (d)
+		return d->text;
+	snprintf(buf, sizeof(buf), "unknown reason %u", (unsigned int)r);
+	return buf;
+}
