@@ -44,9 +44,21 @@ deps:
 ksrc:
 	@bash scripts/ksrc.sh $(KSRC)
 
-run:
-	@echo "run: would build the kernel module, boot it in QEMU and run the device selftests;"
-	@echo "run: the module does not exist yet, so there is nothing to run."
+# The main job.  Until pmuctl.ko exists, show the rules it will enforce:
+# the offline checker runs the module's core on sample events.
+run: build/bin/pmuctl
+	@echo "pmuctl.ko is not built yet; this is the offline checker running the"
+	@echo "same core the module will run (no device, no root):"
+	@echo
+	@set -x; build/bin/pmuctl check --pmu knm r301b7:4000000001 r500c4; \
+	build/bin/pmuctl check --pmu knm --group \
+		offcore_response_0:dmnd_data_rd:outstanding \
+		offcore_response_1:dmnd_data_rd:any_response \
+		instructions_retired:u unhalted_core_cycles:u; \
+	build/bin/pmuctl check --pmu skl --group \
+		offcore_response_0:dmnd_data_rd:any_response \
+		offcore_response_0:dmnd_rfo:any_response \
+		offcore_response_0:dmnd_code_rd:any_response; true
 
 clean:
 	rm -rf build
