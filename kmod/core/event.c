@@ -151,8 +151,8 @@ static int offcore_check(const struct pmuctl_model *m,
  *
  * The checks run in this order, the first broken rule is reported:
  * KERNEL_BITS, PIN_CONTROL, RESERVED_BITS, NO_PRIV_LEVEL, UNPRIV_KERNEL_MODE,
- * UNPRIV_ANY_THREAD, EDGE_NO_CMASK, ANY_NOT_ALLOWED, EVENT_UNAVAILABLE,
- * NO_ELIGIBLE_COUNTER, then the extra value: EXTRA_UNEXPECTED, or for
+ * UNPRIV_ANY_THREAD, EDGE_NO_CMASK, EVENT_UNAVAILABLE, NO_ELIGIBLE_COUNTER,
+ * ANY_NOT_ALLOWED, then the extra value: EXTRA_UNEXPECTED, or for
  * OFFCORE_RSP: OUTSTANDING_ON_RSP1, EXTRA_MASK, OFFCORE_NO_REQUEST,
  * OUTSTANDING_WITH_RESPONSE, OFFCORE_NO_RESPONSE,
  * OFFCORE_ANY_RESPONSE_MIXED; for other extra MSRs: EXTRA_MASK.
@@ -188,6 +188,9 @@ int pmuctl_event_classify(const struct pmuctl_model *m,
 		return refuse(reason, PMUCTL_R_EDGE_NO_CMASK);
 
 	cls->counters = eligible(m, caps, config, flags, &unavailable);
+	if (!cls->counters)
+		return refuse(reason, unavailable ? PMUCTL_R_EVENT_UNAVAILABLE :
+				      PMUCTL_R_NO_ELIGIBLE_COUNTER);
 
 	if (config & PMUCTL_CFG_ANY) {
 		u64 ok = 0;
@@ -201,9 +204,6 @@ int pmuctl_event_classify(const struct pmuctl_model *m,
 			return refuse(reason, PMUCTL_R_ANY_NOT_ALLOWED);
 		cls->counters &= ok;
 	}
-	if (!cls->counters)
-		return refuse(reason, unavailable ? PMUCTL_R_EVENT_UNAVAILABLE :
-				      PMUCTL_R_NO_ELIGIBLE_COUNTER);
 
 	x = xreg_find(m, config);
 	if (x < 0)

@@ -487,11 +487,11 @@ static u32 suffix_expect(const struct event *e, const struct umask *um,
 			missing_eic = true;
 	if (edge && !cmask && !um_cmask)
 		return PMUCTL_R_EDGE_NO_CMASK;
-	if ((sfx->uses & 1 << M_T) && (!e->has[M_T] || missing_eic))
-		return PMUCTL_R_ANY_NOT_ALLOWED;
 	/* only UNHALTED_REFERENCE_CYCLES lacks e/i/c: fixed counter 2 only */
 	if (missing_eic)
 		return PMUCTL_R_NO_ELIGIBLE_COUNTER;
+	if ((sfx->uses & 1 << M_T) && !e->has[M_T])
+		return PMUCTL_R_ANY_NOT_ALLOWED;
 	return NOT_OWNED;
 }
 
