@@ -36,7 +36,7 @@ int pmuctl_caps_decode(const struct pmuctl_cpuid *id, struct pmuctl_caps *caps,
 		       u32 *reason)
 {
 	u32 eax = id->leafa_eax, edx = id->leafa_edx;
-	u32 family, model, len, nfix, i;
+	u32 base, family, model, len, nfix, i;
 
 	*caps = (struct pmuctl_caps){ 0 };
 	*reason = PMUCTL_R_NONE;
@@ -47,12 +47,16 @@ int pmuctl_caps_decode(const struct pmuctl_cpuid *id, struct pmuctl_caps *caps,
 		return -ENODEV;
 	}
 
-	/* Display family and model, SDM vol. 2A CPUID.01H:EAX. */
-	family = bits(id->leaf1_eax, 8, 4);
+	/*
+	 * Display family and model, SDM vol. 2A CPUID.01H:EAX: both
+	 * extensions are keyed on the base family, not the display one.
+	 */
+	base = bits(id->leaf1_eax, 8, 4);
+	family = base;
 	model = bits(id->leaf1_eax, 4, 4);
-	if (family == 0xf)
+	if (base == 0xf)
 		family += bits(id->leaf1_eax, 20, 8);
-	if (family == 0x6 || family == 0xf)
+	if (base == 0x6 || base == 0xf)
 		model |= bits(id->leaf1_eax, 16, 4) << 4;
 	caps->family = family;
 	caps->model = model;

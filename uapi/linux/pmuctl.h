@@ -122,7 +122,7 @@ struct pmuctl_event {
  * @reserved:	zero.
  */
 struct pmuctl_caps {
-	__u8 family;
+	__u16 family;
 	__u8 model;
 	__u8 stepping;
 	__u8 version;
@@ -130,10 +130,10 @@ struct pmuctl_caps {
 	__u8 gp_width;
 	__u8 nr_fixed;
 	__u8 fixed_width;
+	__u8 reserved0[3];
 	__u32 fixed_mask;
 	__u32 events_unavailable;
 	__u32 flags;
-	__u32 reserved0;
 	__u64 perf_capabilities;
 	__u64 reserved[2];
 };
