@@ -116,6 +116,7 @@ struct pmuctl_xslot {
 
 struct pmuctl_cpu_state {
 	u32 owner[PMUCTL_IDX_MAX];	/* session id, 0 = free */
+	u8 xref[PMUCTL_IDX_MAX];	/* 1 + extra MSR the counter's event holds, 0 none */
 	struct pmuctl_xslot x[PMUCTL_XREG_MAX];
 };
 

@@ -422,8 +422,10 @@ int pmuctl_cpu_claim(struct pmuctl_cpu_state *st, u32 owner,
 		xref[p->xreg]++;
 		xval[p->xreg] = p->extra;
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		st->owner[place[i].idx] = owner;
+		st->xref[place[i].idx] = place[i].xreg + 1;
+	}
 	for (i = 0; i < PMUCTL_XREG_MAX; i++) {
 		if (!xref[i])
 			continue;
@@ -441,7 +443,8 @@ int pmuctl_cpu_claim(struct pmuctl_cpu_state *st, u32 owner,
  * @n:		number of events
  *
  * All or nothing, and never below zero: a release that does not match
- * what @owner holds changes nothing.
+ * what @owner holds (its counters, and the extra MSR reference each
+ * counter's event took) changes nothing.
  *
  * Return: 0, or -EINVAL when @owner does not hold what @place names.
  */
@@ -458,7 +461,8 @@ int pmuctl_cpu_release(struct pmuctl_cpu_state *st, u32 owner,
 		const struct pmuctl_place *p = &place[i];
 
 		if (p->idx >= PMUCTL_IDX_MAX || (seen & (1ULL << p->idx)) ||
-		    p->xreg >= PMUCTL_XREG_MAX || st->owner[p->idx] != owner)
+		    p->xreg >= PMUCTL_XREG_MAX || st->owner[p->idx] != owner ||
+		    st->xref[p->idx] != p->xreg + 1)
 			return -EINVAL;
 		seen |= 1ULL << p->idx;
 		if (p->xreg < 0)
@@ -467,8 +471,10 @@ int pmuctl_cpu_release(struct pmuctl_cpu_state *st, u32 owner,
 		    ++xref[p->xreg] > st->x[p->xreg].refcount)
 			return -EINVAL;
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		st->owner[place[i].idx] = 0;
+		st->xref[place[i].idx] = 0;
+	}
 	for (i = 0; i < PMUCTL_XREG_MAX; i++) {
 		st->x[i].refcount -= xref[i];
 		if (!st->x[i].refcount)
