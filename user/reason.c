@@ -89,6 +89,18 @@ static const struct reason_desc reasons[] = {
 	  "this is not a GenuineIntel CPU: pmuctl drives only the Intel core PMU"),
 	R(NO_ARCH_PERFMON,
 	  "the CPU reports no architectural perfmon v2+ with generic counters (CPUID leaf 0xA): in a VM, expose the PMU to the guest"),
+
+	/* the device */
+	R(PERF_BUSY,
+	  "perf holds the PMU counters (the NMI watchdog does by default): run 'sysctl kernel.nmi_watchdog=0' and stop other perf users"),
+	R(BAD_CPU,
+	  "the CPU set is empty or names a CPU this machine cannot have: give existing CPU numbers"),
+	R(CPU_NOT_ALLOWED,
+	  "an unprivileged session may only count CPUs it may run on: pick CPUs from its affinity mask, or use a privileged session"),
+	R(HW_FAULT,
+	  "writing a PMU register faulted, so nothing was programmed: the PMU may be virtualized or taken by firmware"),
+	R(ALREADY_PROGRAMMED,
+	  "this session already holds a group: release it first, or open another session"),
 };
 
 #undef R

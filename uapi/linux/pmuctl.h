@@ -138,6 +138,14 @@ struct pmuctl_caps {
 	__u64 reserved[2];
 };
 
+/* pmuctl_info.rdpmc: how a session reads its counters. */
+#define PMUCTL_RDPMC_NONE	0	/* rdpmc not granted: read with PMUCTL_IOC_READ */
+#define PMUCTL_RDPMC_SESSION	1	/* granted to a session's mm while it holds counters */
+
+/* pmuctl_info.backend: where the counts come from. */
+#define PMUCTL_BACKEND_MSR	0	/* the CPU's PMU */
+#define PMUCTL_BACKEND_MODEL	1	/* the test register model: no real counts */
+
 /**
  * struct pmuctl_info - PMUCTL_IOC_INFO: what this module and PMU offer
  * @flags:	in: must be zero.
@@ -145,8 +153,10 @@ struct pmuctl_caps {
  * @pmu_model:	out: PMUCTL_MODEL_*.
  * @max_events:	out: PMUCTL_MAX_EVENTS.
  * @event_flags: out: the pmuctl_event.flags this module accepts.
- * @reserved0:	must be zero.
+ * @rdpmc:	out: PMUCTL_RDPMC_*.
  * @caps:	out: the PMU.
+ * @backend:	out: PMUCTL_BACKEND_*.
+ * @nr_cpus:	out: CPU numbers range over 0..nr_cpus-1 (nr_cpu_ids).
  * @reserved:	must be zero.
  */
 struct pmuctl_info {
@@ -155,9 +165,87 @@ struct pmuctl_info {
 	__u32 pmu_model;
 	__u32 max_events;
 	__u32 event_flags;
-	__u32 reserved0;
+	__u32 rdpmc;
 	struct pmuctl_caps caps;
-	__u64 reserved[8];
+	__u32 backend;
+	__u32 nr_cpus;
+	__u64 reserved[7];
+};
+
+/* Largest CPU bitmap accepted: 8192 CPUs. */
+#define PMUCTL_MAX_CPU_BITMAP	1024
+
+/**
+ * struct pmuctl_program - PMUCTL_IOC_PROGRAM: claim counters for a group
+ * @flags:	in: must be zero.
+ * @nr_events:	in: 1..PMUCTL_MAX_EVENTS (more: E2BIG).
+ * @events:	in/out: user pointer to struct pmuctl_event[@nr_events]; on
+ *		success each event's output fields are filled in.
+ * @cpus:	in: user pointer to a CPU bitmap (__u64 words, CPU n is bit
+ *		n % 64 of word n / 64).
+ * @cpus_size:	in: its size in bytes: a multiple of 8, at most
+ *		PMUCTL_MAX_CPU_BITMAP.  At least one CPU must be set, every CPU
+ *		set must be possible.
+ * @err_reason: out: on failure, PMUCTL_R_* naming the rule.
+ * @err_index:	out: on failure, the event that broke it.
+ * @err_cpu:	out: on failure, the CPU where it was refused (0xffffffff:
+ *		not CPU-specific).
+ * @reserved:	must be zero.
+ *
+ * The group is placed identically on every CPU of the bitmap, so each
+ * event has one counter (and one rdpmc index) wherever the reader runs.
+ * All or nothing: on failure no CPU and no other session changes.  A
+ * session holds one group; PROGRAM while holding one is EBUSY.  The
+ * counters start stopped and zeroed.
+ */
+struct pmuctl_program {
+	__u32 flags;
+	__u32 nr_events;
+	__u64 events;
+	__u64 cpus;
+	__u32 cpus_size;
+	__u32 err_reason;
+	__u32 err_index;
+	__u32 err_cpu;
+	__u64 reserved[4];
+};
+
+/**
+ * struct pmuctl_ctl - PMUCTL_IOC_START, _STOP, _RESET, _RELEASE
+ * @flags:	in: must be zero.
+ * @reserved0:	must be zero.
+ * @reserved:	must be zero.
+ *
+ * START enables the session's counters on all its CPUs, STOP disables
+ * them (values kept), RESET zeroes them (running or not), RELEASE gives
+ * everything back (closing the file does the same).
+ */
+struct pmuctl_ctl {
+	__u32 flags;
+	__u32 reserved0;
+	__u64 reserved[2];
+};
+
+/**
+ * struct pmuctl_read - PMUCTL_IOC_READ: the kernel reads the counters
+ * @flags:	in: must be zero.
+ * @cpu:	in: one of the session's CPUs.
+ * @nr_values:	in: room in @values, at least the group's event count.
+ * @reserved0:	must be zero.
+ * @values:	in: user pointer to __u64[@nr_values]; out: raw counter
+ *		values in event order, as wide as the counter.
+ * @reserved:	must be zero.
+ *
+ * The path for readers without rdpmc and for other CPUs' counters.  A CPU
+ * that is offline: ENODEV.
+ */
+struct pmuctl_read {
+	__u32 flags;
+	__u32 cpu;
+	__u32 nr_values;
+	__u32 reserved0;
+	__u64 values;
+	__u64 reserved[2];
 };
 
 /*
@@ -201,6 +289,12 @@ enum pmuctl_reason {
 	/* the CPU */
 	PMUCTL_R_NOT_INTEL = 30,	/* not a GenuineIntel CPU */
 	PMUCTL_R_NO_ARCH_PERFMON = 31,	/* no architectural perfmon v2+ with generic counters */
+	/* the device */
+	PMUCTL_R_PERF_BUSY = 32,	/* perf (the NMI watchdog?) holds the counters */
+	PMUCTL_R_BAD_CPU = 33,		/* a CPU in the bitmap is not possible, or none set */
+	PMUCTL_R_CPU_NOT_ALLOWED = 34,	/* unprivileged: CPU outside the caller's affinity */
+	PMUCTL_R_HW_FAULT = 35,		/* a PMU register write faulted; nothing changed */
+	PMUCTL_R_ALREADY_PROGRAMMED = 36, /* the session holds a group: RELEASE first */
 	PMUCTL_R_NR
 };
 
@@ -208,5 +302,11 @@ enum pmuctl_reason {
 #define PMUCTL_IOC_MAGIC	0xd8
 
 #define PMUCTL_IOC_INFO		_IOWR(PMUCTL_IOC_MAGIC, 0x00, struct pmuctl_info)
+#define PMUCTL_IOC_PROGRAM	_IOWR(PMUCTL_IOC_MAGIC, 0x01, struct pmuctl_program)
+#define PMUCTL_IOC_START	_IOW(PMUCTL_IOC_MAGIC, 0x02, struct pmuctl_ctl)
+#define PMUCTL_IOC_STOP		_IOW(PMUCTL_IOC_MAGIC, 0x03, struct pmuctl_ctl)
+#define PMUCTL_IOC_RESET	_IOW(PMUCTL_IOC_MAGIC, 0x04, struct pmuctl_ctl)
+#define PMUCTL_IOC_READ		_IOW(PMUCTL_IOC_MAGIC, 0x05, struct pmuctl_read)
+#define PMUCTL_IOC_RELEASE	_IOW(PMUCTL_IOC_MAGIC, 0x06, struct pmuctl_ctl)
 
 #endif /* _UAPI_LINUX_PMUCTL_H */
