@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The ioctl commands: copy in, check the ABI rules, call the core and the
+ * hardware glue, copy out.  Nothing here touches the hardware.
+ */
+#include <linux/cpumask.h>
+#include <linux/fs.h>
+#include <linux/nospec.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "pmuctl.h"
+
+static int pmuctl_info(void __user *uarg)
+{
+	struct pmuctl_info info;
+
+	if (copy_from_user(&info, uarg, sizeof(info)))
+		return -EFAULT;
+	if (info.flags || memchr_inv(info.reserved, 0, sizeof(info.reserved)))
+		return -EINVAL;
+	if (info.abi_version || info.pmu_model || info.max_events ||
+	    info.event_flags || info.rdpmc || info.backend || info.nr_cpus ||
+	    memchr_inv(&info.caps, 0, sizeof(info.caps)))
+		return -EINVAL;
+
+	info.abi_version = PMUCTL_ABI_VERSION;
+	info.pmu_model = pmuctl_pmu.model->id;
+	info.max_events = PMUCTL_MAX_EVENTS;
+	info.event_flags = PMUCTL_EVENT_FLAGS_ALL;
+	info.rdpmc = pmuctl_hw_rdpmc_policy() ? PMUCTL_RDPMC_SESSION :
+						PMUCTL_RDPMC_NONE;
+	info.caps = pmuctl_pmu.caps;
+	info.backend = pmuctl_pmu.be->kind;
+	info.nr_cpus = nr_cpu_ids;
+	return copy_to_user(uarg, &info, sizeof(info)) ? -EFAULT : 0;
+}
+
+/* The CPU bitmap of a PROGRAM request, as a cpumask. */
+static int program_cpus(struct pmuctl_session *s, const struct pmuctl_program *p,
+			struct cpumask *mask, u32 *reason)
+{
+	u32 words = p->cpus_size / 8, w, b;
+	u64 *bits;
+	int ret = 0;
+
+	bits = memdup_user(u64_to_user_ptr(p->cpus), p->cpus_size);
+	if (IS_ERR(bits))
+		return PTR_ERR(bits);
+	cpumask_clear(mask);
+	for (w = 0; w < words; w++) {
+		for (b = 0; b < 64; b++) {
+			u32 cpu = w * 64 + b;
+
+			if (!(bits[w] & BIT_ULL(b)))
+				continue;
+			if (cpu >= nr_cpu_ids || !cpu_possible(cpu)) {
+				*reason = PMUCTL_R_BAD_CPU;
+				ret = -EINVAL;
+				goto out;
+			}
+			cpumask_set_cpu(cpu, mask);
+		}
+	}
+	if (cpumask_empty(mask)) {
+		*reason = PMUCTL_R_BAD_CPU;
+		ret = -EINVAL;
+	} else if (s->unpriv && !cpumask_subset(mask, current->cpus_ptr)) {
+		*reason = PMUCTL_R_CPU_NOT_ALLOWED;
+		ret = -EPERM;
+	}
+out:
+	kfree(bits);
+	return ret;
+}
+
+/* The ABI rules of struct pmuctl_program itself. */
+static int program_check(const struct pmuctl_program *p, u32 *reason,
+			 u32 *index)
+{
+	if (p->flags)
+		*reason = PMUCTL_R_BAD_FLAGS;
+	else if (memchr_inv(p->reserved, 0, sizeof(p->reserved)))
+		*reason = PMUCTL_R_RESERVED_FIELD;
+	else if (p->err_reason || p->err_index || p->err_cpu)
+		*reason = PMUCTL_R_OUTPUT_NOT_ZERO;
+	if (*reason)
+		return -EINVAL;
+	if (p->nr_events > PMUCTL_MAX_EVENTS) {
+		*reason = PMUCTL_R_TOO_MANY_EVENTS;
+		*index = PMUCTL_MAX_EVENTS;
+		return -E2BIG;
+	}
+	if (!p->nr_events || !p->cpus_size || p->cpus_size % 8 ||
+	    p->cpus_size > PMUCTL_MAX_CPU_BITMAP)
+		return -EINVAL;
+	return 0;
+}
+
+static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
+		       u32 *reason, u32 *index, u32 *cpu)
+{
+	struct pmuctl_place *place;
+	struct pmuctl_event *ev;
+	cpumask_var_t mask;
+	u32 i, n = p->nr_events;
+	int ret;
+
+	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
+		return -ENOMEM;
+	place = kcalloc(n, sizeof(*place), GFP_KERNEL);
+	if (!place) {
+		ret = -ENOMEM;
+		goto free_mask;
+	}
+	ev = memdup_user(u64_to_user_ptr(p->events), n * sizeof(*ev));
+	if (IS_ERR(ev)) {
+		ret = PTR_ERR(ev);
+		goto free_place;
+	}
+	ret = program_cpus(s, p, mask, reason);
+	if (ret)
+		goto free_ev;
+
+	mutex_lock(&pmuctl_lock);
+	if (s->nr) {
+		*reason = PMUCTL_R_ALREADY_PROGRAMMED;
+		ret = -EBUSY;
+	} else {
+		ret = pmuctl_hw_program(s, mask, ev, n, place, reason, index,
+					cpu);
+	}
+	mutex_unlock(&pmuctl_lock);
+	if (ret)
+		goto free_ev;
+
+	for (i = 0; i < n; i++) {
+		ev[i].counter = pmuctl_idx_to_counter(place[i].idx);
+		ev[i].config_used = place[i].config;
+		ev[i].extra_msr = place[i].xreg < 0 ? 0 :
+				  pmuctl_pmu.model->xregs[place[i].xreg].msr;
+	}
+	if (copy_to_user(u64_to_user_ptr(p->events), ev, n * sizeof(*ev))) {
+		/* Programmed, but the caller cannot learn where: undo. */
+		mutex_lock(&pmuctl_lock);
+		pmuctl_hw_release(s);
+		mutex_unlock(&pmuctl_lock);
+		ret = -EFAULT;
+	}
+free_ev:
+	kfree(ev);
+free_place:
+	kfree(place);
+free_mask:
+	free_cpumask_var(mask);
+	return ret;
+}
+
+static int pmuctl_program(struct pmuctl_session *s, void __user *uarg)
+{
+	u32 reason = PMUCTL_R_NONE, index = 0, cpu = U32_MAX;
+	struct pmuctl_program p;
+	int ret;
+
+	if (copy_from_user(&p, uarg, sizeof(p)))
+		return -EFAULT;
+	ret = program_check(&p, &reason, &index);
+	if (!ret)
+		ret = program_run(s, &p, &reason, &index, &cpu);
+	/* A refusal that names a rule says which, where and for what event. */
+	if (ret && reason != PMUCTL_R_NONE) {
+		p.err_reason = reason;
+		p.err_index = index;
+		p.err_cpu = cpu;
+		if (copy_to_user(uarg, &p, sizeof(p)))
+			return -EFAULT;
+	}
+	return ret;
+}
+
+static int pmuctl_ctl(struct pmuctl_session *s, unsigned int cmd,
+		      void __user *uarg)
+{
+	struct pmuctl_ctl c;
+	int ret = 0;
+
+	if (copy_from_user(&c, uarg, sizeof(c)))
+		return -EFAULT;
+	if (c.flags || c.reserved0 || memchr_inv(c.reserved, 0, sizeof(c.reserved)))
+		return -EINVAL;
+
+	mutex_lock(&pmuctl_lock);
+	if (!s->nr) {
+		ret = -ENOENT;
+		goto unlock;
+	}
+	switch (cmd) {
+	case PMUCTL_IOC_START:
+		ret = pmuctl_hw_start(s);
+		break;
+	case PMUCTL_IOC_STOP:
+		ret = pmuctl_hw_stop(s);
+		break;
+	case PMUCTL_IOC_RESET:
+		ret = pmuctl_hw_reset(s);
+		break;
+	default:
+		pmuctl_hw_release(s);
+		break;
+	}
+unlock:
+	mutex_unlock(&pmuctl_lock);
+	return ret;
+}
+
+static int pmuctl_read(struct pmuctl_session *s, void __user *uarg)
+{
+	u64 val[PMUCTL_MAX_EVENTS];
+	struct pmuctl_read r;
+	u32 cpu, n;
+	int ret;
+
+	if (copy_from_user(&r, uarg, sizeof(r)))
+		return -EFAULT;
+	if (r.flags || r.reserved0 || memchr_inv(r.reserved, 0, sizeof(r.reserved)))
+		return -EINVAL;
+	if (r.cpu >= nr_cpu_ids)
+		return -EINVAL;
+	cpu = array_index_nospec(r.cpu, nr_cpu_ids);
+
+	mutex_lock(&pmuctl_lock);
+	n = s->nr;
+	if (!n)
+		ret = -ENOENT;
+	else if (!cpumask_test_cpu(cpu, s->cpus) || r.nr_values < n)
+		ret = -EINVAL;
+	else
+		ret = pmuctl_hw_read(s, cpu, val);
+	mutex_unlock(&pmuctl_lock);
+	if (ret)
+		return ret;
+	if (copy_to_user(u64_to_user_ptr(r.values), val, n * sizeof(val[0])))
+		return -EFAULT;
+	return 0;
+}
+
+/**
+ * pmuctl_ioctl() - the commands of /dev/pmuctl
+ * @file:	the session's file
+ * @cmd:	PMUCTL_IOC_*
+ * @arg:	user pointer to the command's struct
+ *
+ * Context: process; takes pmuctl_lock.
+ * Return: 0 or -errno; -ENOTTY for an unknown command.
+ */
+long pmuctl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct pmuctl_session *s = file->private_data;
+	void __user *uarg = (void __user *)arg;
+
+	switch (cmd) {
+	case PMUCTL_IOC_INFO:
+		return pmuctl_info(uarg);
+	case PMUCTL_IOC_PROGRAM:
+		return pmuctl_program(s, uarg);
+	case PMUCTL_IOC_START:
+	case PMUCTL_IOC_STOP:
+	case PMUCTL_IOC_RESET:
+	case PMUCTL_IOC_RELEASE:
+		return pmuctl_ctl(s, cmd, uarg);
+	case PMUCTL_IOC_READ:
+		return pmuctl_read(s, uarg);
+	default:
+		return -ENOTTY;
+	}
+}

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmuctl.ko: own the Intel core PMU on behalf of user sessions.
+ *
+ * /dev/pmuctl is a misc device; every open file is a session.  A session
+ * programs one group of events on a set of CPUs (ioctl.c), reads it with
+ * rdpmc while it holds it, and gives everything back on RELEASE or close.
+ * The rules live in the pure core (core/), the hardware glue in hw.c.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/capability.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/idr.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <asm/cpu_device_id.h>
+
+#include "pmuctl.h"
+
+static bool unprivileged;
+module_param(unprivileged, bool, 0644);
+MODULE_PARM_DESC(unprivileged,
+		 "let users without CAP_PERFMON open sessions (user mode only, no AnyThread, own CPUs)");
+
+struct pmuctl_pmu pmuctl_pmu;
+/* Sessions' groups, the per-CPU accounting and shadows, the perf reservation. */
+DEFINE_MUTEX(pmuctl_lock);
+static DEFINE_IDA(pmuctl_ids);
+static struct dentry *pmuctl_dir;
+
+static int pmuctl_open(struct inode *inode, struct file *file)
+{
+	struct pmuctl_session *s;
+	int id;
+
+	if (!perfmon_capable() && !READ_ONCE(unprivileged))
+		return -EPERM;
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	if (!zalloc_cpumask_var(&s->cpus, GFP_KERNEL))
+		goto free_session;
+	id = ida_alloc_min(&pmuctl_ids, 1, GFP_KERNEL);
+	if (id < 0)
+		goto free_cpus;
+	s->id = id;
+	s->unpriv = !perfmon_capable();
+	file->private_data = s;
+	return 0;
+
+free_cpus:
+	free_cpumask_var(s->cpus);
+free_session:
+	kfree(s);
+	return -ENOMEM;
+}
+
+static int pmuctl_release(struct inode *inode, struct file *file)
+{
+	struct pmuctl_session *s = file->private_data;
+
+	mutex_lock(&pmuctl_lock);
+	pmuctl_hw_release(s);
+	mutex_unlock(&pmuctl_lock);
+	ida_free(&pmuctl_ids, s->id);
+	free_cpumask_var(s->cpus);
+	kfree(s);
+	return 0;
+}
+
+static const struct file_operations pmuctl_fops = {
+	.owner = THIS_MODULE,
+	.open = pmuctl_open,
+	.release = pmuctl_release,
+	.unlocked_ioctl = pmuctl_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+};
+
+static struct miscdevice pmuctl_dev = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "pmuctl",
+	.fops = &pmuctl_fops,
+	.mode = 0600,
+};
+
+/* Autoload on Intel CPUs with architectural perfmon. */
+static const struct x86_cpu_id pmuctl_cpu_ids[] = {
+	X86_MATCH_VENDOR_FEATURE(INTEL, X86_FEATURE_ARCH_PERFMON, NULL),
+	{}
+};
+MODULE_DEVICE_TABLE(x86cpu, pmuctl_cpu_ids);
+
+static const char *const refusal[PMUCTL_R_NR] = {
+	[PMUCTL_R_NOT_INTEL] = "not an Intel CPU",
+	[PMUCTL_R_NO_ARCH_PERFMON] = "no architectural perfmon v2+ (a VM without a virtual PMU?)",
+};
+
+static int __init pmuctl_pmu_setup(void)
+{
+	const struct pmuctl_backend *be = &pmuctl_msr;
+	struct pmuctl_cpuid id;
+	u32 reason;
+	int ret;
+
+#ifdef PMUCTL_REGMODEL
+	be = &pmuctl_regmodel;
+#endif
+	ret = be->cpuid(&id);
+	if (ret)
+		return ret;
+	ret = pmuctl_caps_decode(&id, &pmuctl_pmu.caps, &reason);
+	if (ret) {
+		pr_err("not loading: %s\n", refusal[reason]);
+		return ret;
+	}
+	if (pmuctl_hw_probe(be)) {
+		pr_err("not loading: the PMU registers do not answer (a VM without a virtual PMU?)\n");
+		return -ENODEV;
+	}
+	pmuctl_pmu.be = be;
+	pmuctl_pmu.model = pmuctl_model_match(pmuctl_pmu.caps.family,
+					      pmuctl_pmu.caps.model);
+	return 0;
+}
+
+static int __init pmuctl_init(void)
+{
+	int ret;
+
+	ret = pmuctl_pmu_setup();
+	if (ret)
+		return ret;
+
+	pmuctl_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	pmuctl_hw_debugfs(pmuctl_dir);
+#ifdef PMUCTL_REGMODEL
+	ret = pmuctl_regmodel_init(pmuctl_dir);
+	if (ret)
+		goto remove_debugfs;
+#endif
+	ret = pmuctl_hw_init();
+	if (ret)
+		goto remove_debugfs;
+	ret = misc_register(&pmuctl_dev);
+	if (ret)
+		goto exit_hw;
+
+	pr_info("%s PMU v%u: %u generic counters x%u bits, fixed %#x x%u bits, %s backend\n",
+		pmuctl_pmu.model->name, pmuctl_pmu.caps.version,
+		pmuctl_pmu.caps.nr_gp, pmuctl_pmu.caps.gp_width,
+		pmuctl_pmu.caps.fixed_mask, pmuctl_pmu.caps.fixed_width,
+		pmuctl_pmu.be->name);
+	return 0;
+
+exit_hw:
+	pmuctl_hw_exit();
+remove_debugfs:
+	debugfs_remove_recursive(pmuctl_dir);
+	return ret;
+}
+
+static void __exit pmuctl_exit(void)
+{
+	misc_deregister(&pmuctl_dev);
+	pmuctl_hw_exit();
+	debugfs_remove_recursive(pmuctl_dir);
+}
+
+module_init(pmuctl_init);
+module_exit(pmuctl_exit);
+
+MODULE_DESCRIPTION("Own the Intel core PMU from user space; read it with rdpmc");
+MODULE_LICENSE("GPL");

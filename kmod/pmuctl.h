@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pmuctl.ko internals shared by main.c (device, sessions), ioctl.c
+ * (commands), hw.c (the only file that touches MSRs, CR4 and IPIs) and
+ * regmodel.c (the test register model).
+ */
+#ifndef PMUCTL_KMOD_H
+#define PMUCTL_KMOD_H
+
+#include <linux/cpumask.h>
+#include <linux/fs.h>
+#include <linux/mutex.h>
+#include <linux/mm_types.h>
+
+#include "core.h"
+
+/* Where MSR accesses go: the CPU, or the test register model. */
+struct pmuctl_backend {
+	const char *name;
+	u32 kind;				/* PMUCTL_BACKEND_* */
+	int (*read)(u32 msr, u64 *val);		/* on this CPU, IRQs off */
+	int (*write)(u32 msr, u64 val);		/* on this CPU, IRQs off */
+	int (*cpuid)(struct pmuctl_cpuid *id);	/* caps source */
+};
+
+/* The PMU this module drives, fixed at load. */
+struct pmuctl_pmu {
+	const struct pmuctl_backend *be;
+	const struct pmuctl_model *model;
+	struct pmuctl_caps caps;
+};
+
+extern struct pmuctl_pmu pmuctl_pmu;
+extern struct mutex pmuctl_lock;	/* serializes all configuration */
+
+struct pmuctl_session {
+	u32 id;
+	bool unpriv;			/* opened without CAP_PERFMON */
+	u32 nr;				/* events in the group, 0: none */
+	bool running;
+	struct pmuctl_place place[PMUCTL_MAX_EVENTS];
+	cpumask_var_t cpus;		/* CPUs the group is claimed on */
+	struct mm_struct *mm;		/* granted rdpmc, or NULL */
+};
+
+/* ioctl.c */
+long pmuctl_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+
+/* hw.c */
+extern const struct pmuctl_backend pmuctl_msr;
+int pmuctl_hw_probe(const struct pmuctl_backend *be);
+int pmuctl_hw_init(void);
+void pmuctl_hw_exit(void);
+int pmuctl_hw_program(struct pmuctl_session *s, const struct cpumask *cpus,
+		      const struct pmuctl_event *ev, u32 n,
+		      struct pmuctl_place *place, u32 *reason, u32 *index,
+		      u32 *cpu);
+int pmuctl_hw_start(struct pmuctl_session *s);
+int pmuctl_hw_stop(struct pmuctl_session *s);
+int pmuctl_hw_reset(struct pmuctl_session *s);
+int pmuctl_hw_read(struct pmuctl_session *s, u32 cpu, u64 *val);
+void pmuctl_hw_release(struct pmuctl_session *s);
+u32 pmuctl_hw_rdpmc_policy(void);
+void pmuctl_hw_debugfs(struct dentry *dir);
+
+/* regmodel.c, in test builds only */
+#ifdef PMUCTL_REGMODEL
+extern const struct pmuctl_backend pmuctl_regmodel;
+int pmuctl_regmodel_init(struct dentry *dir);
+#endif
+
+#endif /* PMUCTL_KMOD_H */

@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The test register model: a per-CPU file of the PMU MSRs that stands in
+ * for the hardware where there is none (QEMU's TCG reads every MSR as 0 and
+ * drops every write).  It enforces what silicon enforces, so the module's
+ * fault paths run: reserved bits and absent registers fault, counters keep
+ * their width, full-width counter writes go through IA32_A_PMCx only when
+ * PERF_CAPABILITIES allows them.  Its caps come from a module parameter
+ * because CPUID.0AH reads zero in the guest.
+ *
+ * Built only with PMUCTL_REGMODEL=y (Kbuild), never into the default module.
+ * debugfs (pmuctl/): regs (read all, or write "CPU MSR VALUE" to preset a
+ * register), fail_write (write a CPU: its next MSR write faults), log (the
+ * last writes).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/seq_file.h>
+#include <linux/spinlock.h>
+#include <linux/uaccess.h>
+#include <asm/msr-index.h>
+#include <asm/perf_event.h>
+#include <asm/processor.h>
+
+#include "pmuctl.h"
+
+static char *regmodel_caps = "auto";
+module_param(regmodel_caps, charp, 0444);
+MODULE_PARM_DESC(regmodel_caps,
+		 "register model PMU: knm (v3, 2x40-bit generic), knm4 (v3, 4 generic), skl (v4, 4x48-bit), auto (from the CPU model)");
+
+#define PERF_CAP_FW_WRITE	BIT_ULL(13)
+#define CPUID1_ECX_PDCM		BIT(15)
+#define LOG_SIZE		64
+
+struct rm_caps {
+	const char *name;
+	u8 version, nr_gp, gp_width, nr_fixed, fixed_width;
+	u64 perf_capabilities;
+};
+
+/* The PMUs the rig models (FACTS 1 and 4; KNM's 4 counters: its man page). */
+static const struct rm_caps rm_models[] = {
+	{ "knm", 3, 2, 40, 3, 40, 0 },
+	{ "knm4", 3, 4, 40, 3, 40, 0 },
+	{ "skl", 4, 4, 48, 3, 48, PERF_CAP_FW_WRITE },
+};
+
+struct rm_cpu {
+	u64 evtsel[PMUCTL_MAX_GP];
+	u64 pmc[PMUCTL_MAX_GP];
+	u64 fixed[PMUCTL_MAX_FIXED];
+	u64 fixed_ctrl, global_ctrl, global_status;
+	u64 x[PMUCTL_XREG_MAX];
+	bool fail_next;
+};
+
+static DEFINE_PER_CPU(struct rm_cpu, rm_regs);
+static DEFINE_RAW_SPINLOCK(rm_lock);
+static const struct rm_caps *rm;
+
+static struct {
+	u32 cpu, msr;
+	u64 val;
+	int err;
+} rm_log[LOG_SIZE];
+static unsigned long rm_nr_writes;
+
+static u64 width_mask(u32 width)
+{
+	return width >= 64 ? ~0ULL : BIT_ULL(width) - 1;
+}
+
+static int rm_xreg(u32 msr)
+{
+	const struct pmuctl_model *m = pmuctl_pmu.model;
+	u32 i;
+
+	for (i = 0; m && i < m->nr_xregs; i++)
+		if (m->xregs[i].msr == msr)
+			return i;
+	return -1;
+}
+
+/* The register @msr of @r, or NULL if this PMU has none (a #GP). */
+static u64 *rm_reg(struct rm_cpu *r, u32 msr)
+{
+	u32 fixed = MSR_ARCH_PERFMON_FIXED_CTR0;
+	int x;
+
+	if (msr >= MSR_ARCH_PERFMON_EVENTSEL0 &&
+	    msr < MSR_ARCH_PERFMON_EVENTSEL0 + rm->nr_gp)
+		return &r->evtsel[msr - MSR_ARCH_PERFMON_EVENTSEL0];
+	if (msr >= MSR_ARCH_PERFMON_PERFCTR0 &&
+	    msr < MSR_ARCH_PERFMON_PERFCTR0 + rm->nr_gp)
+		return &r->pmc[msr - MSR_ARCH_PERFMON_PERFCTR0];
+	if (msr >= MSR_IA32_PMC0 && msr < MSR_IA32_PMC0 + rm->nr_gp &&
+	    (rm->perf_capabilities & PERF_CAP_FW_WRITE))
+		return &r->pmc[msr - MSR_IA32_PMC0];
+	if (msr >= fixed && msr < fixed + rm->nr_fixed)
+		return &r->fixed[msr - fixed];
+	switch (msr) {
+	case MSR_ARCH_PERFMON_FIXED_CTR_CTRL:
+		return &r->fixed_ctrl;
+	case MSR_CORE_PERF_GLOBAL_CTRL:
+		return &r->global_ctrl;
+	case MSR_CORE_PERF_GLOBAL_STATUS:
+		return &r->global_status;
+	}
+	x = rm_xreg(msr);
+	return x < 0 ? NULL : &r->x[x];
+}
+
+/* What silicon would do with a write of @val to @msr: the value kept, or -EIO. */
+static int rm_check(u32 msr, u64 *val)
+{
+	u64 v = *val, gp_w = width_mask(rm->gp_width);
+	u32 fixed = MSR_ARCH_PERFMON_FIXED_CTR0, nib_any = 0;
+	int x, i;
+
+	if (msr >= MSR_ARCH_PERFMON_EVENTSEL0 &&
+	    msr < MSR_ARCH_PERFMON_EVENTSEL0 + rm->nr_gp)
+		return v >> 32 ? -EIO : 0;
+	if (msr >= MSR_ARCH_PERFMON_PERFCTR0 &&
+	    msr < MSR_ARCH_PERFMON_PERFCTR0 + rm->nr_gp) {
+		/* Legacy writes set 32 bits, sign-extended [SDM]. */
+		*val = (u64)(s64)(s32)(u32)v & gp_w;
+		return 0;
+	}
+	if (msr >= MSR_IA32_PMC0 && msr < MSR_IA32_PMC0 + rm->nr_gp)
+		return v & ~gp_w ? -EIO : 0;
+	if (msr >= fixed && msr < fixed + rm->nr_fixed)
+		return v & ~width_mask(rm->fixed_width) ? -EIO : 0;
+	switch (msr) {
+	case MSR_ARCH_PERFMON_FIXED_CTR_CTRL:
+		/* AnyThread (bit 2 of each nibble) exists on v3 and v4. */
+		if (rm->version < 3 || rm->version > 4)
+			for (i = 0; i < rm->nr_fixed; i++)
+				nib_any |= 0x4 << (4 * i);
+		return v & (~width_mask(4 * rm->nr_fixed) | nib_any) ? -EIO : 0;
+	case MSR_CORE_PERF_GLOBAL_CTRL:
+		return v & ~(width_mask(rm->nr_gp) |
+			     width_mask(rm->nr_fixed) << 32) ? -EIO : 0;
+	case MSR_CORE_PERF_GLOBAL_STATUS:
+		return -EIO;	/* read-only */
+	}
+	x = rm_xreg(msr);
+	if (x >= 0)
+		return v & ~pmuctl_pmu.model->xregs[x].valid ? -EIO : 0;
+	return -EIO;
+}
+
+static int rm_write_cpu(u32 cpu, u32 msr, u64 val, bool inject)
+{
+	struct rm_cpu *r = per_cpu_ptr(&rm_regs, cpu);
+	unsigned long flags;
+	u64 *reg;
+	int err;
+
+	raw_spin_lock_irqsave(&rm_lock, flags);
+	reg = rm_reg(r, msr);
+	err = reg ? rm_check(msr, &val) : -EIO;
+	if (inject && r->fail_next) {
+		r->fail_next = false;
+		err = -EIO;
+	}
+	if (!err)
+		*reg = val;
+	rm_log[rm_nr_writes % LOG_SIZE].cpu = cpu;
+	rm_log[rm_nr_writes % LOG_SIZE].msr = msr;
+	rm_log[rm_nr_writes % LOG_SIZE].val = val;
+	rm_log[rm_nr_writes % LOG_SIZE].err = err;
+	rm_nr_writes++;
+	raw_spin_unlock_irqrestore(&rm_lock, flags);
+	return err;
+}
+
+static int rm_write(u32 msr, u64 val)
+{
+	return rm_write_cpu(smp_processor_id(), msr, val, true);
+}
+
+static int rm_read(u32 msr, u64 *val)
+{
+	struct rm_cpu *r = this_cpu_ptr(&rm_regs);
+	unsigned long flags;
+	u64 *reg;
+
+	if (msr == MSR_IA32_PERF_CAPABILITIES) {
+		*val = rm->perf_capabilities;
+		return 0;
+	}
+	raw_spin_lock_irqsave(&rm_lock, flags);
+	reg = rm_reg(r, msr);
+	*val = reg ? *reg : 0;
+	raw_spin_unlock_irqrestore(&rm_lock, flags);
+	return reg ? 0 : -EIO;
+}
+
+/* The guest's own vendor and signature, with leaf 0AH from the model. */
+static int rm_cpuid(struct pmuctl_cpuid *id)
+{
+	u32 eax, ebx, ecx, edx, i;
+
+	*id = (struct pmuctl_cpuid){ 0 };
+	cpuid(0, &id->max_leaf, &id->vendor[0], &id->vendor[2], &id->vendor[1]);
+	cpuid(1, &id->leaf1_eax, &ebx, &ecx, &edx);
+	rm = NULL;
+	for (i = 0; i < ARRAY_SIZE(rm_models); i++)
+		if (!strcmp(regmodel_caps, rm_models[i].name))
+			rm = &rm_models[i];
+	if (!rm && !strcmp(regmodel_caps, "auto")) {
+		eax = (id->leaf1_eax >> 4 & 0xf) | (id->leaf1_eax >> 12 & 0xf0);
+		rm = eax == 0x57 || eax == 0x85 ? &rm_models[0] : &rm_models[2];
+	}
+	if (!rm) {
+		pr_err("regmodel_caps=%s: not one of knm, knm4, skl, auto\n",
+		       regmodel_caps);
+		return -EINVAL;
+	}
+	id->max_leaf = max(id->max_leaf, 0xaU);
+	id->leafa_eax = rm->version | rm->nr_gp << 8 | rm->gp_width << 16 | 7 << 24;
+	id->leafa_edx = rm->nr_fixed | rm->fixed_width << 5;
+	if (rm->perf_capabilities) {
+		id->leaf1_ecx |= CPUID1_ECX_PDCM;
+		id->perf_capabilities = rm->perf_capabilities;
+	}
+	return 0;
+}
+
+const struct pmuctl_backend pmuctl_regmodel = {
+	.name = "regmodel",
+	.kind = PMUCTL_BACKEND_MODEL,
+	.read = rm_read,
+	.write = rm_write,
+	.cpuid = rm_cpuid,
+};
+
+static void rm_show_reg(struct seq_file *m, u32 cpu, u32 msr, u64 val)
+{
+	seq_printf(m, "cpu %u msr %#x %#llx\n", cpu, msr, val);
+}
+
+static int rm_regs_show(struct seq_file *m, void *unused)
+{
+	unsigned long flags;
+	u32 cpu, i;
+
+	for_each_possible_cpu(cpu) {
+		struct rm_cpu r;
+
+		raw_spin_lock_irqsave(&rm_lock, flags);
+		r = *per_cpu_ptr(&rm_regs, cpu);
+		raw_spin_unlock_irqrestore(&rm_lock, flags);
+		for (i = 0; i < rm->nr_gp; i++)
+			rm_show_reg(m, cpu, MSR_ARCH_PERFMON_EVENTSEL0 + i, r.evtsel[i]);
+		for (i = 0; i < rm->nr_gp; i++)
+			rm_show_reg(m, cpu, MSR_ARCH_PERFMON_PERFCTR0 + i, r.pmc[i]);
+		for (i = 0; i < rm->nr_fixed; i++)
+			rm_show_reg(m, cpu, MSR_ARCH_PERFMON_FIXED_CTR0 + i, r.fixed[i]);
+		rm_show_reg(m, cpu, MSR_ARCH_PERFMON_FIXED_CTR_CTRL, r.fixed_ctrl);
+		rm_show_reg(m, cpu, MSR_CORE_PERF_GLOBAL_CTRL, r.global_ctrl);
+		for (i = 0; i < pmuctl_pmu.model->nr_xregs; i++)
+			rm_show_reg(m, cpu, pmuctl_pmu.model->xregs[i].msr, r.x[i]);
+	}
+	return 0;
+}
+
+static int rm_regs_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, rm_regs_show, NULL);
+}
+
+/* "CPU MSR VALUE": preset a register, with the checks silicon applies. */
+static ssize_t rm_regs_write(struct file *file, const char __user *ubuf,
+			     size_t len, loff_t *ppos)
+{
+	char buf[64];
+	u32 cpu, msr;
+	u64 val;
+	int err;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = 0;
+	if (sscanf(buf, "%u %i %lli", &cpu, &msr, &val) != 3 ||
+	    cpu >= nr_cpu_ids || !cpu_possible(cpu))
+		return -EINVAL;
+	err = rm_write_cpu(cpu, msr, val, false);
+	return err ? err : len;
+}
+
+static const struct file_operations rm_regs_fops = {
+	.owner = THIS_MODULE,
+	.open = rm_regs_open,
+	.read = seq_read,
+	.write = rm_regs_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static ssize_t rm_fail_write(struct file *file, const char __user *ubuf,
+			     size_t len, loff_t *ppos)
+{
+	unsigned long flags;
+	u32 cpu;
+	int err;
+
+	err = kstrtou32_from_user(ubuf, len, 0, &cpu);
+	if (err)
+		return err;
+	if (cpu >= nr_cpu_ids || !cpu_possible(cpu))
+		return -EINVAL;
+	raw_spin_lock_irqsave(&rm_lock, flags);
+	per_cpu_ptr(&rm_regs, cpu)->fail_next = true;
+	raw_spin_unlock_irqrestore(&rm_lock, flags);
+	return len;
+}
+
+static const struct file_operations rm_fail_fops = {
+	.owner = THIS_MODULE,
+	.write = rm_fail_write,
+};
+
+static int rm_log_show(struct seq_file *m, void *unused)
+{
+	unsigned long flags, n, i;
+
+	raw_spin_lock_irqsave(&rm_lock, flags);
+	n = rm_nr_writes;
+	seq_printf(m, "writes %lu\n", n);
+	for (i = n > LOG_SIZE ? n - LOG_SIZE : 0; i < n; i++)
+		seq_printf(m, "cpu %u msr %#x %#llx err %d\n",
+			   rm_log[i % LOG_SIZE].cpu, rm_log[i % LOG_SIZE].msr,
+			   rm_log[i % LOG_SIZE].val, rm_log[i % LOG_SIZE].err);
+	raw_spin_unlock_irqrestore(&rm_lock, flags);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rm_log);
+
+/**
+ * pmuctl_regmodel_init() - the model's debugfs files
+ * @dir:	pmuctl's debugfs folder
+ *
+ * Return: 0.
+ */
+int pmuctl_regmodel_init(struct dentry *dir)
+{
+	debugfs_create_file("regs", 0600, dir, NULL, &rm_regs_fops);
+	debugfs_create_file("fail_write", 0200, dir, NULL, &rm_fail_fops);
+	debugfs_create_file("log", 0400, dir, NULL, &rm_log_fops);
+	return 0;
+}
