@@ -573,7 +573,7 @@ void pmuctl_hw_release(struct pmuctl_session *s)
 /* A CPU comes back: write everything its shadow holds. */
 static int hw_cpu_online(unsigned int cpu)
 {
-	struct pmuctl_pcpu *pc = this_cpu_ptr(&pmuctl_pcpu);
+	struct pmuctl_pcpu *pc = per_cpu_ptr(&pmuctl_pcpu, cpu);
 	struct pmuctl_wave w = { 0 };
 	unsigned long flags;
 	u32 i;
@@ -597,7 +597,7 @@ static int hw_cpu_online(unsigned int cpu)
 /* A CPU goes away: stop pmuctl's counters there; the claims stay. */
 static int hw_cpu_offline(unsigned int cpu)
 {
-	struct pmuctl_pcpu *pc = this_cpu_ptr(&pmuctl_pcpu);
+	struct pmuctl_pcpu *pc = per_cpu_ptr(&pmuctl_pcpu, cpu);
 	unsigned long flags;
 
 	if (acct_empty(&pc->acct))

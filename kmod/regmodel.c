@@ -204,18 +204,19 @@ static int rm_read(u32 msr, u64 *val)
 /* The guest's own vendor and signature, with leaf 0AH from the model. */
 static int rm_cpuid(struct pmuctl_cpuid *id)
 {
-	u32 eax, ebx, ecx, edx, i;
+	u32 model, i;
+	int ret;
 
-	*id = (struct pmuctl_cpuid){ 0 };
-	cpuid(0, &id->max_leaf, &id->vendor[0], &id->vendor[2], &id->vendor[1]);
-	cpuid(1, &id->leaf1_eax, &ebx, &ecx, &edx);
+	ret = pmuctl_msr.cpuid(id);
+	if (ret)
+		return ret;
 	rm = NULL;
 	for (i = 0; i < ARRAY_SIZE(rm_models); i++)
 		if (!strcmp(regmodel_caps, rm_models[i].name))
 			rm = &rm_models[i];
 	if (!rm && !strcmp(regmodel_caps, "auto")) {
-		eax = (id->leaf1_eax >> 4 & 0xf) | (id->leaf1_eax >> 12 & 0xf0);
-		rm = eax == 0x57 || eax == 0x85 ? &rm_models[0] : &rm_models[2];
+		model = (id->leaf1_eax >> 4 & 0xf) | (id->leaf1_eax >> 12 & 0xf0);
+		rm = model == 0x57 || model == 0x85 ? &rm_models[0] : &rm_models[2];
 	}
 	if (!rm) {
 		pr_err("regmodel_caps=%s: not one of knm, knm4, skl, auto\n",
@@ -224,7 +225,11 @@ static int rm_cpuid(struct pmuctl_cpuid *id)
 	}
 	id->max_leaf = max(id->max_leaf, 0xaU);
 	id->leafa_eax = rm->version | rm->nr_gp << 8 | rm->gp_width << 16 | 7 << 24;
+	id->leafa_ebx = 0;
+	id->leafa_ecx = 0;
 	id->leafa_edx = rm->nr_fixed | rm->fixed_width << 5;
+	id->leaf1_ecx &= ~CPUID1_ECX_PDCM;
+	id->perf_capabilities = 0;
 	if (rm->perf_capabilities) {
 		id->leaf1_ecx |= CPUID1_ECX_PDCM;
 		id->perf_capabilities = rm->perf_capabilities;
