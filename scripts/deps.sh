@@ -17,8 +17,13 @@ set -euo pipefail
 GROUP_core="gcc make libc6-dev pkg-config xz-utils libpfm4-dev linux-source-6.1 sparse"
 # The kernel headers are looked up in apt: the newest 6.1 and 6.12 builds
 # (scripts/kernels.sh), with dwarves for 6.12's BTF step.
+# shellcheck disable=SC2034
 GROUP_kernel="@kernel dwarves sparse"
-PKG_GROUPS="core kernel"
+# The QEMU rig (scripts/vm/): TCG guests booting Debian's own kernels from an
+# initramfs of busybox-static; cpio packs it, static glibc links its helpers.
+# shellcheck disable=SC2034
+GROUP_vm="qemu-system-x86 busybox-static cpio gzip libc6-dev gcc"
+PKG_GROUPS="core kernel vm"
 
 apt_updated=false
 apt_update() {

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the rig's initramfs: a gzip'd newc cpio holding busybox-static
+# (/bin/busybox and one symlink per applet), /bin/vm-exit (built here from
+# scripts/vm/vm-exit.c), /init (scripts/vm/init), the given modules at
+# /NAME.ko and the given test programs in /tests/ (run in name order).
+#
+# usage: scripts/vm/initramfs.sh -o OUT.cpio.gz [-m MODULE.ko]... [-t PROG]...
+#
+# Test programs must run without a libc: static ELF binaries or busybox sh
+# scripts.  /dev/console comes from the kernel's built-in initramfs, which
+# the cpio is unpacked over.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+busybox=${BUSYBOX:-/bin/busybox}
+vmexit=$top/build/vm/vm-exit
+
+usage() {
+	echo "usage: initramfs.sh -o OUT.cpio.gz [-m MODULE.ko]... [-t PROG]..." >&2
+	exit 2
+}
+
+out='' mods=() tests=()
+while getopts o:m:t: opt; do
+	case $opt in
+	o) out=$OPTARG ;;
+	m) mods+=("$OPTARG") ;;
+	t) tests+=("$OPTARG") ;;
+	*) usage ;;
+	esac
+done
+if [ -z "$out" ] || [ $OPTIND -le $# ]; then
+	usage
+fi
+
+if ! "$busybox" --list >/dev/null 2>&1 ||
+   readelf -l "$busybox" 2>/dev/null | grep -q INTERP; then
+	echo "initramfs.sh: $busybox is not a static busybox (apt-get install busybox-static)" >&2
+	exit 1
+fi
+
+if [ ! -x "$vmexit" ] || [ "$here/vm-exit.c" -nt "$vmexit" ]; then
+	mkdir -p "$(dirname "$vmexit")"
+	${CC:-gcc} -static -O2 -Wall -Wextra -Werror -o "$vmexit" "$here/vm-exit.c"
+fi
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage"/{bin,dev,proc,sys,tmp,tests}
+install -m 0755 "$busybox" "$stage/bin/busybox"
+for a in $("$busybox" --list); do
+	[ "$a" = busybox ] || ln -s busybox "$stage/bin/$a"
+done
+install -m 0755 "$vmexit" "$stage/bin/vm-exit"
+install -m 0755 "$here/init" "$stage/init"
+for m in "${mods[@]}"; do
+	install -m 0644 "$m" "$stage/$(basename "$m")"
+done
+for t in "${tests[@]}"; do
+	if readelf -l "$t" 2>/dev/null | grep -q INTERP; then
+		echo "initramfs.sh: $t is dynamically linked; the guest has no libc" >&2
+		exit 1
+	fi
+	install -m 0755 "$t" "$stage/tests/$(basename "$t")"
+done
+
+mkdir -p "$(dirname "$out")"
+(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort |
+	cpio --quiet -o -H newc -R 0:0 | gzip -1) >"$out.tmp"
+mv "$out.tmp" "$out"

@@ -1,0 +1,387 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The QEMU rig: build pmuctl.ko for each target Debian kernel, boot that very
+# kernel under TCG once per CPU model with the module and the static test
+# programs in an initramfs, and turn what the guest printed into TAP files
+# in LOGDIR (default build/logs), which scripts/tap-summary.sh counts:
+#
+#   vm-KV-CPU.console        the guest's console (ttyS0), \r stripped
+#   vm-KV-CPU-guest.tap      the rig's own tests of the guest:
+#       cpu_model      /proc/cpuinfo shows the family/model QEMU should emulate
+#                      and -smp N CPUs
+#       module_loaded  insmod /pmuctl.ko succeeded
+#       ran_to_end     /init reached @@DONE@@ and QEMU exited through
+#                      isa-debug-exit with status 1 (vm-exit 0)
+#       console_clean  no Oops, WARNING:, BUG:, Call Trace, lockup, panic,
+#                      KASAN/UBSAN report or stall in the console
+#   vm-KV-CPU-TEST.tap       each test program's output (ttyS1), plus the
+#                            "# check.sh: exit=N" trailer tap-summary reads
+#
+# KV is the kernel's major.minor (6.1, 6.12), or its full version if two
+# targets share one.  Every file is written as "not ok" before anything
+# runs, so a rig that cannot build, boot or finish fails visibly.
+#
+# usage: scripts/vm/run.sh [options]
+#   -k KVER      target kernel, repeatable (default: scripts/kernels.sh installed)
+#   -c CPU       QEMU CPU model, repeatable (default: KnightsMill Skylake-Server);
+#                ",check=off" is appended
+#   -s N         guest CPUs, -smp N (default 2)
+#   -m MB        guest memory (default 512)
+#   -p PARAMS    module parameters for every guest ("regmodel_caps=knm x=1");
+#   -p CPU:PARAMS  ... for that CPU model's guests only (overrides -p PARAMS)
+#   -a ARGS      more kernel command line
+#   -b VARS      kbuild variables (default "PMUCTL_REGMODEL=y")
+#   -S DIR       module sources, copied whole (default: the repo's Kbuild,
+#                kmod/ and uapi/)
+#   -t DIR       test programs: every executable file in DIR (default
+#                build/vmtests); static ELF or busybox sh scripts
+#   -l LABEL     name the files vm-KV-CPU.LABEL* (a second set of guests)
+#   -j N         guests booted at once (default 2)
+#   -T SECS      per-test timeout inside the guest (default 60)
+#   -H SECS      per-guest timeout on the host (default 60 + tests x (T + 10))
+#   -o LOGDIR    where the files above go (default build/logs)
+# Exit status 0 iff every file it wrote counts no failure.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+qemu=${QEMU:-qemu-system-x86_64}
+
+kernels=() cpus=() smp=2 mem=512 params_all='' extra='' kbuild_vars="PMUCTL_REGMODEL=y"
+src='' testdir=$top/build/vmtests label='' jobs=2 test_timeout=60 host_timeout=''
+logs=$top/build/logs
+declare -A params_cpu
+
+usage() {
+	sed -n '/^# usage:/,/^# Exit status/s/^# \{0,1\}//p' "$0" >&2
+	exit 2
+}
+
+while getopts k:c:s:m:p:a:b:S:t:l:j:T:H:o:h opt; do
+	case $opt in
+	k) kernels+=("$OPTARG") ;;
+	c) cpus+=("$OPTARG") ;;
+	s) smp=$OPTARG ;;
+	m) mem=$OPTARG ;;
+	p)
+		if [[ $OPTARG =~ ^([A-Za-z0-9-]+):(.*)$ ]]; then
+			params_cpu[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
+		else
+			params_all=$OPTARG
+		fi
+		;;
+	a) extra=$OPTARG ;;
+	b) kbuild_vars=$OPTARG ;;
+	S) src=$OPTARG ;;
+	t) testdir=$OPTARG ;;
+	l) label=.$OPTARG ;;
+	j) jobs=$OPTARG ;;
+	T) test_timeout=$OPTARG ;;
+	H) host_timeout=$OPTARG ;;
+	o) logs=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+[ $OPTIND -gt $# ] || usage
+[ ${#kernels[@]} -gt 0 ] || mapfile -t kernels < <("$top/scripts/kernels.sh" installed)
+[ ${#cpus[@]} -gt 0 ] || cpus=(KnightsMill Skylake-Server)
+
+mkdir -p "$logs" "$top/build/vm"
+logs=$(cd "$logs" && pwd)
+work=$top/build/vm
+
+# The family/model QEMU's CPU models report (target/i386/cpu.c).
+expected_model() {
+	case ${1%%,*} in
+	KnightsMill*) echo "6 133" ;;		# 0x85
+	Skylake-Server* | Cascadelake-Server*) echo "6 85" ;;	# 0x55
+	Skylake-Client*) echo "6 94" ;;		# 0x5e
+	Icelake-Server*) echo "6 106" ;;	# 0x6a
+	esac
+}
+
+# Kernel messages that mean the kernel went wrong.  WARNING: must open the
+# message, as in WARN() and lockdep reports: boot-time notes such as
+# "RETBleed: WARNING: Spectre v2 mitigation leaves CPU vulnerable" (printed
+# for Skylake-Server) are not.  User-space faults ("traps: prog[pid] general
+# protection fault ip:...", which an rdpmc test provokes on purpose) are not
+# kernel bugs and are dropped before matching.
+bad_re='Oops|(^|\] )WARNING:|BUG:|kernel BUG at|Call Trace|soft lockup|hard LOCKUP|KASAN|UBSAN|general protection fault|[Kk]ernel panic|blocked for more than|self-detected stall|detected stalls'
+user_fault_re='traps: [^ ]+\[[0-9]+\] general protection fault ip:'
+
+# --- the plan: guests and test programs ---------------------------------------
+
+kshort() {
+	local k=$1 s n=0 o
+	s=$(echo "$k" | cut -d. -f1,2 | sed 's/-.*//')
+	for o in "${kernels[@]}"; do
+		[ "$(echo "$o" | cut -d. -f1,2 | sed 's/-.*//')" = "$s" ] && n=$((n + 1))
+	done
+	[ $n -eq 1 ] && echo "$s" || echo "$k"
+}
+
+tests=()
+if [ -d "$testdir" ]; then
+	while IFS= read -r t; do
+		[ -f "$t" ] && [ -x "$t" ] && tests+=("$t")
+	done < <(find "$testdir" -mindepth 1 -maxdepth 1 | LC_ALL=C sort)
+fi
+[ -n "$host_timeout" ] || host_timeout=$((60 + ${#tests[@]} * (test_timeout + 10)))
+
+guests=()	# "KVER CPU ID"
+for k in "${kernels[@]}"; do
+	for c in "${cpus[@]}"; do
+		guests+=("$k $c vm-$(kshort "$k")-${c//[,=]/_}$label")
+	done
+done
+
+# write_guest_tap ID REASON: the guest's files as "not ok", REASON on each.
+write_failed() {
+	local id=$1 reason=$2 t n i=0
+	rm -f "$logs/$id.console" "$logs/$id"-*.tap
+	{
+		echo "TAP version 13"
+		echo "1..4"
+		for n in cpu_model module_loaded ran_to_end console_clean; do
+			i=$((i + 1))
+			echo "not ok $i $n"
+			echo "# $reason"
+		done
+	} >"$logs/$id-guest.tap"
+	for t in "${tests[@]}"; do
+		n=$(basename "$t")
+		printf '1..1\nnot ok 1 %s did not run\n# %s\n' "$n" "$reason" \
+			>"$logs/$id-$n.tap"
+	done
+}
+
+for g in "${guests[@]}"; do
+	read -r k c id <<<"$g"
+	write_failed "$id" "the rig stopped before this guest ran (see its output)"
+done
+
+rig_err=
+if ! command -v "$qemu" >/dev/null; then
+	rig_err="$qemu not found (scripts/deps.sh vm installs qemu-system-x86)"
+elif ! command -v busybox >/dev/null; then
+	rig_err="busybox not found (scripts/deps.sh vm installs busybox-static)"
+fi
+if [ -n "$rig_err" ]; then
+	echo "vm: $rig_err" >&2
+	for g in "${guests[@]}"; do
+		read -r k c id <<<"$g"
+		write_failed "$id" "rig: $rig_err"
+	done
+	exit 1
+fi
+
+# --- per kernel: the image, the module, the initramfs -------------------------
+
+# prepare KVER: writes build/vm/KVER/{vmlinuz,pmuctl.ko,initrd.cpio.gz}, or
+# build/vm/KVER/error with the reason.
+prepare() {
+	local k=$1 d=$work/$1 s img ko v dep
+	rm -rf "$d" && mkdir -p "$d"
+	if ! img=$("$here/kernel.sh" "$k" "$work/kernels" 2>"$d/kernel.log"); then
+		echo "no kernel image: $(tail -n 2 "$d/kernel.log" | head -n 1)" >"$d/error"
+		return
+	fi
+	s=$d/src
+	mkdir -p "$s"
+	if [ -n "$src" ]; then
+		cp -r "$src/." "$s/"
+	else
+		(cd "$top" && cp -r Kbuild kmod uapi "$s/")
+	fi
+	# shellcheck disable=SC2086 # one word per variable
+	if ! make -C "/lib/modules/$k/build" M="$s" $kbuild_vars modules \
+		>"$d/build.log" 2>&1 || [ ! -f "$s/pmuctl.ko" ]; then
+		echo "module build failed for $k: see ${d#"$top"/}/build.log" >"$d/error"
+		return
+	fi
+	ko=$s/pmuctl.ko
+	v=$(modinfo -F vermagic "$ko" | cut -d' ' -f1)
+	dep=$(modinfo -F depends "$ko")
+	if [ "$v" != "$k" ]; then
+		echo "pmuctl.ko has vermagic $v, not $k" >"$d/error"
+		return
+	fi
+	if [ -n "$dep" ]; then
+		echo "pmuctl.ko depends on modules ($dep) the initramfs does not carry" >"$d/error"
+		return
+	fi
+	local targs=()
+	for t in "${tests[@]}"; do
+		targs+=(-t "$t")
+	done
+	if ! "$here/initramfs.sh" -o "$d/initrd.cpio.gz" -m "$ko" "${targs[@]}" \
+		>"$d/initramfs.log" 2>&1; then
+		echo "initramfs: $(tail -n 1 "$d/initramfs.log")" >"$d/error"
+		return
+	fi
+	ln -sf "$img" "$d/vmlinuz"
+}
+
+t0=$(date +%s)
+for k in "${kernels[@]}"; do
+	prepare "$k" &
+done
+wait
+for k in "${kernels[@]}"; do
+	if [ -f "$work/$k/error" ]; then
+		echo "vm: $k: $(cat "$work/$k/error")"
+	else
+		echo "vm: $k: image, pmuctl.ko and initramfs ready"
+	fi
+done
+echo "vm: prepared in $(($(date +%s) - t0)) s; ${#tests[@]} test program(s) from ${testdir#"$top"/}"
+
+# --- per guest: boot, then judge ----------------------------------------------
+
+# guest KVER CPU ID
+guest() {
+	local k=$1 cpu=$2 id=$3 d=$work/$1 params p cmdline start rc secs
+	local raw=$work/$id.ttyS0 out=$work/$id.ttyS1 con=$logs/$id.console
+	if [ -f "$d/error" ]; then
+		write_failed "$id" "rig: $(cat "$d/error")"
+		return
+	fi
+	params=$params_all
+	[ -n "${params_cpu[${cpu%%,*}]+set}" ] && params=${params_cpu[${cpu%%,*}]}
+	cmdline="console=ttyS0 panic=-1 oops=panic softlockup_panic=1"
+	cmdline+=" hung_task_panic=1 hung_task_timeout_secs=30"
+	cmdline+=" pmuctl_vm.timeout=$test_timeout"
+	for p in $params; do
+		cmdline+=" pmuctl.$p"
+	done
+	[ -z "$extra" ] || cmdline+=" $extra"
+
+	rm -f "$raw" "$out"
+	start=$(date +%s)
+	timeout -k 5 "$host_timeout" "$qemu" -accel tcg -cpu "$cpu,check=off" \
+		-smp "$smp" -m "${mem}M" -nodefaults -nographic -no-reboot \
+		-device isa-debug-exit,iobase=0xf4,iosize=4 \
+		-serial "file:$raw" -serial "file:$out" \
+		-kernel "$d/vmlinuz" -initrd "$d/initrd.cpio.gz" \
+		-append "$cmdline" </dev/null >"$work/$id.qemu.log" 2>&1
+	rc=$?
+	secs=$(($(date +%s) - start))
+	touch "$raw" "$out"
+	tr -d '\r' <"$raw" >"$con"
+
+	# Each test's TAP, from ttyS1.
+	local t n st
+	rm -f "$logs/$id"-*.tap
+	for t in "${tests[@]}"; do
+		n=$(basename "$t")
+		tr -d '\r' <"$out" | awk -v n="$n" -v id="$id" -v to="$test_timeout" '
+			$0 == "@@TAP-BEGIN " n "@@" { on = 1; began = 1; next }
+			on && index($0, "@@TAP-END " n " rc=") == 1 {
+				on = 0; ended = 1
+				split($0, f, /[ =@]+/)	# "", TAP-END, n, rc, R, secs, S
+				rc = f[5]; secs = f[7]
+				if ((rc == 143 || rc == 137) && secs >= to)
+					print "# vm: " n " timed out after " secs " s and was killed"
+				else if (rc > 128)
+					print "# vm: " n " was killed by signal " rc - 128
+				print "# check.sh: exit=" rc
+				next
+			}
+			on { print }
+			END {
+				if (!began) {
+					print "1..1"
+					print "not ok 1 " n " did not run: the guest stopped before it (see " id ".console)"
+				} else if (!ended) {
+					print "Bail out! the guest stopped while " n " ran (see " id ".console)"
+				}
+			}' >"$logs/$id-$n.tap"
+	done
+
+	# The guest's own tests.
+	local cpuline fam model ncpu exp
+	{
+		echo "TAP version 13"
+		echo "1..4"
+		echo "# $k, -cpu $cpu,check=off -smp $smp, ${secs} s, qemu exit $rc"
+		echo "# kernel command line: $cmdline"
+
+		cpuline=$(grep -m1 '^@@CPU ' "$con")
+		fam=$(sed -n 's/.* family=\([0-9]*\).*/\1/p' <<<"$cpuline")
+		model=$(sed -n 's/.* model=\([0-9]*\).*/\1/p' <<<"$cpuline")
+		ncpu=$(sed -n 's/.* cpus=\([0-9]*\).*/\1/p' <<<"$cpuline")
+		exp=$(expected_model "$cpu")
+		if [ -z "$cpuline" ]; then
+			echo "not ok 1 cpu_model"
+			echo "# no @@CPU@@ line: /init did not run"
+		elif [ "$ncpu" != "$smp" ]; then
+			echo "not ok 1 cpu_model"
+			echo "# want $smp CPUs online, guest says: ${cpuline//@/}"
+		elif [ -z "$exp" ]; then
+			echo "ok 1 cpu_model # SKIP no expected model for $cpu (${cpuline//@/})"
+		elif [ "$fam $model" = "$exp" ]; then
+			echo "ok 1 cpu_model family $fam model $(printf '%#x' "$model"), $ncpu CPUs"
+		else
+			echo "not ok 1 cpu_model"
+			echo "# want family/model $exp, guest says: ${cpuline//@/}"
+		fi
+
+		if grep -qx '@@MODULE loaded@@' "$con"; then
+			echo "ok 2 module_loaded"
+		else
+			echo "not ok 2 module_loaded"
+			grep -E '^@@MODULE|insmod|pmuctl' "$con" | grep -vi 'command line' |
+				tail -n 10 | sed 's/^/# /'
+		fi
+
+		st=
+		grep -qx '@@DONE@@' "$con" || st="/init did not reach @@DONE@@"
+		case $rc in
+		1) ;;
+		124 | 137) st="${st:+$st; }killed by the host after $host_timeout s" ;;
+		0) st="${st:+$st; }QEMU exited 0: the guest rebooted or panicked (panic=-1)" ;;
+		*) st="${st:+$st; }QEMU exited $rc, want 1 (vm-exit 0)" ;;
+		esac
+		if [ -z "$st" ]; then
+			echo "ok 3 ran_to_end"
+		else
+			echo "not ok 3 ran_to_end"
+			echo "# $st"
+			grep -E '^@@TEST ' "$con" | tail -n 1 | sed 's/^/# last test started: /'
+			sed 's/^/# qemu: /' "$work/$id.qemu.log" | tail -n 5
+		fi
+
+		local bad
+		bad=$(grep -Ev "$user_fault_re" "$con" | grep -E "$bad_re")
+		if [ -z "$bad" ]; then
+			echo "ok 4 console_clean"
+		else
+			echo "not ok 4 console_clean"
+			echo "# $(grep -c . <<<"$bad") matching line(s) in $id.console:"
+			head -n 30 <<<"$bad" | sed 's/^/# /'
+		fi
+	} >"$logs/$id-guest.tap"
+	echo "vm: $id: ${secs} s, qemu exit $rc"
+}
+
+t1=$(date +%s)
+for g in "${guests[@]}"; do
+	read -r k c id <<<"$g"
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+		wait -n
+	done
+	guest "$k" "$c" "$id" &
+done
+wait
+echo "vm: ${#guests[@]} guest(s) in $(($(date +%s) - t1)) s, $jobs at a time"
+
+# --- summary of what this run wrote --------------------------------------------
+
+sum=$(mktemp -d)
+trap 'rm -rf "$sum"' EXIT
+for g in "${guests[@]}"; do
+	read -r k c id <<<"$g"
+	ln -s "$logs/$id"-*.tap "$sum/"
+done
+bash "$top/scripts/tap-summary.sh" "$sum"
