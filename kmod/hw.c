@@ -307,6 +307,7 @@ static void hw_pce_fn(void *info)
 		cr4_update_irqsoff(0, X86_CR4_PCE);
 }
 
+/* Context: the ioctl's task (the policy is read through its fs). */
 static void hw_grant(struct pmuctl_session *s)
 {
 	struct pce_arg a = { .mm = current->mm };
@@ -316,17 +317,21 @@ static void hw_grant(struct pmuctl_session *s)
 		return;
 	mmgrab(a.mm);
 	s->mm = a.mm;
+	s->rdpmc_always = policy == 2;
 	atomic_inc(&a.mm->context.perf_rdpmc_allowed);
 	on_each_cpu_mask(mm_cpumask(a.mm), hw_pce_fn, &a, true);
 }
 
+/*
+ * Context: any, including the final fput of an exiting task, which has no
+ * fs left to read the policy with: the grant remembered it.
+ */
 static void hw_revoke(struct pmuctl_session *s)
 {
-	struct pce_arg a = { .mm = s->mm };
+	struct pce_arg a = { .mm = s->mm, .keep = s->rdpmc_always };
 
 	if (!a.mm)
 		return;
-	a.keep = pmuctl_hw_rdpmc_policy() == 2;
 	atomic_dec(&a.mm->context.perf_rdpmc_allowed);
 	on_each_cpu_mask(mm_cpumask(a.mm), hw_pce_fn, &a, true);
 	mmdrop(a.mm);

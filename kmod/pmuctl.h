@@ -41,6 +41,7 @@ struct pmuctl_session {
 	struct pmuctl_place place[PMUCTL_MAX_EVENTS];
 	cpumask_var_t cpus;		/* CPUs the group is claimed on */
 	struct mm_struct *mm;		/* granted rdpmc, or NULL */
+	bool rdpmc_always;		/* sysfs rdpmc was 2 at the grant */
 };
 
 /* ioctl.c */
