@@ -197,6 +197,14 @@ struct pmuctl_info {
  * All or nothing: on failure no CPU and no other session changes.  A
  * session holds one group; PROGRAM while holding one is EBUSY.  The
  * counters start stopped and zeroed.
+ *
+ * rdpmc: when pmuctl_info.rdpmc is PMUCTL_RDPMC_SESSION, the address space
+ * (mm) of the process calling PROGRAM may execute rdpmc until the group is
+ * released (RELEASE, close of the last fd, exit).  The permission belongs
+ * to the address space, as perf's does: a child forked before PROGRAM is
+ * never granted, even holding the fd (it reads with PMUCTL_IOC_READ); a
+ * child forked while the grant is held gets the kernel's copy of it with
+ * its copy of the address space and keeps it until it execs.
  */
 struct pmuctl_program {
 	__u32 flags;
