@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The /dev/pmuctl selftests (selftests/device/): static programs built into
+# build/vmtests/, which the QEMU rig (scripts/vm/run.sh) runs as root in
+# each guest next to the register-model pmuctl.ko.  The same binaries are
+# copied into build/tests/ as device-NAME so that "make check" runs them on
+# the host too, where each is one SKIP ("no /dev/pmuctl") decided in main().
+# Included by the top Makefile, which defines CC, CFLAGS, KSFT_CFLAGS and
+# CORE_HDRS before including this file.
+
+DEVICE_TEST_NAMES := abi regs sessions rdpmc fault
+DEVICE_VMTESTS := $(DEVICE_TEST_NAMES:%=build/vmtests/%_test)
+DEVICE_HOSTTESTS := $(DEVICE_TEST_NAMES:%=build/tests/device-%_test)
+DEVICE_LIB := selftests/device/lib.c selftests/device/lib.h
+
+VMTESTS += $(DEVICE_VMTESTS)
+TESTS += $(DEVICE_HOSTTESTS)
+
+$(DEVICE_VMTESTS): build/vmtests/%_test: selftests/device/%_test.c $(DEVICE_LIB) $(CORE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) -static $(CFLAGS) $(KSFT_CFLAGS) -o $@ $< selftests/device/lib.c
+
+$(DEVICE_HOSTTESTS): build/tests/device-%_test: build/vmtests/%_test
+	@mkdir -p $(@D)
+	cp -f $< $@
