@@ -167,6 +167,9 @@ static void __exit pmuctl_exit(void)
 	misc_deregister(&pmuctl_dev);
 	pmuctl_hw_exit();
 	debugfs_remove_recursive(pmuctl_dir);
+#ifdef PMUCTL_REGMODEL
+	pmuctl_regmodel_exit();
+#endif
 }
 
 module_init(pmuctl_init);

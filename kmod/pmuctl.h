@@ -68,6 +68,7 @@ void pmuctl_hw_debugfs(struct dentry *dir);
 #ifdef PMUCTL_REGMODEL
 extern const struct pmuctl_backend pmuctl_regmodel;
 int pmuctl_regmodel_init(struct dentry *dir);
+void pmuctl_regmodel_exit(void);
 #endif
 
 #endif /* PMUCTL_KMOD_H */

@@ -11,7 +11,8 @@
  * Built only with PMUCTL_REGMODEL=y (Kbuild), never into the default module.
  * debugfs (pmuctl/): regs (read all, or write "CPU MSR VALUE" to preset a
  * register), fail_write (write a CPU: its next MSR write faults), log (the
- * last writes).
+ * last writes), perf_hold (write 1/0: take/give back a real reservation of
+ * the last generic counter, as perf or the NMI watchdog would hold it).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -23,6 +24,7 @@
 #include <linux/spinlock.h>
 #include <linux/uaccess.h>
 #include <asm/msr-index.h>
+#include <asm/nmi.h>
 #include <asm/perf_event.h>
 #include <asm/processor.h>
 
@@ -349,6 +351,50 @@ static int rm_log_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(rm_log);
 
+static bool rm_perf_held;
+static DEFINE_MUTEX(rm_perf_lock);
+
+/* The counter perf would hold: the last generic one, so pmuctl's loop must reach it. */
+static u32 rm_perf_msr(void)
+{
+	return MSR_ARCH_PERFMON_PERFCTR0 + rm->nr_gp - 1;
+}
+
+static ssize_t rm_perf_write(struct file *file, const char __user *ubuf,
+			     size_t len, loff_t *ppos)
+{
+	bool hold;
+	int err;
+
+	err = kstrtobool_from_user(ubuf, len, &hold);
+	if (err)
+		return err;
+	mutex_lock(&rm_perf_lock);
+	if (hold && !rm_perf_held)
+		err = reserve_perfctr_nmi(rm_perf_msr()) ? 0 : -EBUSY;
+	else if (!hold && rm_perf_held)
+		release_perfctr_nmi(rm_perf_msr());
+	if (!err)
+		rm_perf_held = hold;
+	mutex_unlock(&rm_perf_lock);
+	return err ? err : len;
+}
+
+static const struct file_operations rm_perf_fops = {
+	.owner = THIS_MODULE,
+	.write = rm_perf_write,
+};
+
+/**
+ * pmuctl_regmodel_exit() - give back a reservation perf_hold still holds
+ */
+void pmuctl_regmodel_exit(void)
+{
+	if (rm_perf_held)
+		release_perfctr_nmi(rm_perf_msr());
+	rm_perf_held = false;
+}
+
 /**
  * pmuctl_regmodel_init() - the model's debugfs files
  * @dir:	pmuctl's debugfs folder
@@ -360,5 +406,6 @@ int pmuctl_regmodel_init(struct dentry *dir)
 	debugfs_create_file("regs", 0600, dir, NULL, &rm_regs_fops);
 	debugfs_create_file("fail_write", 0200, dir, NULL, &rm_fail_fops);
 	debugfs_create_file("log", 0400, dir, NULL, &rm_log_fops);
+	debugfs_create_file("perf_hold", 0200, dir, NULL, &rm_perf_fops);
 	return 0;
 }
