@@ -614,6 +614,30 @@ static int hw_cpu_offline(unsigned int cpu)
 	return 0;
 }
 
+/**
+ * pmuctl_hw_holding() - what the sessions hold on one CPU
+ * @cpu:	a possible CPU
+ * @h:		filled in
+ *
+ * Context: pmuctl_lock held.
+ */
+void pmuctl_hw_holding(u32 cpu, struct pmuctl_holding *h)
+{
+	const struct pmuctl_cpu_state *st = &per_cpu_ptr(&pmuctl_pcpu, cpu)->acct;
+	const struct pmuctl_model *m = pmuctl_pmu.model;
+	u32 i;
+
+	*h = (struct pmuctl_holding){ .cpu = cpu };
+	if (cpu_online(cpu))
+		h->flags |= PMUCTL_HOLDING_ONLINE;
+	memcpy(h->owner, st->owner, sizeof(h->owner));
+	for (i = 0; i < m->nr_xregs; i++) {
+		h->xreg[i].msr = m->xregs[i].msr;
+		h->xreg[i].value = st->x[i].value;
+		h->xreg[i].refcount = st->x[i].refcount;
+	}
+}
+
 static int hw_state_show(struct seq_file *m, void *unused)
 {
 	u32 cpu, i;

@@ -13,17 +13,60 @@
 
 #include "pmuctl.h"
 
-static int pmuctl_info(void __user *uarg)
+/* The commands this module implements, by ioctl number. */
+#define PMUCTL_COMMANDS	(BIT_ULL(_IOC_NR(PMUCTL_IOC_INFO)) |		\
+			 BIT_ULL(_IOC_NR(PMUCTL_IOC_PROGRAM)) |		\
+			 BIT_ULL(_IOC_NR(PMUCTL_IOC_START)) |		\
+			 BIT_ULL(_IOC_NR(PMUCTL_IOC_STOP)) |		\
+			 BIT_ULL(_IOC_NR(PMUCTL_IOC_RESET)) |		\
+			 BIT_ULL(_IOC_NR(PMUCTL_IOC_READ)) |		\
+			 BIT_ULL(_IOC_NR(PMUCTL_IOC_RELEASE)))
+
+/* Copy out one struct pmuctl_holding per possible CPU, as many as fit. */
+static int info_holdings(struct pmuctl_info *info)
+{
+	struct pmuctl_holding __user *uh = u64_to_user_ptr(info->holdings);
+	u32 room = info->holdings_size / sizeof(*uh), cpu, n = 0;
+	struct pmuctl_holding *h;
+	int ret = 0;
+
+	h = kmalloc(sizeof(*h), GFP_KERNEL);
+	if (!h)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		if (n == room)
+			break;
+		mutex_lock(&pmuctl_lock);
+		pmuctl_hw_holding(cpu, h);
+		mutex_unlock(&pmuctl_lock);
+		if (copy_to_user(&uh[n], h, sizeof(*h))) {
+			ret = -EFAULT;
+			break;
+		}
+		n++;
+	}
+	kfree(h);
+	info->holdings_nr = n;
+	return ret;
+}
+
+static int pmuctl_info(struct pmuctl_session *s, void __user *uarg)
 {
 	struct pmuctl_info info;
+	int ret;
 
 	if (copy_from_user(&info, uarg, sizeof(info)))
 		return -EFAULT;
-	if (info.flags || memchr_inv(info.reserved, 0, sizeof(info.reserved)))
+	if (info.flags || info.reserved0 ||
+	    memchr_inv(info.reserved, 0, sizeof(info.reserved)))
 		return -EINVAL;
 	if (info.abi_version || info.pmu_model || info.max_events ||
 	    info.event_flags || info.rdpmc || info.backend || info.nr_cpus ||
+	    info.commands || info.holdings_nr || info.session ||
 	    memchr_inv(&info.caps, 0, sizeof(info.caps)))
+		return -EINVAL;
+	if (info.holdings_size % sizeof(struct pmuctl_holding) ||
+	    (info.holdings_size && !info.holdings))
 		return -EINVAL;
 
 	info.abi_version = PMUCTL_ABI_VERSION;
@@ -35,6 +78,11 @@ static int pmuctl_info(void __user *uarg)
 	info.caps = pmuctl_pmu.caps;
 	info.backend = pmuctl_pmu.be->kind;
 	info.nr_cpus = nr_cpu_ids;
+	info.commands = PMUCTL_COMMANDS;
+	info.session = s->id;
+	ret = info_holdings(&info);
+	if (ret)
+		return ret;
 	return copy_to_user(uarg, &info, sizeof(info)) ? -EFAULT : 0;
 }
 
@@ -262,7 +310,7 @@ long pmuctl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 	switch (cmd) {
 	case PMUCTL_IOC_INFO:
-		return pmuctl_info(uarg);
+		return pmuctl_info(s, uarg);
 	case PMUCTL_IOC_PROGRAM:
 		return pmuctl_program(s, uarg);
 	case PMUCTL_IOC_START:

@@ -62,6 +62,7 @@ int pmuctl_hw_reset(struct pmuctl_session *s);
 int pmuctl_hw_read(struct pmuctl_session *s, u32 cpu, u64 *val);
 void pmuctl_hw_release(struct pmuctl_session *s);
 u32 pmuctl_hw_rdpmc_policy(void);
+void pmuctl_hw_holding(u32 cpu, struct pmuctl_holding *h);
 void pmuctl_hw_debugfs(struct dentry *dir);
 
 /* regmodel.c, in test builds only */

@@ -19,6 +19,7 @@ static_assert(sizeof(struct pmuctl_caps) == 48, "pmuctl_caps size");
 static_assert(sizeof(struct pmuctl_info) == 136, "pmuctl_info size");
 static_assert(sizeof(struct pmuctl_program) == 72, "pmuctl_program size");
 static_assert(sizeof(struct pmuctl_ctl) == 24, "pmuctl_ctl size");
+static_assert(sizeof(struct pmuctl_holding) == 264, "pmuctl_holding size");
 static_assert(sizeof(struct pmuctl_read) == 40, "pmuctl_read size");
 
 /*
@@ -31,6 +32,10 @@ static_assert(sizeof(struct pmuctl_read) == 40, "pmuctl_read size");
 #define PMUCTL_IDX_FIXED	32
 #define PMUCTL_IDX_MAX		(PMUCTL_IDX_FIXED + PMUCTL_MAX_FIXED)
 #define PMUCTL_XREG_MAX		4	/* extra MSRs a model may have */
+
+/* INFO reports every counter index and every extra MSR. */
+static_assert(PMUCTL_HOLDING_COUNTERS == PMUCTL_IDX_MAX, "holding counters");
+static_assert(PMUCTL_HOLDING_XREGS == PMUCTL_XREG_MAX, "holding xregs");
 
 /* Raw CPUID (and PERF_CAPABILITIES) values, as read on one CPU. */
 struct pmuctl_cpuid {

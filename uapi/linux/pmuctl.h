@@ -146,6 +146,32 @@ struct pmuctl_caps {
 #define PMUCTL_BACKEND_MSR	0	/* the CPU's PMU */
 #define PMUCTL_BACKEND_MODEL	1	/* the test register model: no real counts */
 
+/* pmuctl_holding.flags */
+#define PMUCTL_HOLDING_ONLINE	(1U << 0)
+
+#define PMUCTL_HOLDING_COUNTERS	48	/* 32 generic, then 16 fixed */
+#define PMUCTL_HOLDING_XREGS	4
+
+/**
+ * struct pmuctl_holding - what the sessions hold on one CPU
+ * @cpu:	the CPU.
+ * @flags:	PMUCTL_HOLDING_*.
+ * @owner:	session holding each counter, 0 if free: index i < 32 is
+ *		IA32_PMCi, 32 + i is IA32_FIXED_CTRi.
+ * @xreg:	the model's extra MSRs: @msr (0: the model has fewer), the
+ *		@value it holds and how many events share it (@refcount).
+ */
+struct pmuctl_holding {
+	__u32 cpu;
+	__u32 flags;
+	__u32 owner[PMUCTL_HOLDING_COUNTERS];
+	struct {
+		__u64 value;
+		__u32 msr;
+		__u32 refcount;
+	} xreg[PMUCTL_HOLDING_XREGS];
+};
+
 /**
  * struct pmuctl_info - PMUCTL_IOC_INFO: what this module and PMU offer
  * @flags:	in: must be zero.
@@ -157,6 +183,13 @@ struct pmuctl_caps {
  * @caps:	out: the PMU.
  * @backend:	out: PMUCTL_BACKEND_*.
  * @nr_cpus:	out: CPU numbers range over 0..nr_cpus-1 (nr_cpu_ids).
+ * @commands:	out: bit n set: the command with ioctl number n is supported.
+ * @holdings:	in: user pointer to struct pmuctl_holding[], or 0.
+ * @holdings_size: in: its size in bytes (a multiple of
+ *		sizeof(struct pmuctl_holding)).
+ * @holdings_nr: out: entries written, one per possible CPU in order, as
+ *		many as fit.
+ * @session:	out: the id of the calling session (the owner in holdings).
  * @reserved:	must be zero.
  */
 struct pmuctl_info {
@@ -169,7 +202,13 @@ struct pmuctl_info {
 	struct pmuctl_caps caps;
 	__u32 backend;
 	__u32 nr_cpus;
-	__u64 reserved[7];
+	__u64 commands;
+	__u64 holdings;
+	__u32 holdings_size;
+	__u32 holdings_nr;
+	__u32 session;
+	__u32 reserved0;
+	__u64 reserved[3];
 };
 
 /* Largest CPU bitmap accepted: 8192 CPUs. */
