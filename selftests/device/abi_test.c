@@ -97,13 +97,16 @@ TEST_F(abi, info_rejects_nonzero_reserved)
 	int i;
 
 	SNAP();
-	for (i = 0; i < 7; i++) {
+	for (i = 0; i < (int)ARRAY_SIZE(in.reserved); i++) {
 		memset(&in, 0, sizeof(in));
 		in.reserved[i] = 1ULL << (i * 9);
 		EXPECT_EQ(-EINVAL, dev_ioctl(self->fd, PMUCTL_IOC_INFO, &in)) {
 			TH_LOG("reserved[%d]", i);
 		}
 	}
+	memset(&in, 0, sizeof(in));
+	in.reserved0 = 1;
+	EXPECT_EQ(-EINVAL, dev_ioctl(self->fd, PMUCTL_IOC_INFO, &in));
 	EXPECT_UNCHANGED(&self->before, false);
 }
 
@@ -119,6 +122,9 @@ static const struct {
 	{ __LINE__, offsetof(struct pmuctl_info, rdpmc), 4 },
 	{ __LINE__, offsetof(struct pmuctl_info, backend), 4 },
 	{ __LINE__, offsetof(struct pmuctl_info, nr_cpus), 4 },
+	{ __LINE__, offsetof(struct pmuctl_info, commands), 8 },
+	{ __LINE__, offsetof(struct pmuctl_info, holdings_nr), 4 },
+	{ __LINE__, offsetof(struct pmuctl_info, session), 4 },
 };
 
 TEST_F(abi, info_rejects_nonzero_output_fields)
@@ -161,6 +167,88 @@ TEST_F(abi, info_rejects_bad_pointer_with_efault)
 	/* Valid input that cannot be written back. */
 	EXPECT_EQ(-EFAULT, dev_ioctl(self->fd, PMUCTL_IOC_INFO, ro));
 	EXPECT_UNCHANGED(&self->before, false);
+}
+
+TEST_F(abi, info_lists_the_commands)
+{
+	static const unsigned long cmds[] = {
+		PMUCTL_IOC_INFO, PMUCTL_IOC_PROGRAM, PMUCTL_IOC_START,
+		PMUCTL_IOC_STOP, PMUCTL_IOC_RESET, PMUCTL_IOC_READ,
+		PMUCTL_IOC_RELEASE,
+	};
+	__u64 want = 0;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
+		want |= 1ULL << _IOC_NR(cmds[i]);
+	EXPECT_U64(want, self->info.commands);
+}
+
+TEST_F(abi, info_rejects_bad_holdings_buffer)
+{
+	struct pmuctl_holding h[2];
+	struct pmuctl_info in;
+
+	SNAP();
+	memset(&in, 0, sizeof(in));
+	in.holdings = (__u64)(uintptr_t)h;
+	in.holdings_size = sizeof(h[0]) + 8;	/* not a whole entry */
+	EXPECT_EQ(-EINVAL, dev_ioctl(self->fd, PMUCTL_IOC_INFO, &in));
+	memset(&in, 0, sizeof(in));
+	in.holdings_size = sizeof(h);		/* size without a buffer */
+	EXPECT_EQ(-EINVAL, dev_ioctl(self->fd, PMUCTL_IOC_INFO, &in));
+	memset(&in, 0, sizeof(in));
+	in.holdings = 8;			/* unmapped */
+	in.holdings_size = sizeof(h);
+	EXPECT_EQ(-EFAULT, dev_ioctl(self->fd, PMUCTL_IOC_INFO, &in));
+	EXPECT_UNCHANGED(&self->before, false);
+}
+
+TEST_F(abi, info_reports_who_holds_what_on_each_cpu)
+{
+	unsigned int n = cpus_possible(), i, k;
+	struct pmuctl_program p;
+	struct pmuctl_event ev[2];
+	struct pmuctl_holding *h;
+	struct pmuctl_info in;
+
+	h = calloc(n + 1, sizeof(*h));
+	ASSERT_NE(NULL, h);
+	/* Two generic counters on CPU 0, one of them with OFFCORE_RSP_0. */
+	ev[0] = ev_make(USR | 0x003c, 0, GONLY);
+	ev[1] = ev_make(USR | 0x01b7, 0x10001, 0);
+	ASSERT_EQ(0, dev_program(self->fd, ev, 2, 1, &p));
+
+	memset(&in, 0, sizeof(in));
+	in.holdings = (__u64)(uintptr_t)h;
+	in.holdings_size = (n + 1) * sizeof(*h);
+	ASSERT_EQ(0, dev_ioctl(self->fd, PMUCTL_IOC_INFO, &in));
+	EXPECT_NE(0U, in.session);
+	EXPECT_EQ(n, in.holdings_nr);
+	for (i = 0; i < in.holdings_nr; i++) {
+		EXPECT_EQ(i, h[i].cpu);
+		for (k = 0; k < PMUCTL_HOLDING_COUNTERS; k++) {
+			bool mine = i == 0 && (k == ev[0].counter || k == ev[1].counter);
+
+			EXPECT_EQ(mine ? in.session : 0U, h[i].owner[k]) {
+				TH_LOG("cpu %u counter index %u", i, k);
+			}
+		}
+	}
+	EXPECT_U64(0x1a6, h[0].xreg[0].msr);
+	EXPECT_U64(0x10001, h[0].xreg[0].value);
+	EXPECT_EQ(1U, h[0].xreg[0].refcount);
+	EXPECT_NE(0U, h[0].flags & PMUCTL_HOLDING_ONLINE);
+	if (n > 1)
+		EXPECT_EQ(0U, h[1].xreg[0].refcount);
+
+	/* Room for one CPU: one entry. */
+	memset(&in, 0, sizeof(in));
+	in.holdings = (__u64)(uintptr_t)h;
+	in.holdings_size = sizeof(*h);
+	ASSERT_EQ(0, dev_ioctl(self->fd, PMUCTL_IOC_INFO, &in));
+	EXPECT_EQ(1U, in.holdings_nr);
+	free(h);
 }
 
 TEST_F(abi, info_reports_abi_version_limits_and_backend)
