@@ -153,7 +153,7 @@ static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 	struct pmuctl_place *place;
 	struct pmuctl_event *ev;
 	cpumask_var_t mask;
-	u32 i, n = p->nr_events;
+	u32 i, gen = 0, n = p->nr_events;
 	int ret;
 
 	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
@@ -179,6 +179,8 @@ static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 	} else {
 		ret = pmuctl_hw_program(s, mask, ev, n, place, reason, index,
 					cpu);
+		if (!ret)
+			gen = ++s->gen;
 	}
 	mutex_unlock(&pmuctl_lock);
 	if (ret)
@@ -191,9 +193,14 @@ static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 				  pmuctl_pmu.model->xregs[place[i].xreg].msr;
 	}
 	if (copy_to_user(u64_to_user_ptr(p->events), ev, n * sizeof(*ev))) {
-		/* Programmed, but the caller cannot learn where: undo. */
+		/*
+		 * Programmed, but the caller cannot learn where: undo, unless
+		 * another thread of the session released it and programmed
+		 * again meanwhile.
+		 */
 		mutex_lock(&pmuctl_lock);
-		pmuctl_hw_release(s);
+		if (s->gen == gen)
+			pmuctl_hw_release(s);
 		mutex_unlock(&pmuctl_lock);
 		ret = -EFAULT;
 	}

@@ -37,6 +37,7 @@ struct pmuctl_session {
 	u32 id;
 	bool unpriv;			/* opened without CAP_PERFMON */
 	u32 nr;				/* events in the group, 0: none */
+	u32 gen;			/* bumped by every PROGRAM that succeeds */
 	bool running;
 	struct pmuctl_place place[PMUCTL_MAX_EVENTS];
 	cpumask_var_t cpus;		/* CPUs the group is claimed on */
