@@ -4,7 +4,11 @@
 # The QEMU rig: build pmuctl.ko for each target Debian kernel, boot that very
 # kernel under TCG once per CPU model with the module and the static test
 # programs in an initramfs, and turn what the guest printed into TAP files
-# in LOGDIR (default build/logs), which scripts/tap-summary.sh counts:
+# in LOGDIR (default build/logs), which scripts/tap-summary.sh counts.
+# The initramfs holds two builds: /pmuctl.ko (the -b variables, the register
+# model by default), which /init loads, and /pmuctl-msr.ko (the same
+# variables without PMUCTL_REGMODEL: the default build, which a guest
+# without a PMU must refuse; selftests/device/reload_test tries it):
 #
 #   vm-KV-CPU.console        the guest's console (ttyS0), \r stripped
 #   vm-KV-CPU-guest.tap      the rig's own tests of the guest:
@@ -32,6 +36,9 @@
 #   -p CPU:PARAMS  ... for that CPU model's guests only (overrides -p PARAMS)
 #   -a ARGS      more kernel command line
 #   -b VARS      kbuild variables (default "PMUCTL_REGMODEL=y")
+#   -A ACCEL     QEMU -accel (default tcg: one host thread per guest CPU;
+#                tcg,thread=single runs them all in one, which is faster
+#                for IPI-heavy guests with more CPUs than the host has)
 #   -S DIR       module sources, copied whole (default: the repo's Kbuild,
 #                kmod/ and uapi/)
 #   -t DIR       test programs: every executable file in DIR (default
@@ -49,6 +56,7 @@ top=$(cd "$here/../.." && pwd)
 qemu=${QEMU:-qemu-system-x86_64}
 
 kernels=() cpus=() smp=2 mem=512 params_all='' extra='' kbuild_vars="PMUCTL_REGMODEL=y"
+accel=tcg
 src='' testdir=$top/build/vmtests label='' jobs=2 test_timeout=60 host_timeout=''
 logs=$top/build/logs
 declare -A params_cpu
@@ -58,7 +66,7 @@ usage() {
 	exit 2
 }
 
-while getopts k:c:s:m:p:a:b:S:t:l:j:T:H:o:h opt; do
+while getopts k:c:s:m:p:a:b:A:S:t:l:j:T:H:o:h opt; do
 	case $opt in
 	k) kernels+=("$OPTARG") ;;
 	c) cpus+=("$OPTARG") ;;
@@ -73,6 +81,7 @@ while getopts k:c:s:m:p:a:b:S:t:l:j:T:H:o:h opt; do
 		;;
 	a) extra=$OPTARG ;;
 	b) kbuild_vars=$OPTARG ;;
+	A) accel=$OPTARG ;;
 	S) src=$OPTARG ;;
 	t) testdir=$OPTARG ;;
 	l) label=.$OPTARG ;;
@@ -178,16 +187,9 @@ fi
 
 # --- per kernel: the image, the module, the initramfs -------------------------
 
-# prepare KVER: writes build/vm/KVER/{vmlinuz,pmuctl.ko,initrd.cpio.gz}, or
-# build/vm/KVER/error with the reason.
-prepare() {
-	local k=$1 d=$work/$1 s img ko v dep
-	rm -rf "$d" && mkdir -p "$d"
-	if ! img=$("$here/kernel.sh" "$k" "$work/kernels" 2>"$d/kernel.log"); then
-		echo "no kernel image: $(tail -n 2 "$d/kernel.log" | head -n 1)" >"$d/error"
-		return
-	fi
-	s=$d/src
+# build KVER DIR VARS LOG: the module sources copied into DIR, built there.
+build() {
+	local k=$1 s=$2 vars=$3 log=$4
 	mkdir -p "$s"
 	if [ -n "$src" ]; then
 		cp -r "$src/." "$s/"
@@ -195,11 +197,32 @@ prepare() {
 		(cd "$top" && cp -r Kbuild kmod uapi "$s/")
 	fi
 	# shellcheck disable=SC2086 # one word per variable
-	if ! make -C "/lib/modules/$k/build" M="$s" $kbuild_vars modules \
-		>"$d/build.log" 2>&1 || [ ! -f "$s/pmuctl.ko" ]; then
+	make -C "/lib/modules/$k/build" M="$s" $vars modules >"$log" 2>&1 &&
+		[ -f "$s/pmuctl.ko" ]
+}
+
+# prepare KVER: writes build/vm/KVER/{vmlinuz,pmuctl.ko,pmuctl-msr.ko,
+# initrd.cpio.gz}, or build/vm/KVER/error with the reason.
+prepare() {
+	local k=$1 d=$work/$1 s img ko v dep w msr_vars=''
+	rm -rf "$d" && mkdir -p "$d"
+	if ! img=$("$here/kernel.sh" "$k" "$work/kernels" 2>"$d/kernel.log"); then
+		echo "no kernel image: $(tail -n 2 "$d/kernel.log" | head -n 1)" >"$d/error"
+		return
+	fi
+	s=$d/src
+	if ! build "$k" "$s" "$kbuild_vars" "$d/build.log"; then
 		echo "module build failed for $k: see ${d#"$top"/}/build.log" >"$d/error"
 		return
 	fi
+	for w in $kbuild_vars; do
+		[[ $w == PMUCTL_REGMODEL=* ]] || msr_vars+=" $w"
+	done
+	if ! build "$k" "$d/src-msr" "$msr_vars" "$d/build-msr.log"; then
+		echo "default module build failed for $k: see ${d#"$top"/}/build-msr.log" >"$d/error"
+		return
+	fi
+	cp "$d/src-msr/pmuctl.ko" "$d/pmuctl-msr.ko"
 	ko=$s/pmuctl.ko
 	v=$(modinfo -F vermagic "$ko" | cut -d' ' -f1)
 	dep=$(modinfo -F depends "$ko")
@@ -215,7 +238,8 @@ prepare() {
 	for t in "${tests[@]}"; do
 		targs+=(-t "$t")
 	done
-	if ! "$here/initramfs.sh" -o "$d/initrd.cpio.gz" -m "$ko" "${targs[@]}" \
+	if ! "$here/initramfs.sh" -o "$d/initrd.cpio.gz" -m "$ko" \
+		-m "$d/pmuctl-msr.ko" "${targs[@]}" \
 		>"$d/initramfs.log" 2>&1; then
 		echo "initramfs: $(tail -n 1 "$d/initramfs.log")" >"$d/error"
 		return
@@ -262,7 +286,7 @@ guest() {
 
 	rm -f "$raw" "$out"
 	start=$(date +%s)
-	timeout -k 5 "$host_timeout" "$qemu" -accel tcg -cpu "$cpu,check=off" \
+	timeout -k 5 "$host_timeout" "$qemu" -accel "$accel" -cpu "$cpu,check=off" \
 		-smp "$smp" -m "${mem}M" -nodefaults -nographic -no-reboot \
 		-device isa-debug-exit,iobase=0xf4,iosize=4 \
 		-serial "file:$raw" -serial "file:$out" \
@@ -307,7 +331,7 @@ guest() {
 	{
 		echo "TAP version 13"
 		echo "1..4"
-		echo "# $k, -cpu $cpu,check=off -smp $smp, ${secs} s, qemu exit $rc"
+		echo "# $k, -accel $accel -cpu $cpu,check=off -smp $smp, ${secs} s, qemu exit $rc"
 		echo "# kernel command line: $cmdline"
 
 		cpuline=$(grep -m1 '^@@CPU ' "$con")
