@@ -12,69 +12,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "core.h"
+#include "lib.h"
 
-#define DEV		"/dev/pmuctl"
-#define HOLD		"/sys/kernel/debug/pmuctl/perf_hold"
-#define STATE		"/sys/kernel/debug/pmuctl/state"
-#define REGS		"/sys/kernel/debug/pmuctl/regs"
+#define HOLD		DBG_DIR "/perf_hold"
 
-static int write_str(const char *path, const char *s)
+/* Cycles on a generic counter of CPU 0; 0 or -errno, *reason on refusal. */
+static int program_cycles(int fd, __u32 *reason)
 {
-	int fd = open(path, O_WRONLY), ret = 0;
+	struct pmuctl_event ev = ev_make(USR | 0x003c, 0, GONLY);
+	struct pmuctl_program p;
+	int ret = dev_program(fd, &ev, 1, 1, &p);
 
-	if (fd < 0)
-		return -errno;
-	if (write(fd, s, strlen(s)) < 0)
-		ret = -errno;
-	close(fd);
+	*reason = p.err_reason;
 	return ret;
 }
 
-/* The whole file, NUL-terminated, into a static buffer. */
-static const char *slurp(const char *path)
+/* Does @path contain @needle now? */
+static bool file_has(const char *path, const char *needle)
 {
-	static char buf[1 << 16];
-	ssize_t n, len = 0;
-	int fd = open(path, O_RDONLY);
+	char *text = slurp(path);
+	bool found = text && strstr(text, needle);
 
-	buf[0] = 0;
-	if (fd < 0)
-		return buf;
-	while (len < (ssize_t)sizeof(buf) - 1 &&
-	       (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
-		len += n;
-	buf[len] = 0;
-	close(fd);
-	return buf;
-}
-
-static int program_cycles(int fd, __u32 *reason)
-{
-	struct pmuctl_event ev = { .config = PMUCTL_CFG_USR | 0x003c,
-				   .flags = PMUCTL_EVENT_GENERIC_ONLY };
-	__u64 cpus = 1;
-	struct pmuctl_program p = {
-		.nr_events = 1,
-		.events = (__u64)(uintptr_t)&ev,
-		.cpus = (__u64)(uintptr_t)&cpus,
-		.cpus_size = sizeof(cpus),
-	};
-	int ret = ioctl(fd, PMUCTL_IOC_PROGRAM, &p);
-
-	*reason = p.err_reason;
-	return ret ? -errno : 0;
-}
-
-static int release(int fd)
-{
-	struct pmuctl_ctl c = { 0 };
-
-	return ioctl(fd, PMUCTL_IOC_RELEASE, &c) ? -errno : 0;
+	free(text);
+	return found;
 }
 
 /* Does the kernel log (all of it, from the start) contain @needle? */
@@ -107,7 +70,7 @@ FIXTURE(perf) {
 
 FIXTURE_SETUP(perf)
 {
-	self->fd = open(DEV, O_RDWR);
+	self->fd = dev_open();
 }
 
 FIXTURE_TEARDOWN(perf)
@@ -120,32 +83,33 @@ FIXTURE_TEARDOWN(perf)
 #define REQUIRE_DEVICE()						\
 	do {								\
 		if (self->fd < 0 || access(HOLD, W_OK))			\
-			SKIP(return, "no " DEV " or no " HOLD " (register-model build)"); \
+			SKIP(return, "no " HOLD " (register-model build)"); \
 	} while (0)
 
 TEST_F(perf, program_refused_with_perf_busy_while_perf_holds_a_counter)
 {
-	char state[4096], regs[1 << 15];
+	struct snap before, after;
 	__u32 reason = 0;
 
 	REQUIRE_DEVICE();
 	ASSERT_EQ(0, write_str(HOLD, "1"));
-	snprintf(state, sizeof(state), "%s", slurp(STATE));
-	snprintf(regs, sizeof(regs), "%s", slurp(REGS));
+	ASSERT_EQ(0, snap_take(&before));
 
 	EXPECT_EQ(-EBUSY, program_cycles(self->fd, &reason));
 	EXPECT_EQ((__u32)PMUCTL_R_PERF_BUSY, reason);
 	/* Nothing changed: no claim, no reservation, no register written. */
-	EXPECT_STREQ(state, slurp(STATE));
-	EXPECT_STREQ(regs, slurp(REGS));
-	EXPECT_NE(NULL, strstr(slurp(STATE), "perf_reserved 0"));
+	ASSERT_EQ(0, snap_take(&after));
+	EXPECT_EQ(NULL, snap_diff(&before, &after, false));
+	snap_free(&before);
+	snap_free(&after);
+	EXPECT_TRUE(file_has(DBG_STATE, "perf_reserved 0"));
 	EXPECT_TRUE(kmsg_has("kernel.nmi_watchdog"))
 		TH_LOG("no rate-limited hint naming kernel.nmi_watchdog in dmesg");
 
 	/* perf lets go: the same request succeeds. */
 	ASSERT_EQ(0, write_str(HOLD, "0"));
 	EXPECT_EQ(0, program_cycles(self->fd, &reason));
-	EXPECT_EQ(0, release(self->fd));
+	EXPECT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_RELEASE));
 }
 
 TEST_F(perf, perf_cannot_take_counters_while_a_group_is_held)
@@ -154,11 +118,11 @@ TEST_F(perf, perf_cannot_take_counters_while_a_group_is_held)
 
 	REQUIRE_DEVICE();
 	ASSERT_EQ(0, program_cycles(self->fd, &reason));
-	EXPECT_NE(NULL, strstr(slurp(STATE), "perf_reserved 1"));
+	EXPECT_TRUE(file_has(DBG_STATE, "perf_reserved 1"));
 	EXPECT_EQ(-EBUSY, write_str(HOLD, "1"));
-	ASSERT_EQ(0, release(self->fd));
+	ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_RELEASE));
 	/* Released: perf may reserve again, and pmuctl holds nothing. */
-	EXPECT_NE(NULL, strstr(slurp(STATE), "perf_reserved 0"));
+	EXPECT_TRUE(file_has(DBG_STATE, "perf_reserved 0"));
 	EXPECT_EQ(0, write_str(HOLD, "1"));
 	EXPECT_EQ(0, write_str(HOLD, "0"));
 }
@@ -175,4 +139,4 @@ TEST_F(perf, close_gives_the_counters_back_to_perf)
 	EXPECT_EQ(0, write_str(HOLD, "1"));
 }
 
-TEST_HARNESS_MAIN
+DEVICE_TEST_MAIN

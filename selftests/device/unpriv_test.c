@@ -11,16 +11,14 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "core.h"
+#include "lib.h"
 
-#define DEV		"/dev/pmuctl"
-#define PARAM		"/sys/module/pmuctl/parameters/unprivileged"
+#define PARAM		PARAM_DIR "/unprivileged"
 #define NOBODY		65534
 
 /* What a child reports back: errno of open, ret/errno and reason of PROGRAM. */
@@ -30,32 +28,14 @@ struct outcome {
 	__u32 reason;
 };
 
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, s, strlen(s)) != (ssize_t)strlen(s))
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 static int program_one(int fd, __u64 config, int cpu, __u32 *reason)
 {
-	struct pmuctl_event ev = { .config = config };
-	__u64 cpus = 1ULL << cpu;
-	struct pmuctl_program p = {
-		.nr_events = 1,
-		.events = (__u64)(uintptr_t)&ev,
-		.cpus = (__u64)(uintptr_t)&cpus,
-		.cpus_size = sizeof(cpus),
-	};
-	int ret = ioctl(fd, PMUCTL_IOC_PROGRAM, &p);
+	struct pmuctl_event ev = ev_make(config, 0, 0);
+	struct pmuctl_program p;
+	int ret = dev_program(fd, &ev, 1, 1ULL << cpu, &p);
 
 	*reason = p.err_reason;
-	return ret ? -errno : 0;
+	return ret;
 }
 
 /*
@@ -84,7 +64,7 @@ static struct outcome as_child(bool drop, int pin_cpu, __u64 config, int cpu)
 		}
 		if (drop && (setgid(NOBODY) || setuid(NOBODY)))
 			_exit(2);
-		fd = open(DEV, O_RDWR);
+		fd = open(DEV_PATH, O_RDWR);
 		if (fd < 0)
 			o.open_err = -errno;
 		else
@@ -112,25 +92,25 @@ FIXTURE_SETUP(unpriv)
 	struct stat st;
 
 	/* The device node is root's 0600: let "nobody" reach the module. */
-	self->present = !stat(DEV, &st) && !access(PARAM, W_OK);
+	self->present = !stat(DEV_PATH, &st) && !access(PARAM, W_OK);
 	if (!self->present)
 		return;
 	self->mode = st.st_mode & 07777;
-	ASSERT_EQ(0, chmod(DEV, 0666));
+	ASSERT_EQ(0, chmod(DEV_PATH, 0666));
 }
 
 FIXTURE_TEARDOWN(unpriv)
 {
 	if (!self->present)
 		return;
-	write_file(PARAM, "0");
-	chmod(DEV, self->mode);
+	write_str(PARAM, "0");
+	chmod(DEV_PATH, self->mode);
 }
 
 #define REQUIRE_DEVICE()						\
 	do {								\
 		if (!self->present)					\
-			SKIP(return, "no " DEV " or no write access to " PARAM); \
+			SKIP(return, "no write access to " PARAM); \
 	} while (0)
 
 #define USR_CYCLES	(PMUCTL_CFG_USR | 0x003c)
@@ -140,7 +120,7 @@ TEST_F(unpriv, refuses_unprivileged_open_by_default)
 	struct outcome o;
 
 	REQUIRE_DEVICE();
-	ASSERT_EQ(0, write_file(PARAM, "0"));
+	ASSERT_EQ(0, write_str(PARAM, "0"));
 	o = as_child(true, -1, USR_CYCLES, 0);
 	EXPECT_EQ(-EPERM, o.open_err);
 }
@@ -150,7 +130,7 @@ TEST_F(unpriv, admits_unprivileged_user_mode_when_opted_in)
 	struct outcome o;
 
 	REQUIRE_DEVICE();
-	ASSERT_EQ(0, write_file(PARAM, "1"));
+	ASSERT_EQ(0, write_str(PARAM, "1"));
 	o = as_child(true, -1, USR_CYCLES, 0);
 	EXPECT_EQ(0, o.open_err);
 	EXPECT_EQ(0, o.prog_err);
@@ -161,7 +141,7 @@ TEST_F(unpriv, rejects_unprivileged_kernel_mode)
 	struct outcome o;
 
 	REQUIRE_DEVICE();
-	ASSERT_EQ(0, write_file(PARAM, "1"));
+	ASSERT_EQ(0, write_str(PARAM, "1"));
 	o = as_child(true, -1, USR_CYCLES | PMUCTL_CFG_OS, 0);
 	EXPECT_EQ(0, o.open_err);
 	EXPECT_EQ(-EINVAL, o.prog_err);
@@ -173,7 +153,7 @@ TEST_F(unpriv, rejects_unprivileged_any_thread)
 	struct outcome o;
 
 	REQUIRE_DEVICE();
-	ASSERT_EQ(0, write_file(PARAM, "1"));
+	ASSERT_EQ(0, write_str(PARAM, "1"));
 	/* INST_RETIRED.ANY may use AnyThread on fixed counter 0 on every model here. */
 	o = as_child(true, -1, PMUCTL_CFG_USR | PMUCTL_CFG_ANY | 0x00c0, 0);
 	EXPECT_EQ(-EINVAL, o.prog_err);
@@ -187,7 +167,7 @@ TEST_F(unpriv, rejects_unprivileged_cpu_outside_affinity)
 	REQUIRE_DEVICE();
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two CPUs");
-	ASSERT_EQ(0, write_file(PARAM, "1"));
+	ASSERT_EQ(0, write_str(PARAM, "1"));
 	o = as_child(true, 0, USR_CYCLES, 1);
 	EXPECT_EQ(-EPERM, o.prog_err);
 	EXPECT_EQ((__u32)PMUCTL_R_CPU_NOT_ALLOWED, o.reason);
@@ -207,4 +187,4 @@ TEST_F(unpriv, privileged_session_may_count_any_cpu_in_kernel_mode)
 	EXPECT_EQ(0, o.prog_err);
 }
 
-TEST_HARNESS_MAIN
+DEVICE_TEST_MAIN
