@@ -275,11 +275,15 @@ static void hw_perf_release(void)
  */
 u32 pmuctl_hw_rdpmc_policy(void)
 {
+	const struct pmuctl_backend *be = pmuctl_pmu.be;
+	int forced = be->rdpmc_policy ? be->rdpmc_policy() : -1;
 	struct file *f;
 	char buf[4] = "";
 	loff_t pos = 0;
 	ssize_t n;
 
+	if (forced >= 0)
+		return forced;
 	f = filp_open("/sys/bus/event_source/devices/cpu/rdpmc", O_RDONLY, 0);
 	if (IS_ERR(f))
 		return 1;	/* no perf x86 PMU: only per-mm grants exist */

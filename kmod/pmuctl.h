@@ -21,6 +21,7 @@ struct pmuctl_backend {
 	int (*read)(u32 msr, u64 *val);		/* on this CPU, IRQs off */
 	int (*write)(u32 msr, u64 val);		/* on this CPU, IRQs off */
 	int (*cpuid)(struct pmuctl_cpuid *id);	/* caps source */
+	int (*rdpmc_policy)(void);	/* optional, -1: ask sysfs */
 };
 
 /* The PMU this module drives, fixed at load. */

@@ -35,6 +35,11 @@ module_param(regmodel_caps, charp, 0444);
 MODULE_PARM_DESC(regmodel_caps,
 		 "register model PMU: knm (v3, 2x40-bit generic), knm4 (v3, 4 generic), skl (v4, 4x48-bit), auto (from the CPU model)");
 
+static int regmodel_rdpmc = -1;
+module_param(regmodel_rdpmc, int, 0644);
+MODULE_PARM_DESC(regmodel_rdpmc,
+		 "rdpmc policy as if /sys/bus/event_source/devices/cpu/rdpmc said 0, 1 or 2; -1: read that file");
+
 #define PERF_CAP_FW_WRITE	BIT_ULL(13)
 #define CPUID1_ECX_PDCM		BIT(15)
 #define LOG_SIZE		64
@@ -239,12 +244,21 @@ static int rm_cpuid(struct pmuctl_cpuid *id)
 	return 0;
 }
 
+/* The guests have no perf PMU, hence no sysfs rdpmc file: let tests set it. */
+static int rm_rdpmc(void)
+{
+	int policy = READ_ONCE(regmodel_rdpmc);
+
+	return policy >= 0 && policy <= 2 ? policy : -1;
+}
+
 const struct pmuctl_backend pmuctl_regmodel = {
 	.name = "regmodel",
 	.kind = PMUCTL_BACKEND_MODEL,
 	.read = rm_read,
 	.write = rm_write,
 	.cpuid = rm_cpuid,
+	.rdpmc_policy = rm_rdpmc,
 };
 
 static void rm_show_reg(struct seq_file *m, u32 cpu, u32 msr, u64 val)

@@ -136,6 +136,38 @@ TEST_F(rdpmc, no_grant_before_program)
 	EXPECT_DENIED(rdpmc_probe(0), "after a refused PROGRAM");
 }
 
+/*
+ * rdpmc=0 (sysfs) means never: INFO tells the library to read with READ,
+ * PROGRAM grants nothing, and READ works.  The register model's parameter
+ * regmodel_rdpmc stands in for the sysfs file the guests lack.
+ */
+TEST_F(rdpmc, policy_never_grants_nothing_and_info_says_read)
+{
+	const char *param = PARAM_DIR "/regmodel_rdpmc";
+	struct pmuctl_info info;
+	struct pmuctl_event ev;
+	__u64 val = ~0ULL;
+
+	if (access(param, W_OK))
+		SKIP(return, "no %s (register-model build)", param);
+	ASSERT_EQ(0, pin_cpu(0));
+	ASSERT_EQ(0, write_str(param, "0"));
+	ASSERT_EQ(0, dev_info(self->fd, &info));
+	EXPECT_EQ((__u32)PMUCTL_RDPMC_NONE, info.rdpmc);
+	ASSERT_EQ(0, program_one(self->fd, 1, &ev));
+	EXPECT_DENIED(rdpmc_probe(ev.counter), "PROGRAM under rdpmc=0");
+	EXPECT_EQ(0, dev_read(self->fd, 0, &val, 1));
+	EXPECT_U64(0, val);
+	ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_RELEASE));
+
+	/* Back to the kernel's policy: the same PROGRAM grants. */
+	ASSERT_EQ(0, write_str(param, "-1"));
+	ASSERT_EQ(0, dev_info(self->fd, &info));
+	EXPECT_EQ((__u32)PMUCTL_RDPMC_SESSION, info.rdpmc);
+	ASSERT_EQ(0, program_one(self->fd, 1, &ev));
+	EXPECT_GRANTED(rdpmc_probe(ev.counter), "PROGRAM under the default policy");
+}
+
 TEST_F(rdpmc, program_grants_rdpmc_to_the_programming_process)
 {
 	struct pmuctl_event ev;
