@@ -80,16 +80,6 @@ static u32 counter_msr(u32 idx)
 	return MSR_ARCH_PERFMON_PERFCTR0 + idx;
 }
 
-static bool acct_empty(const struct pmuctl_cpu_state *st)
-{
-	u32 i;
-
-	for (i = 0; i < PMUCTL_IDX_MAX; i++)
-		if (st->owner[i])
-			return false;
-	return true;
-}
-
 /* Read the registers pmuctl will use, so that the last release restores them. */
 static void hw_save_local(struct pmuctl_pcpu *pc)
 {
@@ -134,7 +124,7 @@ static int hw_sync_local(struct pmuctl_pcpu *pc, const struct pmuctl_wave *w)
 	int err = 0;
 	u32 i;
 
-	if (!pc->saved && !acct_empty(&pc->acct))
+	if (!pc->saved && pmuctl_cpu_held(&pc->acct))
 		hw_save_local(pc);
 	err |= hw_wr(MSR_CORE_PERF_GLOBAL_CTRL, pc->sh.global_ctrl & ~w->touch);
 	bits = w->touch & GP_MASK(pmuctl_pmu.caps.nr_gp);
@@ -149,7 +139,7 @@ static int hw_sync_local(struct pmuctl_pcpu *pc, const struct pmuctl_wave *w)
 		if (w->zero & BIT_ULL(i))
 			err |= hw_wr(counter_msr(i), 0);
 	err |= hw_wr(MSR_CORE_PERF_GLOBAL_CTRL, pc->sh.global_ctrl);
-	if (w->restore && pc->saved && acct_empty(&pc->acct))
+	if (w->restore && pc->saved && !pmuctl_cpu_held(&pc->acct))
 		err |= hw_restore_local(pc);
 	return err;
 }
@@ -583,16 +573,12 @@ void pmuctl_hw_release(struct pmuctl_session *s)
 static int hw_cpu_online(unsigned int cpu)
 {
 	struct pmuctl_pcpu *pc = per_cpu_ptr(&pmuctl_pcpu, cpu);
-	struct pmuctl_wave w = { 0 };
+	struct pmuctl_wave w = { .touch = pmuctl_cpu_held(&pc->acct) };
 	unsigned long flags;
-	u32 i;
 	int err;
 
-	if (acct_empty(&pc->acct))
+	if (!w.touch)
 		return 0;
-	for (i = 0; i < PMUCTL_IDX_MAX; i++)
-		if (pc->acct.owner[i])
-			w.touch |= BIT_ULL(i);
 	w.xtouch = BIT(pmuctl_pmu.model->nr_xregs) - 1;
 	pc->saved = false;
 	local_irq_save(flags);
@@ -609,7 +595,7 @@ static int hw_cpu_offline(unsigned int cpu)
 	struct pmuctl_pcpu *pc = per_cpu_ptr(&pmuctl_pcpu, cpu);
 	unsigned long flags;
 
-	if (acct_empty(&pc->acct))
+	if (!pmuctl_cpu_held(&pc->acct))
 		return 0;
 	local_irq_save(flags);
 	if (hw_restore_local(pc))

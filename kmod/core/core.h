@@ -140,6 +140,7 @@ struct pmuctl_view {
 	u8 xstate[PMUCTL_XREG_MAX];	/* PMUCTL_XV_* */
 };
 
+u64 pmuctl_cpu_held(const struct pmuctl_cpu_state *st);
 void pmuctl_view_init(struct pmuctl_view *v);
 void pmuctl_view_add(struct pmuctl_view *v, const struct pmuctl_cpu_state *st);
 

@@ -19,6 +19,23 @@
 #define CFG_CODE	(PMUCTL_CFG_EVENT | PMUCTL_CFG_UMASK)
 
 /**
+ * pmuctl_cpu_held() - the counters some session holds on a CPU
+ * @st:		the CPU's accounting
+ *
+ * Return: a mask of counter indexes, 0 when nothing is held.
+ */
+u64 pmuctl_cpu_held(const struct pmuctl_cpu_state *st)
+{
+	u64 held = 0;
+	u32 i;
+
+	for (i = 0; i < PMUCTL_IDX_MAX; i++)
+		if (st->owner[i])
+			held |= 1ULL << i;
+	return held;
+}
+
+/**
  * pmuctl_view_init() - an empty view: every counter and extra MSR free
  * @v:		the view
  */
@@ -39,9 +56,7 @@ void pmuctl_view_add(struct pmuctl_view *v, const struct pmuctl_cpu_state *st)
 {
 	u32 i;
 
-	for (i = 0; i < PMUCTL_IDX_MAX; i++)
-		if (st->owner[i])
-			v->busy |= 1ULL << i;
+	v->busy |= pmuctl_cpu_held(st);
 	for (i = 0; i < PMUCTL_XREG_MAX; i++) {
 		if (!st->x[i].refcount)
 			continue;
