@@ -4,11 +4,13 @@
 # Build the rig's initramfs: a gzip'd newc cpio holding busybox-static
 # (/bin/busybox and one symlink per applet), /bin/vm-exit (built here from
 # scripts/vm/vm-exit.c), /init (scripts/vm/init), the given modules at
-# /NAME.ko and the given test programs in /tests/ (run in name order).
+# /NAME.ko, the given test programs in /tests/ (run in name order) and the
+# given extra programs in /bin/ (tools the tests call, e.g. pmuctl).
 #
 # usage: scripts/vm/initramfs.sh -o OUT.cpio.gz [-m MODULE.ko]... [-t PROG]...
+#                                [-x PROG]...
 #
-# Test programs must run without a libc: static ELF binaries or busybox sh
+# Test and extra programs must run without a libc: static ELF binaries or busybox sh
 # scripts.  /dev/console comes from the kernel's built-in initramfs, which
 # the cpio is unpacked over.
 set -euo pipefail
@@ -19,16 +21,17 @@ busybox=${BUSYBOX:-/bin/busybox}
 vmexit=$top/build/vm/vm-exit
 
 usage() {
-	echo "usage: initramfs.sh -o OUT.cpio.gz [-m MODULE.ko]... [-t PROG]..." >&2
+	echo "usage: initramfs.sh -o OUT.cpio.gz [-m MODULE.ko]... [-t PROG]... [-x PROG]..." >&2
 	exit 2
 }
 
-out='' mods=() tests=()
-while getopts o:m:t: opt; do
+out='' mods=() tests=() bins=()
+while getopts o:m:t:x: opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	m) mods+=("$OPTARG") ;;
 	t) tests+=("$OPTARG") ;;
+	x) bins+=("$OPTARG") ;;
 	*) usage ;;
 	esac
 done
@@ -59,12 +62,20 @@ install -m 0755 "$here/init" "$stage/init"
 for m in "${mods[@]}"; do
 	install -m 0644 "$m" "$stage/$(basename "$m")"
 done
-for t in "${tests[@]}"; do
-	if readelf -l "$t" 2>/dev/null | grep -q INTERP; then
-		echo "initramfs.sh: $t is dynamically linked; the guest has no libc" >&2
+# static_prog PROG: refuse a program the guest cannot run (it has no libc).
+static_prog() {
+	if readelf -l "$1" 2>/dev/null | grep -q INTERP; then
+		echo "initramfs.sh: $1 is dynamically linked; the guest has no libc" >&2
 		exit 1
 	fi
+}
+for t in "${tests[@]}"; do
+	static_prog "$t"
 	install -m 0755 "$t" "$stage/tests/$(basename "$t")"
+done
+for t in "${bins[@]}"; do
+	static_prog "$t"
+	install -m 0755 "$t" "$stage/bin/$(basename "$t")"
 done
 
 mkdir -p "$(dirname "$out")"

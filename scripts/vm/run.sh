@@ -43,6 +43,8 @@
 #                kmod/ and uapi/)
 #   -t DIR       test programs: every executable file in DIR (default
 #                build/vmtests); static ELF or busybox sh scripts
+#   -x PROG      an extra static program for the guest's /bin (the tests
+#                call it by name), repeatable
 #   -l LABEL     name the files vm-KV-CPU.LABEL* (a second set of guests)
 #   -j N         guests booted at once (default 2)
 #   -T SECS      per-test timeout inside the guest (default 60)
@@ -57,7 +59,7 @@ qemu=${QEMU:-qemu-system-x86_64}
 
 kernels=() cpus=() smp=2 mem=512 params_all='' extra='' kbuild_vars="PMUCTL_REGMODEL=y"
 accel=tcg
-src='' testdir=$top/build/vmtests label='' jobs=2 test_timeout=60 host_timeout=''
+src='' testdir=$top/build/vmtests label='' bins=() jobs=2 test_timeout=60 host_timeout=''
 logs=$top/build/logs
 declare -A params_cpu
 
@@ -66,7 +68,7 @@ usage() {
 	exit 2
 }
 
-while getopts k:c:s:m:p:a:b:A:S:t:l:j:T:H:o:h opt; do
+while getopts k:c:s:m:p:a:b:A:S:t:x:l:j:T:H:o:h opt; do
 	case $opt in
 	k) kernels+=("$OPTARG") ;;
 	c) cpus+=("$OPTARG") ;;
@@ -84,6 +86,7 @@ while getopts k:c:s:m:p:a:b:A:S:t:l:j:T:H:o:h opt; do
 	A) accel=$OPTARG ;;
 	S) src=$OPTARG ;;
 	t) testdir=$OPTARG ;;
+	x) bins+=("$OPTARG") ;;
 	l) label=.$OPTARG ;;
 	j) jobs=$OPTARG ;;
 	T) test_timeout=$OPTARG ;;
@@ -237,6 +240,9 @@ prepare() {
 	local targs=()
 	for t in "${tests[@]}"; do
 		targs+=(-t "$t")
+	done
+	for t in "${bins[@]}"; do
+		targs+=(-x "$t")
 	done
 	if ! "$here/initramfs.sh" -o "$d/initrd.cpio.gz" -m "$ko" \
 		-m "$d/pmuctl-msr.ko" "${targs[@]}" \

@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# libpmuctl (user/): the shared library build/lib/libpmuctl.so.$(LIB_VERSION)
+# with its soname link and development link, and the static
+# build/lib/libpmuctl.a (position-dependent objects; the guest programs link
+# it with -static).  Exported names come from user/libpmuctl.map.
+# Included by the top Makefile, which defines CC and CFLAGS first.
+
+LIB_SOVERSION := 1
+LIB_VERSION := $(LIB_SOVERSION).0.0
+LIB_SRCS := user/libpmuctl.c user/pfm.c user/reason.c
+LIB_HDRS := user/libpmuctl.h user/pfm.h user/reason.h uapi/linux/pmuctl.h
+LIB_SO := build/lib/libpmuctl.so.$(LIB_VERSION)
+LIB_A := build/lib/libpmuctl.a
+LIB_MAP := user/libpmuctl.map
+LIB_LIBS := -lpfm
+
+BINS += $(LIB_SO) build/lib/libpmuctl.so.$(LIB_SOVERSION) \
+	build/lib/libpmuctl.so $(LIB_A)
+
+build/lib/pic/%.o: user/%.c $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -fPIC -c -o $@ $<
+
+build/lib/static/%.o: user/%.c $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(LIB_SO): $(LIB_SRCS:user/%.c=build/lib/pic/%.o) $(LIB_MAP)
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libpmuctl.so.$(LIB_SOVERSION) \
+		-Wl,--version-script=$(LIB_MAP) -Wl,-z,defs -o $@ \
+		$(filter %.o,$^) $(LIB_LIBS)
+
+build/lib/libpmuctl.so.$(LIB_SOVERSION) build/lib/libpmuctl.so: $(LIB_SO)
+	ln -sf $(notdir $<) $@
+
+$(LIB_A): $(LIB_SRCS:user/%.c=build/lib/static/%.o)
+	@rm -f $@
+	$(AR) rcs $@ $^

@@ -1,0 +1,772 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libpmuctl: sessions of /dev/pmuctl, events by name, and the emulation of
+ * the inline read path where rdpmc does not run on a PMU.  The contract of
+ * every function is in libpmuctl.h.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <ucontext.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+
+#include "libpmuctl.h"
+#include "pfm.h"
+
+#define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* CPU bitmap words the module takes at most (PMUCTL_MAX_CPU_BITMAP bytes). */
+#define CPU_WORDS	(PMUCTL_MAX_CPU_BITMAP / 8)
+
+struct pmuctl {
+	int fd;
+	unsigned int flags;		/* PMUCTL_OPEN_* */
+	struct pmuctl_info info;
+	struct pmuctl_counters ctr;	/* nr 0: no group */
+	uint64_t cpus[CPU_WORDS];	/* the group's CPUs */
+	int emu_slot;			/* index in emu_tab, -1 if none */
+};
+
+/* ---- sessions ----------------------------------------------------------- */
+
+static int info_get(int fd, struct pmuctl_info *info,
+		    struct pmuctl_holding *h, unsigned int nr)
+{
+	memset(info, 0, sizeof(*info));
+	if (h && nr) {
+		info->holdings = (uint64_t)(uintptr_t)h;
+		info->holdings_size = nr * sizeof(*h);
+	}
+	if (ioctl(fd, PMUCTL_IOC_INFO, info))
+		return -errno;
+	/* The cached copy never points at the caller's memory. */
+	info->holdings = 0;
+	info->holdings_size = 0;
+	return 0;
+}
+
+int pmuctl_open(const char *path, unsigned int flags, struct pmuctl **out)
+{
+	struct pmuctl *p;
+	int ret;
+
+	*out = NULL;
+	if (flags & ~PMUCTL_OPEN_FLAGS_ALL)
+		return -EINVAL;
+	if (!path)
+		path = getenv("PMUCTL_DEVICE");
+	if (!path || !*path)
+		path = PMUCTL_DEVICE_PATH;
+
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	p->flags = flags;
+	p->emu_slot = -1;
+	p->fd = open(path, O_RDWR | O_CLOEXEC);
+	if (p->fd < 0) {
+		ret = -errno;
+		goto free_p;
+	}
+	ret = info_get(p->fd, &p->info, NULL, 0);
+	if (ret)
+		goto close_fd;
+	if (p->info.abi_version != PMUCTL_ABI_VERSION) {
+		ret = -EPROTO;
+		goto close_fd;
+	}
+	*out = p;
+	return 0;
+
+close_fd:
+	close(p->fd);
+free_p:
+	free(p);
+	return ret;
+}
+
+int pmuctl_fd(const struct pmuctl *p)
+{
+	return p->fd;
+}
+
+const struct pmuctl_info *pmuctl_get_info(const struct pmuctl *p)
+{
+	return &p->info;
+}
+
+int pmuctl_get_holdings(struct pmuctl *p, struct pmuctl_holding *h,
+			unsigned int nr)
+{
+	struct pmuctl_info info;
+	int ret;
+
+	if (!h || !nr)
+		return 0;
+	if (nr > UINT32_MAX / sizeof(*h))
+		nr = UINT32_MAX / sizeof(*h);
+	ret = info_get(p->fd, &info, h, nr);
+	if (ret)
+		return ret;
+	return (int)info.holdings_nr;
+}
+
+const struct pmuctl_counters *pmuctl_get_counters(const struct pmuctl *p)
+{
+	return &p->ctr;
+}
+
+static int ctl(struct pmuctl *p, unsigned long cmd)
+{
+	struct pmuctl_ctl c;
+
+	memset(&c, 0, sizeof(c));
+	if (ioctl(p->fd, cmd, &c))
+		return -errno;
+	return 0;
+}
+
+int pmuctl_start(struct pmuctl *p)
+{
+	return ctl(p, PMUCTL_IOC_START);
+}
+
+int pmuctl_stop(struct pmuctl *p)
+{
+	return ctl(p, PMUCTL_IOC_STOP);
+}
+
+int pmuctl_reset(struct pmuctl *p)
+{
+	return ctl(p, PMUCTL_IOC_RESET);
+}
+
+static int this_cpu(void)
+{
+	unsigned int cpu;
+
+	/* The system call, not the vDSO: this also runs in a signal handler. */
+	if (syscall(SYS_getcpu, &cpu, NULL, NULL))
+		return -errno;
+	return (int)cpu;
+}
+
+static int read_values(int fd, unsigned int cpu, uint64_t *values,
+		       unsigned int nr)
+{
+	struct pmuctl_read r;
+
+	memset(&r, 0, sizeof(r));
+	r.cpu = cpu;
+	r.nr_values = nr;
+	r.values = (uint64_t)(uintptr_t)values;
+	if (ioctl(fd, PMUCTL_IOC_READ, &r))
+		return -errno;
+	return 0;
+}
+
+int pmuctl_read_values(struct pmuctl *p, int cpu, uint64_t *values,
+		       unsigned int nr)
+{
+	int ret;
+
+	if (cpu < 0) {
+		cpu = this_cpu();
+		if (cpu < 0)
+			return cpu;
+	}
+	ret = read_values(p->fd, (unsigned int)cpu, values, nr);
+	return ret ? ret : (int)p->ctr.nr;
+}
+
+/* ---- the rdpmc emulation ------------------------------------------------ */
+
+/*
+ * Sessions whose counters the handler answers for.  A slot is published
+ * with a release store after the session is complete; the handler counts
+ * itself in emu_active before it looks at any slot, so emu_withdraw() can
+ * wait for every handler that might still use a session it takes away.
+ */
+#define EMU_SLOTS	64
+
+static struct pmuctl *_Atomic emu_tab[EMU_SLOTS];
+static atomic_int emu_active;
+static atomic_flag emu_installing = ATOMIC_FLAG_INIT;
+static atomic_bool emu_installed;
+static struct sigaction emu_old_segv, emu_old_ill;
+
+static bool cpu_in(const uint64_t *bits, unsigned int cpu)
+{
+	return cpu < CPU_WORDS * 64 && (bits[cpu / 64] >> (cpu % 64) & 1);
+}
+
+/*
+ * Is this fault an rdpmc of a programmed counter of ours?  Then read it
+ * and resume after the instruction.  A #GP in user mode (rdpmc without
+ * CR4.PCE) is SIGSEGV with si_code SI_KERNEL; rdpmc that QEMU TCG does
+ * not implement is SIGILL.  Only then is RIP known to point at readable
+ * code.
+ */
+static bool emu_rdpmc(int sig, const siginfo_t *si, ucontext_t *uc)
+{
+	greg_t *gr = uc->uc_mcontext.gregs;
+	const unsigned char *ip = (const unsigned char *)gr[REG_RIP];
+	uint64_t vals[PMUCTL_MAX_EVENTS];
+	uint32_t ecx;
+	int cpu;
+
+	if (sig == SIGSEGV && si->si_code != SI_KERNEL)
+		return false;
+	if (ip[0] != 0x0f || ip[1] != 0x33)
+		return false;
+	ecx = (uint32_t)gr[REG_RCX];
+	cpu = this_cpu();
+	if (cpu < 0)
+		return false;
+
+	for (unsigned int s = 0; s < EMU_SLOTS; s++) {
+		struct pmuctl *p = atomic_load_explicit(&emu_tab[s],
+							memory_order_acquire);
+
+		if (!p || !cpu_in(p->cpus, (unsigned int)cpu))
+			continue;
+		for (unsigned int i = 0; i < p->ctr.nr; i++) {
+			if (p->ctr.ecx[i] != ecx)
+				continue;
+			if (read_values(p->fd, (unsigned int)cpu, vals,
+					PMUCTL_MAX_EVENTS))
+				return false;
+			gr[REG_RAX] = (greg_t)(vals[i] & 0xffffffffU);
+			gr[REG_RDX] = (greg_t)(vals[i] >> 32);
+			gr[REG_RIP] += 2;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Not ours: to the handler that was there before, as if we were not. */
+static void emu_chain(int sig, siginfo_t *si, void *uc)
+{
+	const struct sigaction *old = sig == SIGSEGV ? &emu_old_segv
+						     : &emu_old_ill;
+
+	if (old->sa_flags & SA_SIGINFO) {
+		old->sa_sigaction(sig, si, uc);
+	} else if (old->sa_handler == SIG_DFL || old->sa_handler == SIG_IGN) {
+		/*
+		 * Re-executing the faulting instruction with the default
+		 * action in place ends the process the way it would have
+		 * ended without us (a fault cannot be ignored).
+		 */
+		struct sigaction dfl;
+
+		memset(&dfl, 0, sizeof(dfl));
+		dfl.sa_handler = SIG_DFL;
+		sigaction(sig, &dfl, NULL);
+	} else {
+		old->sa_handler(sig);
+	}
+}
+
+static void emu_handler(int sig, siginfo_t *si, void *uc)
+{
+	int saved_errno = errno;
+	bool done;
+
+	atomic_fetch_add(&emu_active, 1);
+	done = emu_rdpmc(sig, si, uc);
+	atomic_fetch_sub(&emu_active, 1);
+	errno = saved_errno;
+	if (!done)
+		emu_chain(sig, si, uc);
+}
+
+/* Install the handlers once per process; they stay (see libpmuctl.h). */
+static int emu_install(void)
+{
+	struct sigaction sa;
+	int ret = 0;
+
+	if (atomic_load(&emu_installed))
+		return 0;
+	while (atomic_flag_test_and_set(&emu_installing))
+		sched_yield();
+	if (atomic_load(&emu_installed))
+		goto out;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = emu_handler;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGSEGV, &sa, &emu_old_segv)) {
+		ret = -errno;
+		goto out;
+	}
+	if (sigaction(SIGILL, &sa, &emu_old_ill)) {
+		ret = -errno;
+		sigaction(SIGSEGV, &emu_old_segv, NULL);
+		goto out;
+	}
+	atomic_store(&emu_installed, true);
+out:
+	atomic_flag_clear(&emu_installing);
+	return ret;
+}
+
+static int emu_publish(struct pmuctl *p)
+{
+	int ret = emu_install();
+
+	if (ret)
+		return ret;
+	for (int s = 0; s < EMU_SLOTS; s++) {
+		struct pmuctl *none = NULL;
+
+		if (atomic_compare_exchange_strong(&emu_tab[s], &none, p)) {
+			p->emu_slot = s;
+			return 0;
+		}
+	}
+	return -EMFILE;
+}
+
+/* After this, no handler uses @p: it may be reprogrammed or freed. */
+static void emu_withdraw(struct pmuctl *p)
+{
+	if (p->emu_slot < 0)
+		return;
+	atomic_store(&emu_tab[p->emu_slot], NULL);
+	p->emu_slot = -1;
+	while (atomic_load(&emu_active))
+		sched_yield();
+}
+
+/* ---- programming -------------------------------------------------------- */
+
+static void err_set(struct pmuctl_error *err, uint32_t reason, uint32_t index,
+		    uint32_t cpu)
+{
+	if (err) {
+		err->reason = reason;
+		err->index = index;
+		err->cpu = cpu;
+		err->reserved = 0;
+	}
+}
+
+/* The group's CPUs as the module's bitmap: @cpus, or the thread's affinity. */
+static int cpus_get(uint64_t *bits, const cpu_set_t *cpus, size_t setsize)
+{
+	const unsigned char *src = (const unsigned char *)cpus;
+	unsigned char *dst = (unsigned char *)bits;
+	cpu_set_t *aff = NULL;
+
+	memset(bits, 0, CPU_WORDS * 8);
+	if (!cpus) {
+		setsize = CPU_ALLOC_SIZE(CPU_WORDS * 64);
+		aff = CPU_ALLOC(CPU_WORDS * 64);
+		if (!aff)
+			return -ENOMEM;
+		if (sched_getaffinity(0, setsize, aff)) {
+			int ret = -errno;
+
+			CPU_FREE(aff);
+			return ret;
+		}
+		src = (const unsigned char *)aff;
+	}
+	/* CPUs the module cannot name: refuse, as it would. */
+	for (size_t b = CPU_WORDS * 8; b < setsize; b++)
+		if (src[b]) {
+			CPU_FREE(aff);
+			return -EINVAL;
+		}
+	memcpy(dst, src, setsize < CPU_WORDS * 8 ? setsize : CPU_WORDS * 8);
+	CPU_FREE(aff);
+	return 0;
+}
+
+int pmuctl_program(struct pmuctl *p, struct pmuctl_event *ev, unsigned int nr,
+		   const cpu_set_t *cpus, size_t setsize,
+		   struct pmuctl_error *err)
+{
+	struct pmuctl_program prog;
+	struct pmuctl_info info;
+	uint64_t bits[CPU_WORDS];
+	unsigned int words = 0;
+	int ret;
+
+	err_set(err, PMUCTL_R_NONE, UINT32_MAX, UINT32_MAX);
+	ret = cpus_get(bits, cpus, setsize);
+	if (ret) {
+		if (ret == -EINVAL)
+			err_set(err, PMUCTL_R_BAD_CPU, UINT32_MAX, UINT32_MAX);
+		return ret;
+	}
+	for (unsigned int w = 0; w < CPU_WORDS; w++)
+		if (bits[w])
+			words = w + 1;
+	if (!words)
+		words = 1;	/* no CPU at all: the module says BAD_CPU */
+
+	memset(&prog, 0, sizeof(prog));
+	prog.nr_events = nr;
+	prog.events = (uint64_t)(uintptr_t)ev;
+	prog.cpus = (uint64_t)(uintptr_t)bits;
+	prog.cpus_size = words * 8;
+	if (ioctl(p->fd, PMUCTL_IOC_PROGRAM, &prog)) {
+		ret = -errno;
+		err_set(err, prog.err_reason, prog.err_index, prog.err_cpu);
+		return ret;
+	}
+
+	/* The grant is decided at PROGRAM: ask again how to read. */
+	if (!info_get(p->fd, &info, NULL, 0))
+		p->info = info;
+	memcpy(p->cpus, bits, sizeof(bits));
+	memset(&p->ctr, 0, sizeof(p->ctr));
+	for (unsigned int i = 0; i < nr; i++) {
+		bool fixed = ev[i].counter & PMUCTL_COUNTER_FIXED;
+		unsigned int w = fixed ? p->info.caps.fixed_width
+				       : p->info.caps.gp_width;
+
+		p->ctr.ecx[i] = ev[i].counter;
+		p->ctr.mask[i] = w >= 64 ? UINT64_MAX : (1ULL << w) - 1;
+	}
+	p->ctr.nr = nr;
+	if (p->info.rdpmc == PMUCTL_RDPMC_SESSION &&
+	    p->info.backend == PMUCTL_BACKEND_MSR) {
+		p->ctr.flags = PMUCTL_COUNTERS_RDPMC;
+	} else if (!(p->flags & PMUCTL_OPEN_NO_EMULATION)) {
+		ret = emu_publish(p);
+		if (ret) {
+			pmuctl_release(p);
+			return ret;
+		}
+		p->ctr.flags = PMUCTL_COUNTERS_EMULATED;
+	}
+	return 0;
+}
+
+int pmuctl_program_cpu(struct pmuctl *p, int cpu, struct pmuctl_event *ev,
+		       unsigned int nr, struct pmuctl_error *err)
+{
+	size_t size = CPU_ALLOC_SIZE(CPU_WORDS * 64);
+	cpu_set_t *old, *one;
+	int ret;
+
+	err_set(err, PMUCTL_R_NONE, UINT32_MAX, UINT32_MAX);
+	if (cpu < 0) {
+		cpu = this_cpu();
+		if (cpu < 0)
+			return cpu;
+	}
+	if (cpu >= CPU_WORDS * 64) {
+		err_set(err, PMUCTL_R_BAD_CPU, UINT32_MAX, (uint32_t)cpu);
+		return -EINVAL;
+	}
+	old = CPU_ALLOC(CPU_WORDS * 64);
+	one = CPU_ALLOC(CPU_WORDS * 64);
+	if (!old || !one) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (sched_getaffinity(0, size, old)) {
+		ret = -errno;
+		goto out;
+	}
+	CPU_ZERO_S(size, one);
+	CPU_SET_S((size_t)cpu, size, one);
+	if (sched_setaffinity(0, size, one)) {
+		ret = -errno;
+		goto out;
+	}
+	ret = pmuctl_program(p, ev, nr, one, size, err);
+	if (ret)
+		sched_setaffinity(0, size, old);
+	else
+		ret = cpu;
+out:
+	CPU_FREE(old);
+	CPU_FREE(one);
+	return ret;
+}
+
+int pmuctl_release(struct pmuctl *p)
+{
+	int ret;
+
+	emu_withdraw(p);
+	memset(&p->ctr, 0, sizeof(p->ctr));
+	memset(p->cpus, 0, sizeof(p->cpus));
+	ret = ctl(p, PMUCTL_IOC_RELEASE);
+	return ret == -ENOENT ? 0 : ret;
+}
+
+void pmuctl_close(struct pmuctl *p)
+{
+	if (!p)
+		return;
+	emu_withdraw(p);
+	close(p->fd);
+	free(p);
+}
+
+/* ---- names -------------------------------------------------------------- */
+
+static const struct {
+	const char *name;
+	const char *pfm;
+} models[] = {
+	[PMUCTL_MODEL_NONE] = { "none", NULL },
+	[PMUCTL_MODEL_ARCH] = { "arch", "ix86arch" },
+	[PMUCTL_MODEL_KNL]  = { "knl",  "knl" },
+	[PMUCTL_MODEL_KNM]  = { "knm",  "knm" },
+	[PMUCTL_MODEL_SKL]  = { "skl",  "skl" },
+};
+
+const char *pmuctl_model_name(uint32_t model)
+{
+	return model < NELEM(models) ? models[model].name : "none";
+}
+
+const char *pmuctl_pfm_pmu_name(uint32_t model)
+{
+	return model < NELEM(models) ? models[model].pfm : NULL;
+}
+
+/* Strict hex: digits only (no 0x, no sign), at most 64 bits. */
+static int parse_hex(const char *s, size_t len, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!len)
+		return -EINVAL;
+	for (size_t i = 0; i < len; i++) {
+		int d;
+
+		if (s[i] >= '0' && s[i] <= '9')
+			d = s[i] - '0';
+		else if (s[i] >= 'a' && s[i] <= 'f')
+			d = s[i] - 'a' + 10;
+		else if (s[i] >= 'A' && s[i] <= 'F')
+			d = s[i] - 'A' + 10;
+		else
+			return -EINVAL;
+		if (v >> 60)
+			return -EINVAL;
+		v = v << 4 | (uint64_t)d;
+	}
+	*out = v;
+	return 0;
+}
+
+/*
+ * Is @s meant as a raw event?  "r" and a decimal digit always is (no libpfm4
+ * name starts so, and "r0x..." must be reported, not looked up); otherwise
+ * only when everything up to ':' is hex, so that resource_stalls is a name.
+ */
+static bool raw_syntax(const char *s)
+{
+	if (s[0] != 'r' || !s[1])
+		return false;
+	if (s[1] >= '0' && s[1] <= '9')
+		return true;
+	for (size_t n = 1; s[n] && s[n] != ':'; n++)
+		if (!strchr("0123456789abcdefABCDEF", s[n]))
+			return false;
+	return true;
+}
+
+static void msg_set(char *msg, size_t msglen, const char *fmt, const char *s)
+{
+	if (msg && msglen)
+		snprintf(msg, msglen, fmt, s);
+}
+
+/* Does the event string name the attribute @attr ("any_response")? */
+static bool names_attr(const char *str, const char *attr)
+{
+	size_t n = strlen(attr);
+
+	for (const char *s = str; *s; s++) {
+		if ((s == str || s[-1] == ':' || s[-1] == '.') &&
+		    !strncasecmp(s, attr, n) &&
+		    (!s[n] || s[n] == ':' || s[n] == '.'))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * libpfm4 4.13 encodes Skylake's ANY_REQUEST as 0x18007: bit 16 is
+ * ANY_RESPONSE, which its own uequiv and Intel's event lists do not include
+ * (ANY_REQUEST is 0x8007).  Next to a supplier or snoop bit (17..37) that
+ * makes every such encoding one the module must refuse
+ * (OFFCORE_ANY_RESPONSE_MIXED), so the bit goes unless the user asked for
+ * any_response.  Alone it is kept: it is then libpfm4's default response.
+ */
+#define SKL_OFFCORE_ANY_RESPONSE	(1ULL << 16)
+#define SKL_OFFCORE_SUPPLIER_SNOOP	(((1ULL << 38) - 1) & ~((1ULL << 17) - 1))
+
+static void skl_any_request_fix(const char *pmu, const char *str,
+				struct pmuctl_event *ev)
+{
+	uint64_t sel = ev->config & PMUCTL_CFG_EVENT;
+
+	if (!pmu || strcmp(pmu, "skl") || (sel != 0xb7 && sel != 0xbb))
+		return;
+	if ((ev->extra & SKL_OFFCORE_ANY_RESPONSE) &&
+	    (ev->extra & SKL_OFFCORE_SUPPLIER_SNOOP) &&
+	    !names_attr(str, "any_response"))
+		ev->extra &= ~SKL_OFFCORE_ANY_RESPONSE;
+}
+
+/* The libpfm4 PMU pmuctl_pfm_encode() resolves with; "" for the host's. */
+static char pfm_current[32];
+static bool pfm_ready;
+
+static int pfm_select(const char *pmu)
+{
+	const char *want = pmu ? pmu : "";
+	int ret;
+
+	if (pfm_ready && !strcmp(pfm_current, want))
+		return 0;
+	if (strlen(want) >= sizeof(pfm_current))
+		return -ENODEV;
+	pfm_ready = false;
+	ret = pmuctl_pfm_init(pmu);
+	if (ret)
+		return ret == -ENOENT ? -ENODEV : ret;
+	strcpy(pfm_current, want);
+	pfm_ready = true;
+	return 0;
+}
+
+int pmuctl_event_parse(const char *pmu, const char *str,
+		       struct pmuctl_event *ev, char *msg, size_t msglen)
+{
+	uint64_t config = 0, extra = 0;
+	int ret;
+
+	memset(ev, 0, sizeof(*ev));
+	if (msg && msglen)
+		msg[0] = '\0';
+	if (!str || !*str) {
+		msg_set(msg, msglen, "%s", "empty event");
+		return -EINVAL;
+	}
+	if (raw_syntax(str)) {
+		const char *colon = strchr(str + 1, ':');
+		size_t clen = colon ? (size_t)(colon - str - 1) : strlen(str + 1);
+
+		ret = parse_hex(str + 1, clen, &config);
+		extra = 0;
+		if (!ret && colon)
+			ret = parse_hex(colon + 1, strlen(colon + 1), &extra);
+		ev->config = config;
+		ev->extra = extra;
+		if (ret)
+			msg_set(msg, msglen,
+				"bad raw event '%s': expected r<config>[:<extra>], hex digits only, at most 64 bits each",
+				str);
+		return ret;
+	}
+
+	ret = pfm_select(pmu);
+	if (ret) {
+		if (msg && msglen)
+			snprintf(msg, msglen, "libpfm4 cannot name events of PMU '%s'",
+				 pmu ? pmu : "(this host)");
+		return ret;
+	}
+	ret = pmuctl_pfm_encode(str, &config, &extra, msg, msglen);
+	if (ret < 0)
+		return ret;
+	ev->config = config;
+	ev->extra = extra;
+	skl_any_request_fix(pmu, str, ev);
+	return ret == PMUCTL_PFM_REFUSED ? PMUCTL_PARSE_LITERAL : 0;
+}
+
+int pmuctl_events_parse(const char *pmu, const char *list,
+			struct pmuctl_event *ev, unsigned int max,
+			unsigned int *bad, char *msg, size_t msglen)
+{
+	unsigned int n = 0;
+	const char *s = list;
+	char one[512];
+
+	if (msg && msglen)
+		msg[0] = '\0';
+	if (bad)
+		*bad = 0;
+	for (;;) {
+		const char *comma = strchr(s, ',');
+		size_t len = comma ? (size_t)(comma - s) : strlen(s);
+		int ret;
+
+		if (bad)
+			*bad = n;
+		if (!len) {
+			msg_set(msg, msglen, "%s", "empty event in the list");
+			return -EINVAL;
+		}
+		if (len >= sizeof(one)) {
+			msg_set(msg, msglen, "%s", "event string too long");
+			return -EINVAL;
+		}
+		if (n == max) {
+			msg_set(msg, msglen, "%s", "too many events");
+			return -E2BIG;
+		}
+		memcpy(one, s, len);
+		one[len] = '\0';
+		ret = pmuctl_event_parse(pmu, one, &ev[n], msg, msglen);
+		if (ret < 0)
+			return ret;
+		n++;
+		if (!comma)
+			break;
+		s = comma + 1;
+	}
+	if (msg && msglen)
+		msg[0] = '\0';
+	return (int)n;
+}
+
+char *pmuctl_strerror(int ret, const struct pmuctl_error *err, char *buf,
+		      size_t len)
+{
+	char where[48] = "";
+	int n;
+
+	if (!len)
+		return buf;
+	if (!err || err->reason == PMUCTL_R_NONE) {
+		snprintf(buf, len, "%s", strerror(ret < 0 ? -ret : ret));
+		return buf;
+	}
+	if (err->cpu != UINT32_MAX)
+		snprintf(where, sizeof(where), " (CPU %u)", err->cpu);
+	n = 0;
+	if (err->index != UINT32_MAX)
+		n = snprintf(buf, len, "event %u: ", err->index);
+	if (n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "%s: %s%s",
+			 pmuctl_reason_name(err->reason),
+			 pmuctl_reason_text(err->reason), where);
+	return buf;
+}

@@ -1,0 +1,467 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libpmuctl: program the Intel core PMU through /dev/pmuctl (pmuctl.ko),
+ * by libpfm4 event name or raw config, and read the counters with a bare
+ * rdpmc.  See libpmuctl(3).
+ *
+ * Conventions:
+ *  - every function that can fail returns 0 (or a count) on success and a
+ *    negative errno value on failure; none relies on errno;
+ *  - a refusal by the module's rules also fills a struct pmuctl_error naming
+ *    the rule (PMUCTL_R_*), the event and the CPU;
+ *  - a handle (struct pmuctl) is one session of the module; use it from one
+ *    thread at a time.  The name functions use libpfm4, which keeps global
+ *    state: call them from one thread at a time.
+ *
+ * The read path (pmuctl_read_counter(), pmuctl_read_counters() and their
+ * _serialized forms) is static inline below: rdpmc with the counter numbers
+ * of the PROGRAM reply, no call, no branch, no syscall.  Where the module
+ * does not grant rdpmc on a real PMU (sysfs rdpmc=0, an unprivileged policy,
+ * or the test register model), the library emulates the same instructions:
+ * see PMUCTL_OPEN_NO_EMULATION.
+ */
+#ifndef LIBPMUCTL_H
+#define LIBPMUCTL_H
+
+#include <sched.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/pmuctl.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LIBPMUCTL_VERSION_MAJOR	1
+#define LIBPMUCTL_VERSION_MINOR	0
+
+/* The device, unless the environment's PMUCTL_DEVICE names another. */
+#define PMUCTL_DEVICE_PATH	"/dev/pmuctl"
+
+/* One session of the module; opaque. */
+struct pmuctl;
+
+/**
+ * struct pmuctl_error - why the module (or the library) refused a request
+ * @reason:	PMUCTL_R_* naming the rule, PMUCTL_R_NONE when the failure is
+ *		not a rule (then only the return value tells).
+ * @index:	the event that broke the rule, or UINT32_MAX.
+ * @cpu:	the CPU where it was refused, or UINT32_MAX.
+ * @reserved:	zero.
+ */
+struct pmuctl_error {
+	uint32_t reason;
+	uint32_t index;
+	uint32_t cpu;
+	uint32_t reserved;
+};
+
+/*
+ * struct pmuctl_counters - what the inline read path needs, filled in by a
+ * successful pmuctl_program*() and cleared by pmuctl_release().  Read-only
+ * for callers; the layout is part of the library's ABI.
+ * @ecx:	per event, the rdpmc counter number (PMUCTL_COUNTER_FIXED | i
+ *		for fixed counter i), in the order the events were given.
+ * @mask:	per event, 2^width - 1 of its counter: deltas wrap there.
+ * @nr:		events programmed.
+ * @flags:	PMUCTL_COUNTERS_*.
+ * @reserved:	zero.
+ */
+struct pmuctl_counters {
+	uint32_t ecx[PMUCTL_MAX_EVENTS];
+	uint64_t mask[PMUCTL_MAX_EVENTS];
+	uint32_t nr;
+	uint32_t flags;
+	uint64_t reserved[3];
+};
+
+/* rdpmc executes on the PMU: the module granted it and the backend is real. */
+#define PMUCTL_COUNTERS_RDPMC		(1U << 0)
+/* rdpmc is emulated through PMUCTL_IOC_READ (see pmuctl_open()). */
+#define PMUCTL_COUNTERS_EMULATED	(1U << 1)
+
+/* pmuctl_open() flags */
+/*
+ * Never install the rdpmc emulation: when rdpmc is not usable, the read
+ * path faults (SIGSEGV, or SIGILL under QEMU TCG) as a bare rdpmc would,
+ * and only pmuctl_read_values() reads the counters.
+ */
+#define PMUCTL_OPEN_NO_EMULATION	(1U << 0)
+#define PMUCTL_OPEN_FLAGS_ALL		PMUCTL_OPEN_NO_EMULATION
+
+/* pmuctl_event_parse() and pmuctl_events_parse(): libpfm4 refused the
+ * string; the event is pmuctl's literal composition of its names and the
+ * module's rules will judge it (the message says what libpfm4 said). */
+#define PMUCTL_PARSE_LITERAL	1
+
+/**
+ * pmuctl_open() - open a session of the module
+ * @path:	the device, or NULL for $PMUCTL_DEVICE or else /dev/pmuctl.
+ * @flags:	PMUCTL_OPEN_*.
+ * @out:	out: the handle, on success.
+ *
+ * Opens the device (O_CLOEXEC) and asks for its INFO, which
+ * pmuctl_get_info() returns from then on.
+ *
+ * rdpmc: when the module does not grant rdpmc to the session or its counts
+ * come from the test register model (pmuctl_get_info()->rdpmc,
+ * ->backend), a successful program installs, once per process, SIGSEGV
+ * and SIGILL handlers that recognize an rdpmc (0f 33) of the read path
+ * on a CPU of a programmed session of this process, read that counter with
+ * PMUCTL_IOC_READ and resume after the instruction; any other fault goes
+ * to the handler that was installed before (or the default action).  The
+ * inline read path is then the same code, only slower (a fault and an
+ * ioctl per counter).  PMUCTL_OPEN_NO_EMULATION opts out.
+ *
+ * Return: 0; -EINVAL for unknown @flags; -ENOENT when the device does not
+ * exist (the module is not loaded); -EACCES, -EPERM when the caller may not
+ * open it (device permissions; the module admits users without
+ * CAP_PERFMON only with unprivileged=1); -EPROTO for a module of another
+ * ABI version; -ENOMEM; another -errno from open(2) or the INFO ioctl.
+ */
+int pmuctl_open(const char *path, unsigned int flags, struct pmuctl **out);
+
+/**
+ * pmuctl_close() - end the session
+ * @p:	a handle, or NULL.
+ *
+ * Releases the group (the module frees the counters), withdraws the
+ * emulation of its counters and frees @p.
+ */
+void pmuctl_close(struct pmuctl *p);
+
+/**
+ * pmuctl_fd() - the session's file descriptor
+ * @p:	the handle.
+ *
+ * Return: the descriptor, for poll-free ioctls of one's own; owned by @p.
+ */
+int pmuctl_fd(const struct pmuctl *p);
+
+/**
+ * pmuctl_get_info() - what the module and the PMU offer
+ * @p:	the handle.
+ *
+ * Return: the INFO read at open (holdings not included); owned by @p.
+ */
+const struct pmuctl_info *pmuctl_get_info(const struct pmuctl *p);
+
+/**
+ * pmuctl_get_holdings() - who holds which counters, now
+ * @p:	the handle.
+ * @h:	out: one entry per possible CPU, in CPU order, as many as fit.
+ * @nr:	room in @h.
+ *
+ * Return: the number of entries written (at most @nr); -errno.
+ */
+int pmuctl_get_holdings(struct pmuctl *p, struct pmuctl_holding *h,
+			unsigned int nr);
+
+/**
+ * pmuctl_program() - claim counters for a group of events on CPUs
+ * @p:		the handle; must not hold a group (pmuctl_release() first).
+ * @ev:		in/out: the events (config, extra, flags; the output fields
+ *		zero).  On success the module fills in each event's counter,
+ *		config_used (which differs from config when the event moved
+ *		to the other OFFCORE_RSP register) and extra_msr.
+ * @nr:		1..PMUCTL_MAX_EVENTS.
+ * @cpus:	the CPUs, or NULL for every CPU the calling thread may run on
+ *		(sched_getaffinity(2)).
+ * @setsize:	size of @cpus in bytes, as for sched_setaffinity(2).
+ * @err:	out: why it was refused, or NULL.
+ *
+ * The group is placed identically on every CPU, stopped and zeroed; all or
+ * nothing.  Then pmuctl_get_counters() describes it for the read path.
+ *
+ * Return: 0; -EINVAL (@err names the rule, e.g. PMUCTL_R_EDGE_NO_CMASK);
+ * -EBUSY (counters or an extra MSR held by another session or by perf:
+ * PMUCTL_R_COUNTERS_BUSY, PMUCTL_R_PERF_BUSY, ...); -E2BIG; -EPERM (an
+ * unprivileged session asked for kernel mode, AnyThread or a CPU outside
+ * its affinity); -EIO (a register write faulted; nothing changed);
+ * -ENODEV; -ENOMEM.
+ */
+int pmuctl_program(struct pmuctl *p, struct pmuctl_event *ev, unsigned int nr,
+		   const cpu_set_t *cpus, size_t setsize,
+		   struct pmuctl_error *err);
+
+/**
+ * pmuctl_program_cpu() - pin the calling thread to a CPU and program it
+ * @p:		the handle.
+ * @cpu:	the CPU, or -1 for the one the thread runs on now.
+ * @ev, @nr, @err: as for pmuctl_program().
+ *
+ * Sets the calling thread's affinity to @cpu alone (restoring the old one
+ * if programming fails), then programs the group on @cpu: the usual set-up
+ * of a microbenchmark that reads its own counters with rdpmc.
+ *
+ * Return: the CPU (>= 0); -errno as pmuctl_program(), or from
+ * sched_setaffinity(2) (-EINVAL for a CPU the thread may not use).
+ */
+int pmuctl_program_cpu(struct pmuctl *p, int cpu, struct pmuctl_event *ev,
+		       unsigned int nr, struct pmuctl_error *err);
+
+/**
+ * pmuctl_start() - count
+ * pmuctl_stop() - stop counting, values kept
+ * pmuctl_reset() - zero the counters, counting or not
+ * pmuctl_release() - give the counters back (the handle stays open)
+ * @p:	the handle.
+ *
+ * On every CPU of the group, in one ioctl each.
+ *
+ * Return: 0; -ENOENT when the session holds no group (release: 0); -errno.
+ */
+int pmuctl_start(struct pmuctl *p);
+int pmuctl_stop(struct pmuctl *p);
+int pmuctl_reset(struct pmuctl *p);
+int pmuctl_release(struct pmuctl *p);
+
+/**
+ * pmuctl_read_values() - read the counters through the module
+ * @p:		the handle.
+ * @cpu:	a CPU of the group; -1 for the one the thread runs on now.
+ * @values:	out: raw counter values, in event order.
+ * @nr:		room in @values, at least the group's event count.
+ *
+ * The PMUCTL_IOC_READ path: any CPU of the group, from any CPU; needs no
+ * rdpmc.  Raw values are as wide as the counter: use pmuctl_delta().
+ *
+ * Return: the number of values (the group's event count); -ENOENT without
+ * a group; -EINVAL for a CPU outside it or too small @nr; -ENODEV when
+ * the CPU is offline; -errno.
+ */
+int pmuctl_read_values(struct pmuctl *p, int cpu, uint64_t *values,
+		       unsigned int nr);
+
+/**
+ * pmuctl_get_counters() - the read path's description of the group
+ * @p:	the handle.
+ *
+ * Return: the counters (nr 0 without a group); owned by @p, valid until
+ * pmuctl_close(), updated by program and release.
+ */
+const struct pmuctl_counters *pmuctl_get_counters(const struct pmuctl *p);
+
+/**
+ * pmuctl_model_name() - short name of a PMUCTL_MODEL_*
+ * @model:	pmuctl_info.pmu_model.
+ *
+ * Return: "knl", "knm", "skl", "arch", or "none" (unknown: "none" too).
+ */
+const char *pmuctl_model_name(uint32_t model);
+
+/**
+ * pmuctl_pfm_pmu_name() - the libpfm4 PMU that names a model's events
+ * @model:	pmuctl_info.pmu_model.
+ *
+ * Return: "knl", "knm", "skl", "ix86arch"; NULL for PMUCTL_MODEL_NONE.
+ */
+const char *pmuctl_pfm_pmu_name(uint32_t model);
+
+/**
+ * pmuctl_event_parse() - one event by name or raw config
+ * @pmu:	the libpfm4 PMU that resolves names (pmuctl_pfm_pmu_name() of
+ *		the session's model, so the names are those of the PMU the
+ *		module drives, on any host), or NULL for the host's.
+ * @str:	"r<config>[:<extra>]" in hex (e.g. "r5300c0",
+ *		"r1b7:10001"), or a libpfm4 event string such as
+ *		"inst_retired:any_p:u" or "offcore_response_0:dmnd_data_rd:
+ *		any_response" (the names perf --pfm-events and PAPI take).
+ * @ev:		out: the event, all other fields zero.
+ * @msg:	out: why, when the return value is not 0 ("" else); may be
+ *		NULL.
+ * @msglen:	size of @msg.
+ *
+ * The EN and INT bits libpfm4 forces on are removed; a string with neither
+ * u nor k counts at both levels, as perf does.  The rules are the module's:
+ * this only translates.  On Skylake, libpfm4 4.13 encodes ANY_REQUEST with
+ * bit 16 (ANY_RESPONSE) set; that bit is cleared unless the string asks
+ * for any_response.
+ *
+ * Return: 0; PMUCTL_PARSE_LITERAL when libpfm4 refused the string and @ev is
+ * its literal composition (@msg says what libpfm4 said); -ENOENT for an
+ * unknown event, umask or modifier; -EINVAL for a malformed string or a
+ * value that does not fit; -ENODEV when libpfm4 has no such PMU; -EOVERFLOW
+ * for an encoding pmuctl cannot represent; -ENOMEM.
+ */
+int pmuctl_event_parse(const char *pmu, const char *str,
+		       struct pmuctl_event *ev, char *msg, size_t msglen);
+
+/**
+ * pmuctl_events_parse() - a comma-separated list of events
+ * @pmu, @msg, @msglen: as for pmuctl_event_parse().
+ * @list:	"EVENT[,EVENT...]".
+ * @ev:		out: the events.
+ * @max:	room in @ev.
+ * @bad:	out: on failure, the index of the event that failed (may be
+ *		NULL).
+ *
+ * Return: the number of events (>= 1); -E2BIG for more than @max; a
+ * failure of pmuctl_event_parse() for event *@bad (PMUCTL_PARSE_LITERAL is
+ * not a failure here: such events are kept); -EINVAL for an empty entry.
+ */
+int pmuctl_events_parse(const char *pmu, const char *list,
+			struct pmuctl_event *ev, unsigned int max,
+			unsigned int *bad, char *msg, size_t msglen);
+
+/**
+ * pmuctl_reason_name() - the name of a reason code
+ * @r:	a PMUCTL_R_* value.
+ *
+ * Return: the name without its PMUCTL_R_ prefix, e.g. "EDGE_NO_CMASK",
+ * or "UNKNOWN" for a code this library does not know; static.
+ */
+const char *pmuctl_reason_name(uint32_t r);
+
+/**
+ * pmuctl_reason_text() - what a reason code means, for a user
+ * @r:	a PMUCTL_R_* value.
+ *
+ * Return: one sentence naming the rule and what to do, without a trailing
+ * period; static, except "unknown reason N" for a code this library does
+ * not know (a thread-local buffer, valid until the thread's next call).
+ */
+const char *pmuctl_reason_text(uint32_t r);
+
+/**
+ * pmuctl_strerror() - one line for a failed call
+ * @ret:	the negative return value.
+ * @err:	the struct pmuctl_error it filled in, or NULL.
+ * @buf:	out: the line, NUL-terminated, truncated to fit.
+ * @len:	size of @buf.
+ *
+ * "event 2: EDGE_NO_CMASK: <reason text> (CPU 1)" when @err names a rule,
+ * else strerror(-@ret).
+ *
+ * Return: @buf.
+ */
+char *pmuctl_strerror(int ret, const struct pmuctl_error *err, char *buf,
+		      size_t len);
+
+/*
+ * The read path.  Every function below is static inline and compiles to
+ * rdpmc instructions with their counter numbers loaded from @c; make bench
+ * prints what each one costs.  Read on a CPU of the group (the calling
+ * thread pinned there, see pmuctl_program_cpu()): rdpmc reads the counters
+ * of the CPU it executes on.  @i and @n must be below @c->nr.
+ */
+
+/* rdpmc of counter @ecx: EDX:EAX, as wide as the counter. */
+static inline __attribute__((always_inline)) uint64_t pmuctl_rdpmc(uint32_t ecx)
+{
+	uint64_t lo, hi;
+
+	/* rdpmc writes EAX and EDX, which zero-extends them to RAX, RDX. */
+	__asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(ecx));
+	return hi << 32 | lo;
+}
+
+/**
+ * pmuctl_read_counter() - raw value of event @i: one rdpmc
+ * @c:	pmuctl_get_counters().
+ * @i:	the event's index in the group.
+ */
+static inline __attribute__((always_inline)) uint64_t
+pmuctl_read_counter(const struct pmuctl_counters *c, unsigned int i)
+{
+	return pmuctl_rdpmc(c->ecx[i]);
+}
+
+/*
+ * One rdpmc storing EAX and EDX straight into the two halves of *@v
+ * (x86 is little-endian): no shift, no or.  The halves are written through
+ * a may_alias type, so the compiler sees the 64-bit value change.
+ */
+typedef uint32_t __attribute__((may_alias)) __pmuctl_u32_alias;
+
+#define __pmuctl_rdpmc_store(ecx, v)					\
+	__asm__ __volatile__("rdpmc\n\t"				\
+			     "movl %%eax, %0\n\t"			\
+			     "movl %%edx, %1"				\
+			     : "=m"(((__pmuctl_u32_alias *)(v))[0]),	\
+			       "=m"(((__pmuctl_u32_alias *)(v))[1])	\
+			     : "c"(ecx) : "eax", "edx")
+
+/**
+ * pmuctl_read_counters() - raw values of events 0..@n-1: @n rdpmc
+ * @c:	pmuctl_get_counters().
+ * @v:	out: @n values.
+ * @n:	how many; a compile-time constant makes the loop disappear (it is
+ *	unrolled), leaving @n times "load ECX, rdpmc, store, store".
+ */
+static inline __attribute__((always_inline)) void
+pmuctl_read_counters(const struct pmuctl_counters *c, uint64_t *v,
+		     unsigned int n)
+{
+#pragma GCC unroll 32
+	for (unsigned int i = 0; i < n; i++)
+		__pmuctl_rdpmc_store(c->ecx[i], &v[i]);
+}
+
+/**
+ * pmuctl_read_counters_serialized() - pmuctl_read_counters() between
+ * two lfence: no earlier instruction is still executing when the first
+ * counter is read, no later one starts before the last is read.
+ */
+static inline __attribute__((always_inline)) void
+pmuctl_read_counters_serialized(const struct pmuctl_counters *c, uint64_t *v,
+				unsigned int n)
+{
+	__asm__ __volatile__("lfence" ::: "memory");
+#pragma GCC unroll 32
+	for (unsigned int i = 0; i < n; i++)
+		__pmuctl_rdpmc_store(c->ecx[i], &v[i]);
+	__asm__ __volatile__("lfence" ::: "memory");
+}
+
+/**
+ * pmuctl_read_counter_serialized() - pmuctl_read_counter() between two
+ * lfence.
+ */
+static inline __attribute__((always_inline)) uint64_t
+pmuctl_read_counter_serialized(const struct pmuctl_counters *c, unsigned int i)
+{
+	uint64_t v;
+
+	__asm__ __volatile__("lfence" ::: "memory");
+	v = pmuctl_rdpmc(c->ecx[i]);
+	__asm__ __volatile__("lfence" ::: "memory");
+	return v;
+}
+
+/**
+ * pmuctl_delta() - events counted by event @i from @before to @after
+ * @c:		pmuctl_get_counters().
+ * @i:		the event.
+ * @before:	an earlier raw value.
+ * @after:	a later raw value.
+ *
+ * Right across one wrap of the counter (2^width events), whatever its
+ * width (40 bits on KNL/KNM, 48 on Skylake).
+ */
+static inline uint64_t pmuctl_delta(const struct pmuctl_counters *c,
+				    unsigned int i, uint64_t before,
+				    uint64_t after)
+{
+	return (after - before) & c->mask[i];
+}
+
+/**
+ * pmuctl_deltas() - pmuctl_delta() of events 0..@n-1
+ * @c, @before, @after: as above, arrays of @n.
+ * @out:	out: @n deltas.
+ */
+static inline void pmuctl_deltas(const struct pmuctl_counters *c,
+				 const uint64_t *before, const uint64_t *after,
+				 uint64_t *out, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		out[i] = (after[i] - before[i]) & c->mask[i];
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBPMUCTL_H */
