@@ -7,7 +7,9 @@
  * updates the shadows of its target CPUs under pmuctl_lock and the CPU
  * hotplug read lock, then writes them out in one cross-CPU call wave to
  * the online ones; a CPU coming online is written from its shadow.  While a
- * session's counters are rewritten they are disabled in GLOBAL_CTRL.
+ * session's counters are rewritten they are disabled in GLOBAL_CTRL.  The
+ * rdpmc grant and revoke ride on the program and release waves, so every
+ * operation is one wave whatever the number of CPUs (debugfs "stats").
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -60,10 +62,13 @@ static u32 pmuctl_nr_programmed;	/* sessions holding a group */
 static unsigned long pmuctl_nr_waves;	/* cross-CPU call waves, for debugfs */
 
 struct pmuctl_wave {
+	const struct cpumask *cfg;	/* CPUs whose PMU is written */
 	u64 touch;		/* counters whose control is rewritten */
 	u64 zero;		/* counters set to 0 */
 	u32 xtouch;		/* extra MSRs rewritten */
 	bool restore;		/* CPUs left without claims get their found state */
+	struct mm_struct *mm;	/* CR4.PCE re-evaluated where it runs, or NULL */
+	bool pce_keep;		/* rdpmc=2: never clear CR4.PCE */
 	atomic_t failed;
 	int fail_cpu;
 };
@@ -144,23 +149,54 @@ static int hw_sync_local(struct pmuctl_pcpu *pc, const struct pmuctl_wave *w)
 	return err;
 }
 
+/*
+ * rdpmc for a mm, the way perf grants it (x86_pmu_event_mapped):
+ * perf_rdpmc_allowed makes every switch to the mm set CR4.PCE, and the
+ * CPUs running the mm now re-evaluate it here.
+ */
+static void hw_pce_local(const struct mm_struct *mm, bool keep)
+{
+	if (current->active_mm != mm)
+		return;
+	if (atomic_read(&mm->context.perf_rdpmc_allowed))
+		cr4_update_irqsoff(X86_CR4_PCE, 0);
+	else if (!keep)
+		cr4_update_irqsoff(0, X86_CR4_PCE);
+}
+
 static void hw_wave_fn(void *info)
 {
 	struct pmuctl_wave *w = info;
+	int cpu = smp_processor_id();
 
-	if (hw_sync_local(this_cpu_ptr(&pmuctl_pcpu), w)) {
+	if (cpumask_test_cpu(cpu, w->cfg) &&
+	    hw_sync_local(this_cpu_ptr(&pmuctl_pcpu), w)) {
 		atomic_inc(&w->failed);
-		w->fail_cpu = smp_processor_id();
+		w->fail_cpu = cpu;
 	}
+	if (w->mm)
+		hw_pce_local(w->mm, w->pce_keep);
 }
 
-/* One cross-CPU call wave to the online CPUs of @cpus.  Hotplug read lock held. */
-static int hw_wave(const struct cpumask *cpus, struct pmuctl_wave *w)
+/*
+ * One cross-CPU call wave: the PMU of the online CPUs of @cpus, and CR4.PCE
+ * where w->mm runs.  Hotplug read lock held.
+ */
+static int hw_wave(struct pmuctl_session *s, const struct cpumask *cpus,
+		   struct pmuctl_wave *w)
 {
+	const struct cpumask *targets = cpus;
+
 	atomic_set(&w->failed, 0);
 	w->fail_cpu = -1;
+	w->cfg = cpus;
+	if (w->mm) {
+		cpumask_or(s->wave_cpus, cpus, mm_cpumask(w->mm));
+		targets = s->wave_cpus;
+	}
 	pmuctl_nr_waves++;
-	on_each_cpu_mask(cpus, hw_wave_fn, w, true);
+	atomic64_inc(&s->waves);
+	on_each_cpu_mask(targets, hw_wave_fn, w, true);
 	return atomic_read(&w->failed) ? -EIO : 0;
 }
 
@@ -256,12 +292,10 @@ static void hw_perf_release(void)
 }
 
 /*
- * rdpmc for the session's mm, the way perf grants it (x86_pmu_event_mapped):
- * perf_rdpmc_allowed makes every switch to the mm set CR4.PCE, and a call
- * to the CPUs running the mm now re-evaluates it there.  The sysfs policy
- * (/sys/bus/event_source/devices/cpu/rdpmc) is read where the kernel does
- * not export it: 0 means never, and the kernel clears CR4.PCE at every
- * switch anyway; 2 means always, so a revoke must not clear it.
+ * The sysfs rdpmc policy (/sys/bus/event_source/devices/cpu/rdpmc), read
+ * where the kernel does not export it: 0 means never, and the kernel clears
+ * CR4.PCE at every switch anyway; 2 means always, so a revoke must not
+ * clear it.
  */
 u32 pmuctl_hw_rdpmc_policy(void)
 {
@@ -284,51 +318,45 @@ u32 pmuctl_hw_rdpmc_policy(void)
 	return buf[0] == '0' ? 0 : buf[0] == '2' ? 2 : 1;
 }
 
-struct pce_arg {
-	struct mm_struct *mm;
-	bool keep;		/* rdpmc=2: never clear */
-};
-
-static void hw_pce_fn(void *info)
+/*
+ * Grant rdpmc to the caller's mm; the wave that carries w->mm makes it
+ * effective on the CPUs running the mm now.  Context: the ioctl's task
+ * (the policy is read through its fs).
+ */
+static void hw_grant_prepare(struct pmuctl_session *s, struct pmuctl_wave *w)
 {
-	const struct pce_arg *a = info;
-
-	if (current->active_mm != a->mm)
-		return;
-	if (atomic_read(&a->mm->context.perf_rdpmc_allowed))
-		cr4_update_irqsoff(X86_CR4_PCE, 0);
-	else if (!a->keep)
-		cr4_update_irqsoff(0, X86_CR4_PCE);
-}
-
-/* Context: the ioctl's task (the policy is read through its fs). */
-static void hw_grant(struct pmuctl_session *s)
-{
-	struct pce_arg a = { .mm = current->mm };
+	struct mm_struct *mm = current->mm;
 	u32 policy = pmuctl_hw_rdpmc_policy();
 
-	if (!a.mm || !policy)
+	if (!mm || !policy)
 		return;
-	mmgrab(a.mm);
-	s->mm = a.mm;
+	mmgrab(mm);
+	s->mm = mm;
 	s->rdpmc_always = policy == 2;
-	atomic_inc(&a.mm->context.perf_rdpmc_allowed);
-	on_each_cpu_mask(mm_cpumask(a.mm), hw_pce_fn, &a, true);
+	atomic_inc(&mm->context.perf_rdpmc_allowed);
+	w->mm = mm;
+	w->pce_keep = false;
 }
 
 /*
+ * Withdraw the grant with the next wave of @w; hw_revoke_finish() after it.
  * Context: any, including the final fput of an exiting task, which has no
  * fs left to read the policy with: the grant remembered it.
  */
-static void hw_revoke(struct pmuctl_session *s)
+static void hw_revoke_prepare(struct pmuctl_session *s, struct pmuctl_wave *w)
 {
-	struct pce_arg a = { .mm = s->mm, .keep = s->rdpmc_always };
-
-	if (!a.mm)
+	if (!s->mm)
 		return;
-	atomic_dec(&a.mm->context.perf_rdpmc_allowed);
-	on_each_cpu_mask(mm_cpumask(a.mm), hw_pce_fn, &a, true);
-	mmdrop(a.mm);
+	atomic_dec(&s->mm->context.perf_rdpmc_allowed);
+	w->mm = s->mm;
+	w->pce_keep = s->rdpmc_always;
+}
+
+static void hw_revoke_finish(struct pmuctl_session *s)
+{
+	if (!s->mm)
+		return;
+	mmdrop(s->mm);
 	s->mm = NULL;
 }
 
@@ -345,7 +373,7 @@ static void hw_unclaim(struct pmuctl_session *s, const struct cpumask *cpus,
 		pc->sh = pc->bak;
 	}
 	w->restore = true;
-	if (hw_wave(cpus, w))
+	if (hw_wave(s, cpus, w))
 		pr_warn_ratelimited("could not restore the PMU after a failed write\n");
 }
 
@@ -408,11 +436,14 @@ int pmuctl_hw_program(struct pmuctl_session *s, const struct cpumask *cpus,
 	w.touch = session_counters(s);
 	w.zero = w.touch;
 	w.xtouch = session_xregs(s);
-	ret = hw_wave(cpus, &w);
+	hw_grant_prepare(s, &w);
+	ret = hw_wave(s, cpus, &w);
 	if (ret) {
 		*reason = PMUCTL_R_HW_FAULT;
 		*cpu = w.fail_cpu;
+		hw_revoke_prepare(s, &w);
 		hw_unclaim(s, cpus, n, &w);
+		hw_revoke_finish(s);
 		s->nr = 0;
 		if (!pmuctl_nr_programmed)
 			hw_perf_release();
@@ -421,7 +452,6 @@ int pmuctl_hw_program(struct pmuctl_session *s, const struct cpumask *cpus,
 	cpumask_copy(s->cpus, cpus);
 	pmuctl_nr_programmed++;
 	s->running = false;
-	hw_grant(s);
 unlock:
 	cpus_read_unlock();
 	return ret;
@@ -443,7 +473,7 @@ static int hw_run(struct pmuctl_session *s, bool run, bool zero)
 	}
 	w.touch = session_counters(s);
 	w.zero = zero ? w.touch : 0;
-	ret = hw_wave(s->cpus, &w);
+	ret = hw_wave(s, s->cpus, &w);
 	cpus_read_unlock();
 	if (!ret)
 		s->running = run;
@@ -520,6 +550,7 @@ int pmuctl_hw_read(struct pmuctl_session *s, u32 cpu, u64 *val)
 	if (!cpu_online(cpu)) {
 		ret = -ENODEV;
 	} else {
+		atomic64_inc(&s->waves);
 		ret = smp_call_function_single(cpu, hw_read_fn, &a, true);
 		if (!ret && a.err)
 			ret = -EIO;
@@ -542,7 +573,7 @@ void pmuctl_hw_release(struct pmuctl_session *s)
 
 	if (!s->nr)
 		return;
-	hw_revoke(s);
+	hw_revoke_prepare(s, &w);
 	cpus_read_lock();
 	for_each_cpu(c, s->cpus) {
 		struct pmuctl_pcpu *pc = per_cpu_ptr(&pmuctl_pcpu, c);
@@ -559,9 +590,10 @@ void pmuctl_hw_release(struct pmuctl_session *s)
 	w.touch = session_counters(s);
 	w.zero = w.touch;
 	w.xtouch = session_xregs(s);
-	if (hw_wave(s->cpus, &w))
+	if (hw_wave(s, s->cpus, &w))
 		pr_warn_ratelimited("a PMU register write faulted during release\n");
 	cpus_read_unlock();
+	hw_revoke_finish(s);
 	s->nr = 0;
 	s->running = false;
 	cpumask_clear(s->cpus);

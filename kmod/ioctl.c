@@ -4,9 +4,11 @@
  * hardware glue, copy out.  Nothing here touches the hardware.
  */
 #include <linux/cpumask.h>
+#include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/nospec.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -301,20 +303,9 @@ static int pmuctl_read(struct pmuctl_session *s, void __user *uarg)
 	return 0;
 }
 
-/**
- * pmuctl_ioctl() - the commands of /dev/pmuctl
- * @file:	the session's file
- * @cmd:	PMUCTL_IOC_*
- * @arg:	user pointer to the command's struct
- *
- * Context: process; takes pmuctl_lock.
- * Return: 0 or -errno; -ENOTTY for an unknown command.
- */
-long pmuctl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+static long pmuctl_cmd(struct pmuctl_session *s, unsigned int cmd,
+		       void __user *uarg)
 {
-	struct pmuctl_session *s = file->private_data;
-	void __user *uarg = (void __user *)arg;
-
 	switch (cmd) {
 	case PMUCTL_IOC_INFO:
 		return pmuctl_info(s, uarg);
@@ -330,4 +321,80 @@ long pmuctl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	default:
 		return -ENOTTY;
 	}
+}
+
+/*
+ * What each operation costs, for debugfs "stats": calls, and the cross-CPU
+ * call waves they made.  Indexed by ioctl number; the last entry is the
+ * final close of a session.  Two threads' ioctls on one session at once may
+ * see each other's waves: these are counts for people, not for the ABI.
+ */
+#define PMUCTL_STAT_CLOSE	7	/* after the ioctl numbers 0x00..0x06 */
+
+static const char *const pmuctl_stat_names[PMUCTL_STAT_CLOSE + 1] = {
+	"info", "program", "start", "stop", "reset", "read", "release", "close",
+};
+
+static struct {
+	atomic64_t calls;
+	atomic64_t waves;
+} pmuctl_stats[PMUCTL_STAT_CLOSE + 1];
+
+static void pmuctl_stat(u32 op, s64 waves)
+{
+	atomic64_inc(&pmuctl_stats[op].calls);
+	atomic64_add(waves, &pmuctl_stats[op].waves);
+}
+
+/**
+ * pmuctl_stats_close() - count the final close of a session
+ * @waves:	the cross-CPU call waves its release made
+ *
+ * Context: process.
+ */
+void pmuctl_stats_close(u64 waves)
+{
+	pmuctl_stat(PMUCTL_STAT_CLOSE, waves);
+}
+
+static int stats_show(struct seq_file *m, void *unused)
+{
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(pmuctl_stats); i++)
+		seq_printf(m, "%s calls %lld waves %lld\n", pmuctl_stat_names[i],
+			   (long long)atomic64_read(&pmuctl_stats[i].calls),
+			   (long long)atomic64_read(&pmuctl_stats[i].waves));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(stats);
+
+/**
+ * pmuctl_stats_debugfs() - the per-operation cost file
+ * @dir:	pmuctl's debugfs folder
+ */
+void pmuctl_stats_debugfs(struct dentry *dir)
+{
+	debugfs_create_file("stats", 0400, dir, NULL, &stats_fops);
+}
+
+/**
+ * pmuctl_ioctl() - the commands of /dev/pmuctl
+ * @file:	the session's file
+ * @cmd:	PMUCTL_IOC_*
+ * @arg:	user pointer to the command's struct
+ *
+ * Context: process; takes pmuctl_lock.
+ * Return: 0 or -errno; -ENOTTY for an unknown command.
+ */
+long pmuctl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct pmuctl_session *s = file->private_data;
+	s64 waves = atomic64_read(&s->waves);
+	long ret;
+
+	ret = pmuctl_cmd(s, cmd, (void __user *)arg);
+	if (ret != -ENOTTY && _IOC_NR(cmd) < PMUCTL_STAT_CLOSE)
+		pmuctl_stat(_IOC_NR(cmd), atomic64_read(&s->waves) - waves);
+	return ret;
 }

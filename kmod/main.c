@@ -43,14 +43,18 @@ static int pmuctl_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	if (!zalloc_cpumask_var(&s->cpus, GFP_KERNEL))
 		goto free_session;
+	if (!zalloc_cpumask_var(&s->wave_cpus, GFP_KERNEL))
+		goto free_cpus;
 	id = ida_alloc_min(&pmuctl_ids, 1, GFP_KERNEL);
 	if (id < 0)
-		goto free_cpus;
+		goto free_wave_cpus;
 	s->id = id;
 	s->unpriv = !perfmon_capable();
 	file->private_data = s;
 	return 0;
 
+free_wave_cpus:
+	free_cpumask_var(s->wave_cpus);
 free_cpus:
 	free_cpumask_var(s->cpus);
 free_session:
@@ -61,11 +65,14 @@ free_session:
 static int pmuctl_release(struct inode *inode, struct file *file)
 {
 	struct pmuctl_session *s = file->private_data;
+	s64 waves = atomic64_read(&s->waves);
 
 	mutex_lock(&pmuctl_lock);
 	pmuctl_hw_release(s);
 	mutex_unlock(&pmuctl_lock);
+	pmuctl_stats_close(atomic64_read(&s->waves) - waves);
 	ida_free(&pmuctl_ids, s->id);
+	free_cpumask_var(s->wave_cpus);
 	free_cpumask_var(s->cpus);
 	kfree(s);
 	return 0;
@@ -136,6 +143,7 @@ static int __init pmuctl_init(void)
 
 	pmuctl_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	pmuctl_hw_debugfs(pmuctl_dir);
+	pmuctl_stats_debugfs(pmuctl_dir);
 #ifdef PMUCTL_REGMODEL
 	ret = pmuctl_regmodel_init(pmuctl_dir);
 	if (ret)

@@ -44,10 +44,14 @@ struct pmuctl_session {
 	cpumask_var_t cpus;		/* CPUs the group is claimed on */
 	struct mm_struct *mm;		/* granted rdpmc, or NULL */
 	bool rdpmc_always;		/* sysfs rdpmc was 2 at the grant */
+	cpumask_var_t wave_cpus;	/* scratch: a wave's CPUs and the mm's */
+	atomic64_t waves;		/* cross-CPU calls made for the session */
 };
 
 /* ioctl.c */
 long pmuctl_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+void pmuctl_stats_close(u64 waves);
+void pmuctl_stats_debugfs(struct dentry *dir);
 
 /* hw.c */
 extern const struct pmuctl_backend pmuctl_msr;
