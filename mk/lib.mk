@@ -2,8 +2,9 @@
 #
 # libpmuctl (user/): the shared library build/lib/libpmuctl.so.$(LIB_VERSION)
 # with its soname link and development link, and the static
-# build/lib/libpmuctl.a (position-dependent objects; the guest programs link
-# it with -static).  Exported names come from user/libpmuctl.map.
+# build/lib/libpmuctl.a.  Exported names come from user/libpmuctl.map
+# (selftests/install/symbols.sh holds it to the header and the .so); the
+# pkg-config file and "make install" are in mk/install.mk.
 # Included by the top Makefile, which defines CC and CFLAGS first.
 
 LIB_SOVERSION := 1
@@ -22,9 +23,12 @@ build/lib/pic/%.o: user/%.c $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -fPIC -c -o $@ $<
 
+# -fPIE, whatever the compiler's default: the archive then links into a
+# PIE program (the default of Debian's gcc) as well as into a -static one
+# (the guest programs).
 build/lib/static/%.o: user/%.c $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) -fPIE -c -o $@ $<
 
 $(LIB_SO): $(LIB_SRCS:user/%.c=build/lib/pic/%.o) $(LIB_MAP)
 	$(CC) $(CFLAGS) -shared -Wl,-soname,libpmuctl.so.$(LIB_SOVERSION) \

@@ -402,7 +402,6 @@ int pmuctl_program(struct pmuctl *p, struct pmuctl_event *ev, unsigned int nr,
 		   struct pmuctl_error *err)
 {
 	struct pmuctl_program prog;
-	struct pmuctl_info info;
 	uint64_t bits[CPU_WORDS];
 	unsigned int words = 0;
 	int ret;
@@ -431,9 +430,6 @@ int pmuctl_program(struct pmuctl *p, struct pmuctl_event *ev, unsigned int nr,
 		return ret;
 	}
 
-	/* The grant is decided at PROGRAM: ask again how to read. */
-	if (!info_get(p->fd, &info, NULL, 0))
-		p->info = info;
 	memcpy(p->cpus, bits, sizeof(bits));
 	memset(&p->ctr, 0, sizeof(p->ctr));
 	for (unsigned int i = 0; i < nr; i++) {
@@ -445,16 +441,23 @@ int pmuctl_program(struct pmuctl *p, struct pmuctl_event *ev, unsigned int nr,
 		p->ctr.mask[i] = w >= 64 ? UINT64_MAX : (1ULL << w) - 1;
 	}
 	p->ctr.nr = nr;
+	/*
+	 * How to read, from the INFO of open: PROGRAM stays one ioctl.  The
+	 * emulation is published even where rdpmc should run (it costs
+	 * nothing until rdpmc faults), so a policy changed since open (sysfs
+	 * rdpmc=0) degrades to the READ path instead of a SIGSEGV.
+	 */
 	if (p->info.rdpmc == PMUCTL_RDPMC_SESSION &&
-	    p->info.backend == PMUCTL_BACKEND_MSR) {
+	    p->info.backend == PMUCTL_BACKEND_MSR)
 		p->ctr.flags = PMUCTL_COUNTERS_RDPMC;
-	} else if (!(p->flags & PMUCTL_OPEN_NO_EMULATION)) {
+	if (!(p->flags & PMUCTL_OPEN_NO_EMULATION)) {
 		ret = emu_publish(p);
 		if (ret) {
 			pmuctl_release(p);
 			return ret;
 		}
-		p->ctr.flags = PMUCTL_COUNTERS_EMULATED;
+		if (!p->ctr.flags)
+			p->ctr.flags = PMUCTL_COUNTERS_EMULATED;
 	}
 	return 0;
 }
@@ -589,6 +592,22 @@ static bool raw_syntax(const char *s)
 	return true;
 }
 
+int pmuctl_raw_event(const char *str, uint64_t *config, uint64_t *extra)
+{
+	const char *colon = strchr(str + 1, ':');
+	size_t clen = colon ? (size_t)(colon - str - 1) : strlen(str + 1);
+	int ret;
+
+	*config = 0;
+	*extra = 0;
+	if (!raw_syntax(str))
+		return 1;
+	ret = parse_hex(str + 1, clen, config);
+	if (!ret && colon)
+		ret = parse_hex(colon + 1, strlen(colon + 1), extra);
+	return ret;
+}
+
 static void msg_set(char *msg, size_t msglen, const char *fmt, const char *s)
 {
 	if (msg && msglen)
@@ -614,11 +633,13 @@ static bool names_attr(const char *str, const char *attr)
  * ANY_RESPONSE, which its own uequiv and Intel's event lists do not include
  * (ANY_REQUEST is 0x8007).  Next to a supplier or snoop bit (17..37) that
  * makes every such encoding one the module must refuse
- * (OFFCORE_ANY_RESPONSE_MIXED), so the bit goes unless the user asked for
- * any_response.  Alone it is kept: it is then libpfm4's default response.
+ * (OFFCORE_ANY_RESPONSE_MIXED), so the bit goes when a supplier is given
+ * and the user did not ask for any_response.  Otherwise it is kept: it is
+ * then libpfm4's default response (a snoop alone is not a response).
  */
 #define SKL_OFFCORE_ANY_RESPONSE	(1ULL << 16)
-#define SKL_OFFCORE_SUPPLIER_SNOOP	(((1ULL << 38) - 1) & ~((1ULL << 17) - 1))
+/* Supplier bits 17..30; a snoop alone is no response, keep ANY_RESPONSE. */
+#define SKL_OFFCORE_SUPPLIER		(((1ULL << 31) - 1) & ~((1ULL << 17) - 1))
 
 static void skl_any_request_fix(const char *pmu, const char *str,
 				struct pmuctl_event *ev)
@@ -628,7 +649,7 @@ static void skl_any_request_fix(const char *pmu, const char *str,
 	if (!pmu || strcmp(pmu, "skl") || (sel != 0xb7 && sel != 0xbb))
 		return;
 	if ((ev->extra & SKL_OFFCORE_ANY_RESPONSE) &&
-	    (ev->extra & SKL_OFFCORE_SUPPLIER_SNOOP) &&
+	    (ev->extra & SKL_OFFCORE_SUPPLIER) &&
 	    !names_attr(str, "any_response"))
 		ev->extra &= ~SKL_OFFCORE_ANY_RESPONSE;
 }
@@ -668,14 +689,8 @@ int pmuctl_event_parse(const char *pmu, const char *str,
 		msg_set(msg, msglen, "%s", "empty event");
 		return -EINVAL;
 	}
-	if (raw_syntax(str)) {
-		const char *colon = strchr(str + 1, ':');
-		size_t clen = colon ? (size_t)(colon - str - 1) : strlen(str + 1);
-
-		ret = parse_hex(str + 1, clen, &config);
-		extra = 0;
-		if (!ret && colon)
-			ret = parse_hex(colon + 1, strlen(colon + 1), &extra);
+	ret = pmuctl_raw_event(str, &config, &extra);
+	if (ret <= 0) {
 		ev->config = config;
 		ev->extra = extra;
 		if (ret)
@@ -687,7 +702,10 @@ int pmuctl_event_parse(const char *pmu, const char *str,
 
 	ret = pfm_select(pmu);
 	if (ret) {
-		if (msg && msglen)
+		if (msg && msglen && ret == -EBUSY)
+			snprintf(msg, msglen, "libpfm4 cannot switch to PMU '%s' in this process: it has left ix86arch or the host's PMU once; use one process per PMU",
+				 pmu ? pmu : "(this host)");
+		else if (msg && msglen)
 			snprintf(msg, msglen, "libpfm4 cannot name events of PMU '%s'",
 				 pmu ? pmu : "(this host)");
 		return ret;

@@ -104,15 +104,17 @@ struct pmuctl_counters {
  * Opens the device (O_CLOEXEC) and asks for its INFO, which
  * pmuctl_get_info() returns from then on.
  *
- * rdpmc: when the module does not grant rdpmc to the session or its counts
- * come from the test register model (pmuctl_get_info()->rdpmc,
- * ->backend), a successful program installs, once per process, SIGSEGV
+ * rdpmc: the first successful program installs, once per process, SIGSEGV
  * and SIGILL handlers that recognize an rdpmc (0f 33) of the read path
  * on a CPU of a programmed session of this process, read that counter with
  * PMUCTL_IOC_READ and resume after the instruction; any other fault goes
  * to the handler that was installed before (or the default action).  The
  * inline read path is then the same code, only slower (a fault and an
- * ioctl per counter).  PMUCTL_OPEN_NO_EMULATION opts out.
+ * ioctl per counter) where the module does not grant rdpmc or its counts
+ * come from the test register model (pmuctl_get_info()->rdpmc,
+ * ->backend; pmuctl_get_counters()->flags says which way a group is
+ * read).  Where rdpmc runs, the handlers cost nothing.
+ * PMUCTL_OPEN_NO_EMULATION opts out.
  *
  * Return: 0; -EINVAL for unknown @flags; -ENOENT when the device does not
  * exist (the module is not loaded); -EACCES, -EPERM when the caller may not
@@ -173,13 +175,18 @@ int pmuctl_get_holdings(struct pmuctl *p, struct pmuctl_holding *h,
  *
  * The group is placed identically on every CPU, stopped and zeroed; all or
  * nothing.  Then pmuctl_get_counters() describes it for the read path.
+ * One ioctl: how to read (rdpmc or its emulation) follows the INFO of
+ * pmuctl_open(); the emulation is published in both cases (unless
+ * PMUCTL_OPEN_NO_EMULATION), so a grant withdrawn since then (sysfs
+ * rdpmc=0) falls back to READ instead of faulting.
  *
  * Return: 0; -EINVAL (@err names the rule, e.g. PMUCTL_R_EDGE_NO_CMASK);
  * -EBUSY (counters or an extra MSR held by another session or by perf:
  * PMUCTL_R_COUNTERS_BUSY, PMUCTL_R_PERF_BUSY, ...); -E2BIG; -EPERM (an
  * unprivileged session asked for kernel mode, AnyThread or a CPU outside
  * its affinity); -EIO (a register write faulted; nothing changed);
- * -ENODEV; -ENOMEM.
+ * -EMFILE (more than 64 sessions of this process use the emulation: the
+ * group was released); -ENOMEM.
  */
 int pmuctl_program(struct pmuctl *p, struct pmuctl_event *ev, unsigned int nr,
 		   const cpu_set_t *cpus, size_t setsize,
@@ -264,8 +271,8 @@ const char *pmuctl_pfm_pmu_name(uint32_t model);
  * @pmu:	the libpfm4 PMU that resolves names (pmuctl_pfm_pmu_name() of
  *		the session's model, so the names are those of the PMU the
  *		module drives, on any host), or NULL for the host's.
- * @str:	"r<config>[:<extra>]" in hex (e.g. "r5300c0",
- *		"r1b7:10001"), or a libpfm4 event string such as
+ * @str:	"r<config>[:<extra>]" in hex, without EN and INT (e.g.
+ *		"r300c0", "r301b7:10001"), or a libpfm4 event string such as
  *		"inst_retired:any_p:u" or "offcore_response_0:dmnd_data_rd:
  *		any_response" (the names perf --pfm-events and PAPI take).
  * @ev:		out: the event, all other fields zero.
@@ -282,8 +289,10 @@ const char *pmuctl_pfm_pmu_name(uint32_t model);
  * Return: 0; PMUCTL_PARSE_LITERAL when libpfm4 refused the string and @ev is
  * its literal composition (@msg says what libpfm4 said); -ENOENT for an
  * unknown event, umask or modifier; -EINVAL for a malformed string or a
- * value that does not fit; -ENODEV when libpfm4 has no such PMU; -EOVERFLOW
- * for an encoding pmuctl cannot represent; -ENOMEM.
+ * value that does not fit; -ENODEV when libpfm4 has no such PMU; -EBUSY
+ * when libpfm4 4.13 cannot switch to @pmu in this process (it can leave
+ * ix86arch or the host's PMU only once; asking for the PMU in use still
+ * works); -EOVERFLOW for an encoding pmuctl cannot represent; -ENOMEM.
  */
 int pmuctl_event_parse(const char *pmu, const char *str,
 		       struct pmuctl_event *ev, char *msg, size_t msglen);

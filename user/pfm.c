@@ -78,6 +78,10 @@ static struct {
 	int host;			/* core PMU detected without forcing, -1 none */
 	bool host_known;
 	unsigned int mods;		/* enum mod bits the PMU has */
+	bool forced;			/* a PMU was forced once */
+	bool tables_built;		/* an init may have built event tables */
+	bool tables_freed;		/* a terminate freed them: no more */
+	bool built[PFM_PMU_MAX];	/* the PMUs whose tables those were */
 } st = { .pmu = -1, .host = -1 };
 
 static void say(char *msg, size_t len, const char *fmt, ...)
@@ -110,25 +114,55 @@ static int pfm_errno(int ret)
 static bool pmu_info(int pmu, pfm_pmu_info_t *pi)
 {
 	memset(pi, 0, sizeof(*pi));
+	/* its table is freed memory (pfm_reinit()): libpfm4 would read it */
+	if (st.tables_freed && pmu >= 0 && pmu < PFM_PMU_MAX && st.built[pmu])
+		return false;
 	pi->size = sizeof(*pi);
 	return pfm_get_pmu_info(pmu, pi) == PFM_SUCCESS && pi->name;
 }
 
-/* pfm_initialize() with LIBPFM_FORCE_PMU = @force for this call only. */
+/*
+ * pfm_initialize() with LIBPFM_FORCE_PMU = @force for this call only.
+ *
+ * libpfm4 4.13's pfm_terminate() frees the event table that some PMUs
+ * build at init (ix86arch, and PMUs found without forcing, such as the
+ * host's amd64 or ix86arch) yet leaves those PMUs active, and forcing
+ * another PMU does not rebuild the table: the next pfm_terminate() frees
+ * it again.  So after an init that may have built such tables one more
+ * terminate is safe, and then no other: -EBUSY rather than a double free.
+ */
 static int pfm_reinit(const char *force)
 {
 	const char *env = getenv("LIBPFM_FORCE_PMU");
-	char *saved = env ? strdup(env) : NULL;
+	char *saved;
 	int ret;
 
+	if (st.tables_freed)
+		return -EBUSY;
+	saved = env ? strdup(env) : NULL;
 	if (env && !saved)
 		return -ENOMEM;
 	pfm_terminate();
+	if (st.tables_built)
+		st.tables_freed = true;
 	if (force && setenv("LIBPFM_FORCE_PMU", force, 1)) {
 		free(saved);
 		return -errno;
 	}
 	ret = pfm_initialize();
+	if (force && !strcasecmp(force, "ix86arch")) {
+		st.tables_built = true;
+		st.built[PFM_PMU_INTEL_X86_ARCH] = true;
+	} else if (!force) {
+		/* the PMUs libpfm4 found here (none was forced before) */
+		pfm_pmu_info_t pi;
+		int p;
+
+		st.tables_built = true;
+		for (p = 0; p < PFM_PMU_MAX; p++)
+			if (pmu_info(p, &pi) && pi.is_present)
+				st.built[p] = true;
+	}
 	if (force) {
 		if (saved)
 			setenv("LIBPFM_FORCE_PMU", saved, 1);
@@ -139,22 +173,22 @@ static int pfm_reinit(const char *force)
 	return pfm_errno(ret);
 }
 
-/* The first core PMU libpfm4 finds on its own; before anything was forced. */
-static int host_detect(void)
+/*
+ * The first core PMU libpfm4 found on its own, right after an unforced
+ * pfm_initialize().  Only before any PMU was forced: a forced PMU stays
+ * active after pfm_terminate() and would look like the host's.
+ */
+static void host_detect(void)
 {
 	pfm_pmu_info_t pi;
-	int ret, p;
+	int p;
 
-	ret = pfm_reinit(NULL);
-	if (ret)
-		return ret;
 	st.host = -1;
 	for (p = 0; p < PFM_PMU_MAX && st.host < 0; p++)
 		if (pmu_info(p, &pi) && pi.is_present &&
 		    pi.type == PFM_PMU_TYPE_CORE)
 			st.host = p;
 	st.host_known = true;
-	return 0;
 }
 
 /* One ':'/'.'-separated attribute of the event string. */
@@ -248,7 +282,6 @@ int pmuctl_pfm_init(const char *pmu)
 	pfm_pmu_info_t pi;
 	int ret, p, found = -1;
 
-	st.ready = false;
 	if (pmu) {
 		size_t n = strlen(pmu);
 
@@ -256,14 +289,22 @@ int pmuctl_pfm_init(const char *pmu)
 		    strspn(pmu, PMU_NAME_CHARS) != n)
 			return -EINVAL;
 	}
-	if (!st.host_known) {
-		ret = host_detect();
-		if (ret)
-			return ret;
-	}
+	/* already selected: nothing to redo (and after pfm_reinit() refused
+	 * another PMU, this one stays usable) */
+	if (st.ready && pmu && !strcasecmp(pmu, st.name))
+		return 0;
+	/* the host's PMU is found by libpfm4 itself, and only before any
+	 * PMU was forced (host_detect()) */
+	if ((!pmu && st.forced && !st.host_known) || st.tables_freed)
+		return -EBUSY;
+	st.ready = false;
 	ret = pfm_reinit(pmu);
 	if (ret)
 		return ret;
+	if (pmu)
+		st.forced = true;
+	else if (!st.host_known)
+		host_detect();
 
 	if (!pmu) {
 		found = st.host;

@@ -29,9 +29,16 @@
  * pmuctl_pfm_encode() qualifies every name with the selected PMU ("pmu::")
  * and never lets libpfm4 pick one.
  *
+ * libpfm4 4.13 frees the event tables of ix86arch and of the PMUs it
+ * detects on its own at pfm_terminate() but keeps them active, so a
+ * process may leave those once, not twice (pfm.c pfm_reinit()); and the
+ * host's PMU (NULL) is detected only before any PMU was forced.  Asking
+ * again for the PMU in use always succeeds.
+ *
  * Return: 0; -ENOENT if libpfm4 has no PMU of that name; -ENODEV if it
  * is not usable after forcing it (or, for NULL, the host has no core PMU
- * libpfm4 knows); -EINVAL for a malformed name; -ENOMEM.
+ * libpfm4 knows); -EBUSY when libpfm4 cannot switch again in this process
+ * (the PMU in use stays selected); -EINVAL for a malformed name; -ENOMEM.
  */
 int pmuctl_pfm_init(const char *pmu);
 
@@ -84,5 +91,20 @@ int pmuctl_pfm_init(const char *pmu);
  */
 int pmuctl_pfm_encode(const char *event, uint64_t *config, uint64_t *extra,
 		      char *msg, size_t msglen);
+
+/**
+ * pmuctl_raw_event() - parse "r<config>[:<extra>]" (library-internal,
+ * shared with the tool's offline check; not exported by the .so)
+ * @str:	the event string.
+ * @config:	out: the config (0 unless the return value is 0).
+ * @extra:	out: the extra value, 0 if none.
+ *
+ * Raw syntax is "r" and a decimal digit, or "r" and hex digits up to ':'
+ * (so resource_stalls stays a name).
+ *
+ * Return: 0; 1 when @str is not raw syntax (a name); -EINVAL for raw
+ * syntax with a bad number (not hex, empty, more than 64 bits).
+ */
+int pmuctl_raw_event(const char *str, uint64_t *config, uint64_t *extra);
 
 #endif /* PMUCTL_PFM_H */
