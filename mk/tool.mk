@@ -1,16 +1,33 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The pmuctl command-line tool: the pure core linked into user space with
-# libpfm4 for event names.  Included by the top Makefile, which defines CC,
-# CFLAGS and CORE_SRCS before including this file (prerequisites are
-# expanded when the rule is read).
+# The pmuctl command-line tool (user/pmuctl.c, user/tool_*.c): libpmuctl
+# (the static build/lib/libpmuctl.a, which also holds the libpfm4 bridge
+# user/pfm.c that check uses) plus the pure core for check, and libpfm4.
+#   build/bin/pmuctl     for this host
+#   build/vmbin/pmuctl   static, for the QEMU guests (no libc there):
+#                        scripts/vm/run.sh -x build/vmbin/pmuctl
+# Its tests are selftests/tool/*.sh, which scripts/check.sh runs like every
+# executable selftests/**/*.sh; they use build/bin/pmuctl, which "make
+# tests" builds (BINS).  Included by the top Makefile, which defines CC,
+# CFLAGS and CORE_SRCS before including this file.
 
-BINS += build/bin/pmuctl
+BINS += build/bin/pmuctl build/vmbin/pmuctl
 
-PMUCTL_TOOL_DEPS := user/pmuctl.c user/reason.c user/reason.h user/pfm.c \
-		    user/pfm.h $(CORE_SRCS) kmod/core/core.h \
-		    kmod/core/core_types.h uapi/linux/pmuctl.h
+TOOL_SRCS := user/pmuctl.c user/tool_common.c user/tool_check.c \
+	     user/tool_info.c user/tool_list.c user/tool_stat.c \
+	     user/tool_watch.c
+TOOL_DEPS := $(TOOL_SRCS) user/tool.h user/libpmuctl.h user/pfm.h \
+	     $(CORE_SRCS) kmod/core/core.h kmod/core/core_types.h \
+	     uapi/linux/pmuctl.h build/lib/libpmuctl.a
+TOOL_LIBS := build/lib/libpmuctl.a -lpfm -lm
 
-build/bin/pmuctl: $(PMUCTL_TOOL_DEPS)
+build/bin/pmuctl: $(TOOL_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ user/pmuctl.c user/reason.c user/pfm.c $(CORE_SRCS) -lpfm
+	$(CC) $(CFLAGS) -o $@ $(TOOL_SRCS) $(CORE_SRCS) $(TOOL_LIBS)
+
+build/vmbin/pmuctl: $(TOOL_DEPS)
+	@mkdir -p $(@D)
+	$(CC) -static $(CFLAGS) -o $@ $(TOOL_SRCS) $(CORE_SRCS) $(TOOL_LIBS)
+
+# The guests' tool comes with the guests' test programs.
+vmtests: build/vmbin/pmuctl

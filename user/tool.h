@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The pmuctl tool's internals: what the subcommands (user/tool_*.c) share.
+ *
+ * Exit status of every subcommand: 0 success, 1 failure (the device, the
+ * PMU, an event, the command), 2 usage error.  A failure prints one line
+ * on stderr, "pmuctl CMD: what went wrong: what to do".
+ */
+#ifndef PMUCTL_TOOL_H
+#define PMUCTL_TOOL_H
+
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "libpmuctl.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+#define EXIT_FAIL	1
+#define EXIT_USAGE	2
+
+/* Largest CPU number + 1 the tool handles: the module's bitmap limit. */
+#define TOOL_MAX_CPUS	(PMUCTL_MAX_CPU_BITMAP * 8)
+
+/*
+ * Test hook: read this file instead of /proc/cpuinfo when telling "no PMU"
+ * from "module not loaded" (selftests/tool/ fake both on any host).
+ */
+#define TOOL_CPUINFO_ENV	"PMUCTL_CPUINFO"
+
+/* The subcommands: argv[0] is the subcommand's name. */
+int cmd_check(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
+void check_usage(FILE *f);
+void info_usage(FILE *f);
+void list_usage(FILE *f);
+void stat_usage(FILE *f);
+void watch_usage(FILE *f);
+
+/*
+ * The PMUs --pmu names (check, list), with the CPUID the register model
+ * reports for them (FACTS.md 1: CPUID is the authority, and libpfm4 and
+ * Linux drive 2 generic counters on KNL/KNM).
+ */
+struct tool_pmu {
+	const char *name;	/* --pmu */
+	const char *pfm;	/* libpfm4 PMU that names its events */
+	uint32_t model_id;	/* PMUCTL_MODEL_* */
+	uint8_t family;
+	uint8_t model;
+	uint8_t version;
+	uint8_t nr_gp;
+	uint8_t nr_fixed;
+	uint8_t width;		/* generic and fixed */
+};
+
+extern const struct tool_pmu tool_pmus[];
+extern const unsigned int tool_nr_pmus;
+
+/* The entry named @name, or NULL. */
+const struct tool_pmu *tool_pmu_find(const char *name);
+
+/*
+ * Print "pmuctl CMD: <message>" and "try 'pmuctl CMD --help'" on stderr.
+ * Return: EXIT_USAGE.
+ */
+int tool_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Print "pmuctl CMD: <message>" on stderr.  Return: EXIT_FAIL. */
+int tool_fail(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* The device path pmuctl_open(NULL, ...) uses: $PMUCTL_DEVICE or /dev/pmuctl. */
+const char *tool_device_path(void);
+
+/*
+ * Open a session without the rdpmc emulation (the tool reads with
+ * PMUCTL_IOC_READ).  On failure print the one line that says why and what
+ * to do (module not loaded, no PMU, permissions, not the device, ABI).
+ * Return: 0 or -errno.
+ */
+int tool_open(const char *cmd, struct pmuctl **out);
+
+/*
+ * Same, without printing: for list, which falls back to another PMU.
+ * tool_open_explain() prints the line for a failure of it.
+ */
+int tool_open_quiet(struct pmuctl **out);
+void tool_open_explain(const char *cmd, int ret);
+
+/*
+ * Strict decimal in [min, max].  Return: 0, -EINVAL (not a number),
+ * -ERANGE (out of range).
+ */
+int tool_parse_uint(const char *s, unsigned long long min,
+		    unsigned long long max, unsigned long long *out);
+
+/*
+ * Parse a CPU list "0-3,6" into @set (size @setsize bytes, cleared first).
+ * Return: 0; -EINVAL (malformed: @err says what), -ERANGE (a CPU at or
+ * above TOOL_MAX_CPUS or the set's capacity).
+ */
+int tool_cpulist_parse(const char *s, cpu_set_t *set, size_t setsize,
+		       char *err, size_t errlen);
+
+/* Format @set as "0-3,6" into @buf; "none" when empty.  Return: @buf. */
+char *tool_cpulist_format(const cpu_set_t *set, size_t setsize, char *buf,
+			  size_t len);
+
+/* A CPU set able to hold TOOL_MAX_CPUS, zeroed; NULL without memory. */
+cpu_set_t *tool_cpuset_alloc(size_t *setsize);
+
+/*
+ * The CPUs the calling thread may run on (online ones: the kernel masks
+ * the affinity with the active CPUs).  Return: 0 or -errno.
+ */
+int tool_affinity(cpu_set_t *set, size_t setsize);
+
+/* Events to count and how they are named in reports. */
+struct tool_events {
+	struct pmuctl_event ev[PMUCTL_MAX_EVENTS];
+	const char *name[PMUCTL_MAX_EVENTS];	/* as typed, or a default's name */
+	char owned[PMUCTL_MAX_EVENTS][40];	/* storage for default names */
+	unsigned int nr;
+	bool defaults;				/* no -e: the default set */
+};
+
+/*
+ * Check the -e list's shape before anything opens the device: no empty
+ * entry, at most PMUCTL_MAX_EVENTS events.  Prints the usage error.
+ * Return: 0 or EXIT_USAGE.
+ */
+int tool_events_syntax(const char *cmd, const char *list);
+
+/*
+ * Parse the -e list against the session's PMU (libpfm4 names of the
+ * module's model, or raw r<config>[:<extra>]), or pick the default set
+ * when @list is NULL.  Prints the failure.
+ * Return: 0, EXIT_FAIL (an event libpfm4 cannot name), EXIT_USAGE (a
+ * malformed list).
+ */
+int tool_events_get(const char *cmd, const struct pmuctl_info *info,
+		    const char *list, struct tool_events *e);
+
+/*
+ * Program @e on @cpus.  When the default events are refused because an
+ * unprivileged session may not count kernel mode, they are retried at
+ * user level only and renamed NAME:u.  Prints the failure.
+ * Return: 0 or EXIT_FAIL.
+ */
+int tool_program(const char *cmd, struct pmuctl *p, struct tool_events *e,
+		 const cpu_set_t *cpus, size_t setsize);
+
+/* "fixed2", "pmc0": the counter the module chose (an rdpmc ECX value). */
+const char *tool_counter_name(uint32_t counter, char *buf, size_t len);
+
+/* What a report says about the backend, in text, CSV and JSON. */
+const char *tool_backend_name(uint32_t backend);
+/* The line every table prints when counts come from the register model. */
+#define TOOL_MODEL_NOTE \
+	"register model backend: the module's test build counts nothing; the values are what READ returned"
+
+/* Write @s as a JSON string (quotes and escapes) to @f. */
+void tool_json_str(FILE *f, const char *s);
+
+#endif /* PMUCTL_TOOL_H */

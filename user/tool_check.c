@@ -1,0 +1,491 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmuctl check: validate events offline against a model's rules with the
+ * same core (kmod/core) the module runs, on caps that stand in for CPUID.
+ * Exit status follows grep: 0 every event is valid, 1 some event is not,
+ * 2 usage error or trouble.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "pfm.h"
+#include "tool.h"
+
+#define EXIT_INVALID	1
+
+/* --caps overrides; -1 = keep the PMU's default. */
+struct caps_override {
+	int gp;
+	int fixed;
+	int version;
+	int width;
+};
+
+struct caps_key {
+	const char *key;
+	int min;
+	int max;
+	size_t off;
+};
+
+static const struct caps_key caps_keys[] = {
+	{ "gp",      1, PMUCTL_MAX_GP,    offsetof(struct caps_override, gp) },
+	{ "fixed",   0, PMUCTL_MAX_FIXED, offsetof(struct caps_override, fixed) },
+	{ "version", 2, 255,              offsetof(struct caps_override, version) },
+	{ "width",   1, 64,               offsetof(struct caps_override, width) },
+};
+
+/* Strict decimal in [min, max]. */
+static int parse_dec(const char *s, int min, int max, int *out)
+{
+	long v = 0;
+
+	if (!*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		v = v * 10 + (*s - '0');
+		if (v > max)
+			return -ERANGE;
+	}
+	if (v < min)
+		return -ERANGE;
+	*out = (int)v;
+	return 0;
+}
+
+/*
+ * Parse "key=N[,key=N]..." into @ov.  On error, @err says what was wrong.
+ * @list is modified.
+ */
+static int caps_parse(char *list, struct caps_override *ov,
+		      char *err, size_t errlen)
+{
+	char *save = NULL;
+
+	if (!*list) {
+		snprintf(err, errlen, "empty --caps list: expected KEY=N[,KEY=N]...");
+		return -EINVAL;
+	}
+	for (char *item = strtok_r(list, ",", &save); item;
+	     item = strtok_r(NULL, ",", &save)) {
+		const struct caps_key *k = NULL;
+		char *eq = strchr(item, '=');
+		int ret;
+
+		if (!eq) {
+			snprintf(err, errlen, "bad --caps item '%s': expected KEY=N", item);
+			return -EINVAL;
+		}
+		*eq = '\0';
+		for (size_t i = 0; i < PMUCTL_NELEM(caps_keys); i++)
+			if (!strcmp(caps_keys[i].key, item))
+				k = &caps_keys[i];
+		if (!k) {
+			snprintf(err, errlen,
+				 "unknown --caps key '%s' (gp, fixed, version, width)", item);
+			return -EINVAL;
+		}
+		ret = parse_dec(eq + 1, k->min, k->max,
+				(int *)((char *)ov + k->off));
+		if (ret) {
+			snprintf(err, errlen,
+				 "bad --caps value %s=%s: a decimal number from %d to %d",
+				 k->key, eq + 1, k->min, k->max);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static void caps_build(const struct tool_pmu *p, const struct caps_override *ov,
+		       struct pmuctl_caps *caps)
+{
+	memset(caps, 0, sizeof(*caps));
+	caps->family = p->family;
+	caps->model = p->model;
+	caps->version = ov->version >= 0 ? ov->version : p->version;
+	caps->nr_gp = ov->gp >= 0 ? ov->gp : p->nr_gp;
+	caps->nr_fixed = ov->fixed >= 0 ? ov->fixed : p->nr_fixed;
+	caps->gp_width = ov->width >= 0 ? ov->width : p->width;
+	caps->fixed_width = caps->gp_width;
+	caps->fixed_mask = (u32)((1ULL << caps->nr_fixed) - 1);
+	caps->events_unavailable = 0;
+	/* AnyThread exists from perfmon v3; v5 may deprecate it (CPUID.0AH:EDX[15]). */
+	if (caps->version >= 3 && caps->version <= 4)
+		caps->flags |= PMUCTL_CAP_ANY_THREAD;
+}
+
+/* How one event of a check ends. */
+enum ev_state {
+	EV_OK,
+	EV_UNKNOWN,	/* libpfm4 knows no such name: msg */
+	EV_LIBPFM4,	/* libpfm4 refused or failed: msg */
+	EV_REASON,	/* the core refused it: reason */
+	EV_ERRNO,	/* the core failed without a reason: err */
+	EV_GROUP,	/* fine alone, but its group failed at event culprit */
+};
+
+struct check_ev {
+	const char *arg;
+	uint64_t config;	/* as given, before any OFFCORE_RSP move */
+	uint64_t extra;
+	bool pfm_refused;	/* libpfm4 refused; config/extra are literal */
+	enum ev_state state;
+	u32 reason;
+	int err;
+	u32 culprit;
+	struct pmuctl_place place;
+	char msg[256];
+};
+
+struct check_ctx {
+	const struct tool_pmu *pmu;
+	const struct pmuctl_model *model;
+	struct pmuctl_caps caps;
+	bool group;
+	bool pfm_ready;
+};
+
+static void ev_refuse(struct check_ev *ev, int ret, u32 reason)
+{
+	if (reason != PMUCTL_R_NONE) {
+		ev->state = EV_REASON;
+		ev->reason = reason;
+	} else {
+		ev->state = EV_ERRNO;
+		ev->err = ret;
+	}
+}
+
+/* A usage error: one line saying what is wrong, then where help is. */
+static int __attribute__((format(printf, 1, 2)))
+check_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("pmuctl check: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\ntry 'pmuctl check --help'\n", stderr);
+	return EXIT_USAGE;
+}
+
+/*
+ * Turn ev->arg into config/extra.  Returns 0 when the event goes on to the
+ * core or its line is already decided (ev->state), -errno on trouble.
+ */
+static int check_resolve(struct check_ctx *c, struct check_ev *ev)
+{
+	int ret;
+
+	ret = pmuctl_raw_event(ev->arg, &ev->config, &ev->extra);
+	if (ret <= 0) {
+		if (ret)
+			check_usage_error("bad raw event '%s': expected r<config>[:<extra>], hex digits only, at most 64 bits each",
+					  ev->arg);
+		return ret;
+	}
+
+	if (!c->pfm_ready) {
+		ret = pmuctl_pfm_init(c->pmu->pfm);
+		if (ret < 0) {
+			fprintf(stderr, "pmuctl check: cannot resolve event names: libpfm4 PMU '%s': %s\n",
+				c->pmu->pfm, strerror(-ret));
+			return ret;
+		}
+		c->pfm_ready = true;
+	}
+
+	ev->msg[0] = '\0';
+	ret = pmuctl_pfm_encode(ev->arg, &ev->config, &ev->extra,
+				ev->msg, sizeof(ev->msg));
+	switch (ret) {
+	case 0:
+		break;
+	case PMUCTL_PFM_REFUSED:
+		ev->pfm_refused = true;
+		break;
+	case -ENOENT:		/* no such event, umask or modifier */
+	case -EINVAL:		/* malformed string, value out of range */
+	case -EOVERFLOW:	/* an encoding pmuctl cannot take */
+		if (!ev->msg[0])
+			snprintf(ev->msg, sizeof(ev->msg), "%s: %s",
+				 ev->arg, strerror(-ret));
+		ev->state = ret == -ENOENT ? EV_UNKNOWN : EV_LIBPFM4;
+		break;
+	default:
+		fprintf(stderr, "pmuctl check: %s: %s\n", ev->arg,
+			ev->msg[0] ? ev->msg : strerror(-ret));
+		return ret < 0 ? ret : -EIO;
+	}
+	return 0;
+}
+
+/* The core's verdict on one event alone; libpfm4's refusal comes after it. */
+static void check_classify(const struct check_ctx *c, struct check_ev *ev)
+{
+	struct pmuctl_class cls;
+	u32 reason = PMUCTL_R_NONE;
+	int ret;
+
+	ret = pmuctl_event_classify(c->model, &c->caps, 0, ev->config,
+				    ev->extra, 0, &cls, &reason);
+	if (ret)
+		ev_refuse(ev, ret, reason);
+}
+
+/*
+ * Schedule @n events as one group on an idle CPU.  On refusal the event the
+ * core names gets the reason, the others EV_GROUP; when the core names no
+ * event (index out of range), every event gets the reason.
+ */
+static int check_schedule(const struct check_ctx *c, struct check_ev *evs,
+			  u32 n)
+{
+	struct pmuctl_event *ev = calloc(n, sizeof(*ev));
+	struct pmuctl_place *place = calloc(n, sizeof(*place));
+	struct pmuctl_view view;
+	u32 reason = PMUCTL_R_NONE, index = n;
+	int ret = -ENOMEM;
+
+	if (!ev || !place)
+		goto out;
+	for (u32 i = 0; i < n; i++) {
+		ev[i].config = evs[i].config;
+		ev[i].extra = evs[i].extra;
+	}
+	pmuctl_view_init(&view);
+	ret = pmuctl_group_schedule(c->model, &c->caps, 0, &view, ev, n, place,
+				    &reason, &index);
+	for (u32 i = 0; i < n; i++) {
+		if (!ret) {
+			evs[i].place = place[i];
+		} else if (index >= n || i == index) {
+			ev_refuse(&evs[i], ret, reason);
+		} else {
+			evs[i].state = EV_GROUP;
+			evs[i].culprit = index;
+		}
+	}
+	ret = 0;
+out:
+	free(ev);
+	free(place);
+	return ret;
+}
+
+static bool ev_failed(const struct check_ev *ev)
+{
+	return ev->state != EV_OK || ev->pfm_refused;
+}
+
+static void check_print(const struct check_ev *ev)
+{
+	u32 idx = ev->place.idx;
+
+	switch (ev->state) {
+	case EV_OK:
+		if (ev->pfm_refused)
+			printf("error LIBPFM4: %s\n", ev->msg);
+		else if (idx >= PMUCTL_IDX_FIXED)
+			printf("ok fixed%u 0x%llx 0x%llx\n",
+			       idx - PMUCTL_IDX_FIXED,
+			       (unsigned long long)ev->place.config,
+			       (unsigned long long)ev->place.extra);
+		else
+			printf("ok pmc%u 0x%llx 0x%llx\n", idx,
+			       (unsigned long long)ev->place.config,
+			       (unsigned long long)ev->place.extra);
+		break;
+	case EV_UNKNOWN:
+		printf("error UNKNOWN_EVENT: %s\n", ev->msg);
+		break;
+	case EV_LIBPFM4:
+		printf("error LIBPFM4: %s\n", ev->msg);
+		break;
+	case EV_REASON:
+		printf("error %s: %s\n", pmuctl_reason_name(ev->reason),
+		       pmuctl_reason_text(ev->reason));
+		break;
+	case EV_ERRNO:
+		printf("error INTERNAL: the core refused the event without a reason: %s\n",
+		       strerror(-ev->err));
+		break;
+	case EV_GROUP:
+		printf("error GROUP: not scheduled, event %u failed\n",
+		       ev->culprit + 1);
+		break;
+	}
+}
+
+/* Check every event; returns the exit status. */
+static int check_events(struct check_ctx *c, struct check_ev *evs, u32 n)
+{
+	u32 first_bad = n;
+	int status = 0;
+	int ret;
+
+	for (u32 i = 0; i < n; i++) {
+		ret = check_resolve(c, &evs[i]);
+		if (ret)
+			return EXIT_USAGE;
+		if (evs[i].state == EV_OK)
+			check_classify(c, &evs[i]);
+		if (c->group) {
+			if (ev_failed(&evs[i]) && first_bad == n)
+				first_bad = i;
+			continue;
+		}
+		if (evs[i].state == EV_OK) {
+			ret = check_schedule(c, &evs[i], 1);
+			if (ret)
+				goto trouble;
+		}
+	}
+
+	if (c->group) {
+		if (first_bad < n) {
+			for (u32 i = 0; i < n; i++) {
+				if (!ev_failed(&evs[i])) {
+					evs[i].state = EV_GROUP;
+					evs[i].culprit = first_bad;
+				}
+			}
+		} else {
+			ret = check_schedule(c, evs, n);
+			if (ret)
+				goto trouble;
+		}
+	}
+
+	for (u32 i = 0; i < n; i++) {
+		check_print(&evs[i]);
+		if (ev_failed(&evs[i]))
+			status = EXIT_INVALID;
+	}
+	return status;
+
+trouble:
+	fprintf(stderr, "pmuctl check: %s\n", strerror(-ret));
+	return EXIT_USAGE;
+}
+
+void check_usage(FILE *f)
+{
+	fputs("usage: pmuctl check --pmu PMU [--caps LIST] [--group] EVENT...\n"
+	      "\n"
+	      "Check events offline against the rules the pmuctl module enforces on\n"
+	      "PMU, and tell which counter each would get on an idle CPU.\n"
+	      "\n"
+	      "  -p, --pmu PMU     knm, knl, skl or arch (any other Intel core)\n"
+	      "  -c, --caps LIST   override what CPUID would say, as KEY=N[,KEY=N]...:\n"
+	      "                    gp (1..32) and fixed (0..16) counters, perfmon\n"
+	      "                    version (2..255), counter width (1..64)\n"
+	      "  -g, --group       schedule the events together as one group\n"
+	      "                    (without it, each event is checked alone)\n"
+	      "  -h, --help        show this help\n"
+	      "\n"
+	      "Defaults, as the module's register model has them:\n"
+	      "  knm   family 6 model 0x85, version 3, gp=2, fixed=3, width=40\n"
+	      "  knl   family 6 model 0x57, version 3, gp=2, fixed=3, width=40\n"
+	      "  skl   family 6 model 0x55, version 4, gp=4, fixed=3, width=48\n"
+	      "  arch  family 6 model 0,    version 2, gp=4, fixed=3, width=48\n"
+	      "\n"
+	      "EVENT is a libpfm4 event string, e.g.\n"
+	      "offcore_response_0:dmnd_data_rd:any_response, or a raw event\n"
+	      "r<config>[:<extra>] in hex: config is the IA32_PERFEVTSELx image\n"
+	      "without EN and INT (set u/k yourself: 0x10000 user, 0x20000 kernel),\n"
+	      "extra the value of the event's extra MSR (OFFCORE_RSP_x, ...).\n"
+	      "\n"
+	      "Output: one line per event, in order, either\n"
+	      "  ok COUNTER CONFIG EXTRA     COUNTER is pmcN or fixedN; CONFIG and EXTRA\n"
+	      "                              as programmed (an offcore event may move\n"
+	      "                              to the other OFFCORE_RSP register)\n"
+	      "  error REASON: TEXT          the rule the event breaks; UNKNOWN_EVENT and\n"
+	      "                              LIBPFM4 come from libpfm4, GROUP names the\n"
+	      "                              event (counted from 1) that sank the group\n"
+	      "\n"
+	      "Exit status: 0 every event is valid, 1 some event is not, 2 usage error\n"
+	      "or trouble.\n", f);
+}
+
+int cmd_check(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "pmu",   required_argument, NULL, 'p' },
+		{ "caps",  required_argument, NULL, 'c' },
+		{ "group", no_argument,       NULL, 'g' },
+		{ "help",  no_argument,       NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct caps_override ov = { -1, -1, -1, -1 };
+	struct check_ctx c = { 0 };
+	struct check_ev *evs;
+	char err[160];
+	int opt, status;
+	u32 n;
+
+	opterr = 0;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, ":p:c:gh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'p':
+			c.pmu = tool_pmu_find(optarg);
+			if (!c.pmu)
+				return check_usage_error("unknown pmu '%s' (knm, knl, skl, arch)",
+							 optarg);
+			break;
+		case 'c':
+			if (caps_parse(optarg, &ov, err, sizeof(err)))
+				return check_usage_error("%s", err);
+			break;
+		case 'g':
+			c.group = true;
+			break;
+		case 'h':
+			check_usage(stdout);
+			return 0;
+		case ':':
+			return check_usage_error("option '%s' needs a value",
+						 argv[optind - 1]);
+		default:
+			return check_usage_error("unknown option '%s'",
+						 argv[optind - 1]);
+		}
+	}
+	if (!c.pmu)
+		return check_usage_error("missing --pmu");
+	if (optind >= argc)
+		return check_usage_error("no events to check");
+
+	c.model = pmuctl_model_by_id(c.pmu->model_id);
+	if (!c.model) {
+		fprintf(stderr, "pmuctl check: the core has no model for pmu %s\n",
+			c.pmu->name);
+		return EXIT_USAGE;
+	}
+	caps_build(c.pmu, &ov, &c.caps);
+
+	n = (u32)(argc - optind);
+	evs = calloc(n, sizeof(*evs));
+	if (!evs) {
+		fprintf(stderr, "pmuctl check: %s\n", strerror(ENOMEM));
+		return EXIT_USAGE;
+	}
+	for (u32 i = 0; i < n; i++)
+		evs[i].arg = argv[optind + i];
+	status = check_events(&c, evs, n);
+	free(evs);
+	return status;
+}

@@ -1,0 +1,542 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the pmuctl subcommands share: opening the device and saying in one
+ * line why it failed, CPU lists, the default events, programming a group
+ * and naming counters.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tool.h"
+
+const struct tool_pmu tool_pmus[] = {
+	{ "knm",  "knm",      PMUCTL_MODEL_KNM,  6, 0x85, 3, 2, 3, 40 },
+	{ "knl",  "knl",      PMUCTL_MODEL_KNL,  6, 0x57, 3, 2, 3, 40 },
+	{ "skl",  "skl",      PMUCTL_MODEL_SKL,  6, 0x55, 4, 4, 3, 48 },
+	{ "arch", "ix86arch", PMUCTL_MODEL_ARCH, 6, 0x00, 2, 4, 3, 48 },
+};
+const unsigned int tool_nr_pmus = ARRAY_SIZE(tool_pmus);
+
+const struct tool_pmu *tool_pmu_find(const char *name)
+{
+	for (unsigned int i = 0; i < tool_nr_pmus; i++)
+		if (!strcmp(tool_pmus[i].name, name))
+			return &tool_pmus[i];
+	return NULL;
+}
+
+int tool_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "pmuctl %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\ntry 'pmuctl %s --help'\n", cmd);
+	return EXIT_USAGE;
+}
+
+int tool_fail(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "pmuctl %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_FAIL;
+}
+
+const char *tool_device_path(void)
+{
+	const char *path = getenv("PMUCTL_DEVICE");
+
+	return path && *path ? path : PMUCTL_DEVICE_PATH;
+}
+
+/*
+ * Can this CPU have a PMU pmuctl drives?  The module refuses to load (and
+ * udev never makes the device) on a CPU that is not Intel or lacks
+ * architectural perfmon, typically a VM without a virtual PMU; the kernel
+ * shows both in /proc/cpuinfo (vendor_id, the arch_perfmon flag).
+ * Return: NULL when it can (or cpuinfo cannot be read: then assume it
+ * can), else what is missing.
+ */
+static const char *cpu_lacks_pmu(char *buf, size_t len)
+{
+	const char *path = getenv(TOOL_CPUINFO_ENV);
+	bool have_vendor = false, have_flags = false, perfmon = false;
+	char line[4096], vendor[64] = "";
+	FILE *f;
+
+	if (!path || !*path)
+		path = "/proc/cpuinfo";
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f) && !(have_vendor && have_flags)) {
+		char *colon = strchr(line, ':');
+
+		if (!colon)
+			continue;
+		if (!have_vendor && !strncmp(line, "vendor_id", 9)) {
+			have_vendor = sscanf(colon + 1, " %63s", vendor) == 1;
+		} else if (!have_flags && !strncmp(line, "flags", 5)) {
+			for (char *w = strtok(colon + 1, " \t\n"); w;
+			     w = strtok(NULL, " \t\n"))
+				if (!strcmp(w, "arch_perfmon"))
+					perfmon = true;
+			have_flags = true;
+		}
+	}
+	fclose(f);
+	if (have_vendor && strcmp(vendor, "GenuineIntel")) {
+		snprintf(buf, len, "this CPU is not Intel (vendor_id %s) and pmuctl drives only the Intel core PMU",
+			 vendor);
+		return buf;
+	}
+	if (have_flags && !perfmon) {
+		snprintf(buf, len, "this CPU shows no PMU (no arch_perfmon flag in /proc/cpuinfo): in a VM, give the guest a virtual PMU (e.g. QEMU/KVM -cpu host,pmu=on)");
+		return buf;
+	}
+	return NULL;
+}
+
+void tool_open_explain(const char *cmd, int ret)
+{
+	const char *path = tool_device_path();
+	bool env = getenv("PMUCTL_DEVICE") && *getenv("PMUCTL_DEVICE");
+	char why[256];
+
+	switch (ret) {
+	case -ENOENT:
+		if (!access("/sys/module/pmuctl", F_OK)) {
+			tool_fail(cmd, "%s does not exist although the pmuctl module is loaded: %s",
+				  path, env ? "fix or unset PMUCTL_DEVICE" :
+				  "create it as /sys/class/misc/pmuctl/dev says (udev or mknod)");
+		} else if (cpu_lacks_pmu(why, sizeof(why))) {
+			tool_fail(cmd, "%s does not exist: no PMU that pmuctl drives: %s",
+				  path, why);
+		} else {
+			tool_fail(cmd, "%s does not exist: the pmuctl module is not loaded; load it with 'sudo modprobe pmuctl' (or 'sudo insmod pmuctl.ko' in the build tree)%s",
+				  path, env ? ", or fix PMUCTL_DEVICE" : "");
+		}
+		break;
+	case -EACCES:
+		tool_fail(cmd, "no permission to open %s: run as root, or get access to it (a udev rule giving it to group 'pmu' with MODE=\"0660\", and membership in 'pmu')",
+			  path);
+		break;
+	case -EPERM:
+		tool_fail(cmd, "%s admits only CAP_PERFMON or root: run as root, or let users in with the module parameter unprivileged=1 ('sudo modprobe pmuctl unprivileged=1', or write 1 to /sys/module/pmuctl/parameters/unprivileged)",
+			  path);
+		break;
+	case -EPROTO:
+		tool_fail(cmd, "%s speaks another ABI version than this pmuctl (ABI %d): install a pmuctl.ko and pmuctl of the same release",
+			  path, PMUCTL_ABI_VERSION);
+		break;
+	case -ENOTTY:
+	case -EISDIR:
+	case -ENOTDIR:
+	case -ENXIO:
+	case -EINVAL:
+		tool_fail(cmd, "%s is not the pmuctl device (%s): %s", path,
+			  strerror(-ret), env ? "point PMUCTL_DEVICE at /dev/pmuctl or unset it" :
+			  "another driver owns that name: check 'ls -l /dev/pmuctl' and /sys/class/misc/pmuctl");
+		break;
+	default:
+		tool_fail(cmd, "cannot open %s: %s", path, strerror(-ret));
+		break;
+	}
+}
+
+int tool_open_quiet(struct pmuctl **out)
+{
+	/* The tool reads with PMUCTL_IOC_READ: no rdpmc, no emulation. */
+	return pmuctl_open(NULL, PMUCTL_OPEN_NO_EMULATION, out);
+}
+
+int tool_open(const char *cmd, struct pmuctl **out)
+{
+	int ret = tool_open_quiet(out);
+
+	if (ret)
+		tool_open_explain(cmd, ret);
+	return ret;
+}
+
+int tool_parse_uint(const char *s, unsigned long long min,
+		    unsigned long long max, unsigned long long *out)
+{
+	unsigned long long v = 0;
+
+	if (!*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		if (v > (max - (unsigned long long)(*s - '0')) / 10)
+			return -ERANGE;
+		v = v * 10 + (unsigned long long)(*s - '0');
+	}
+	if (v < min)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+/* One CPU number of a list: decimal digits up to @end. */
+static int cpu_number(const char *s, const char *end, unsigned int *cpu)
+{
+	char num[16];
+	unsigned long long v;
+	size_t n = (size_t)(end - s);
+	int ret;
+
+	if (!n || n >= sizeof(num))
+		return n ? -ERANGE : -EINVAL;
+	memcpy(num, s, n);
+	num[n] = '\0';
+	ret = tool_parse_uint(num, 0, TOOL_MAX_CPUS - 1, &v);
+	if (ret)
+		return ret;
+	*cpu = (unsigned int)v;
+	return 0;
+}
+
+int tool_cpulist_parse(const char *s, cpu_set_t *set, size_t setsize,
+		       char *err, size_t errlen)
+{
+	const char *p = s;
+
+	CPU_ZERO_S(setsize, set);
+	if (!*s) {
+		snprintf(err, errlen, "empty CPU list: expected e.g. 0-3,6");
+		return -EINVAL;
+	}
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		const char *end = comma ? comma : p + strlen(p);
+		const char *dash = memchr(p, '-', (size_t)(end - p));
+		unsigned int lo, hi;
+		int ret;
+
+		ret = cpu_number(p, dash ? dash : end, &lo);
+		if (!ret)
+			ret = dash ? cpu_number(dash + 1, end, &hi) : 0;
+		if (!dash)
+			hi = lo;
+		if (!ret && hi < lo)
+			ret = -EINVAL;
+		if (!ret && hi >= setsize * 8)
+			ret = -ERANGE;
+		if (ret) {
+			snprintf(err, errlen, "bad CPU list '%s' at '%.*s': %s",
+				 s, (int)(end - p), p, ret == -ERANGE ?
+				 "CPU number too large" :
+				 "expected N or N-M (N <= M), comma-separated, e.g. 0-3,6");
+			return ret;
+		}
+		for (unsigned int c = lo; c <= hi; c++)
+			CPU_SET_S(c, setsize, set);
+		if (!comma)
+			return 0;
+		p = comma + 1;
+	}
+}
+
+char *tool_cpulist_format(const cpu_set_t *set, size_t setsize, char *buf,
+			  size_t len)
+{
+	unsigned int max = (unsigned int)(setsize * 8);
+	size_t used = 0;
+
+	if (!len)
+		return buf;
+	buf[0] = '\0';
+	for (unsigned int c = 0; c < max; c++) {
+		unsigned int hi = c;
+		int n;
+
+		if (!CPU_ISSET_S(c, setsize, set))
+			continue;
+		while (hi + 1 < max && CPU_ISSET_S(hi + 1, setsize, set))
+			hi++;
+		if (hi == c)
+			n = snprintf(buf + used, len - used, "%s%u", used ? "," : "", c);
+		else
+			n = snprintf(buf + used, len - used, "%s%u-%u",
+				     used ? "," : "", c, hi);
+		if (n < 0 || (size_t)n >= len - used)
+			break;
+		used += (size_t)n;
+		c = hi;
+	}
+	if (!used)
+		snprintf(buf, len, "none");
+	return buf;
+}
+
+cpu_set_t *tool_cpuset_alloc(size_t *setsize)
+{
+	cpu_set_t *set = CPU_ALLOC(TOOL_MAX_CPUS);
+
+	*setsize = CPU_ALLOC_SIZE(TOOL_MAX_CPUS);
+	if (set)
+		CPU_ZERO_S(*setsize, set);
+	return set;
+}
+
+int tool_affinity(cpu_set_t *set, size_t setsize)
+{
+	return sched_getaffinity(0, setsize, set) ? -errno : 0;
+}
+
+/*
+ * The default events: the three fixed-counter events and two
+ * architectural events every perfmon v2+ CPU enumerates (SDM vol. 3B
+ * "Pre-defined Architectural Performance Events"; FACTS.md 1), all at
+ * user and kernel level as perf counts by default.
+ */
+static const struct {
+	const char *name;
+	uint64_t code;		/* event select and umask */
+	int arch;		/* CPUID.0AH:EBX bit, -1: none */
+	int fixed;		/* the fixed counter that counts it, -1: none */
+	bool fixed_only;	/* REF_TSC's pseudo encoding 0x0300 */
+} default_events[] = {
+	{ "instructions",  0x00c0, PMUCTL_ARCH_INST_RETIRED,  0, false },
+	{ "cycles",        0x003c, PMUCTL_ARCH_CORE_CYCLES,   1, false },
+	{ "ref-cycles",    0x0300, -1,                        2, true },
+	{ "branches",      0x00c4, PMUCTL_ARCH_BRANCHES,     -1, false },
+	{ "branch-misses", 0x00c5, PMUCTL_ARCH_BRANCH_MISSES, -1, false },
+};
+
+/*
+ * Each default event that this PMU can count, on its fixed counter when
+ * the CPU has it, else on a generic counter while one is left: CPUID's
+ * events_unavailable keeps an architectural event off the generic
+ * counters, as the module's rules do (EVENT_UNAVAILABLE).
+ */
+static void events_default(const struct pmuctl_caps *caps, struct tool_events *e)
+{
+	unsigned int gp_left = caps->nr_gp;
+
+	for (size_t i = 0; i < ARRAY_SIZE(default_events); i++) {
+		int fx = default_events[i].fixed, arch = default_events[i].arch;
+		bool on_fixed = fx >= 0 && (caps->fixed_mask & (1U << fx));
+		bool gp_ok = !default_events[i].fixed_only && arch >= 0 &&
+			     !(caps->events_unavailable & (1U << arch));
+
+		if (!on_fixed && !(gp_ok && gp_left))
+			continue;
+		if (!on_fixed)
+			gp_left--;
+		memset(&e->ev[e->nr], 0, sizeof(e->ev[e->nr]));
+		e->ev[e->nr].config = default_events[i].code | PMUCTL_CFG_USR |
+				      PMUCTL_CFG_OS;
+		snprintf(e->owned[e->nr], sizeof(e->owned[e->nr]), "%s",
+			 default_events[i].name);
+		e->name[e->nr] = e->owned[e->nr];
+		e->nr++;
+	}
+}
+
+/*
+ * perf's names of the default events, usable in -e on every PMU as
+ * NAME[:u][:k] (neither: both levels, as perf and libpfm4 count by
+ * default); libpfm4's tables name them differently on each PMU.
+ */
+static bool alias_parse(const char *s, struct pmuctl_event *ev)
+{
+	const char *colon = strchr(s, ':');
+	size_t len = colon ? (size_t)(colon - s) : strlen(s);
+	uint64_t priv = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(default_events); i++) {
+		if (strlen(default_events[i].name) != len ||
+		    strncmp(default_events[i].name, s, len))
+			continue;
+		for (const char *m = colon; m; m = strchr(m + 1, ':')) {
+			if (!strncmp(m, ":u", 2) && (m[2] == ':' || !m[2]))
+				priv |= PMUCTL_CFG_USR;
+			else if (!strncmp(m, ":k", 2) && (m[2] == ':' || !m[2]))
+				priv |= PMUCTL_CFG_OS;
+			else
+				return false;	/* libpfm4 says what is wrong */
+		}
+		memset(ev, 0, sizeof(*ev));
+		ev->config = default_events[i].code |
+			     (priv ? priv : PMUCTL_CFG_USR | PMUCTL_CFG_OS);
+		return true;
+	}
+	return false;
+}
+
+int tool_events_syntax(const char *cmd, const char *list)
+{
+	unsigned int n = 1;
+
+	if (!*list || list[0] == ',' || list[strlen(list) - 1] == ',' ||
+	    strstr(list, ",,"))
+		return tool_usage_error(cmd, "empty event in the -e list '%s'", list);
+	for (const char *c = list; (c = strchr(c, ',')); c++)
+		n++;
+	if (n > PMUCTL_MAX_EVENTS)
+		return tool_usage_error(cmd, "%u events in -e, at most %d count at once: split them over several runs",
+					n, PMUCTL_MAX_EVENTS);
+	return 0;
+}
+
+int tool_events_get(const char *cmd, const struct pmuctl_info *info,
+		    const char *list, struct tool_events *e)
+{
+	const char *pmu = pmuctl_pfm_pmu_name(info->pmu_model);
+	char *copy, *save = NULL;
+	char msg[256];
+
+	memset(e, 0, sizeof(*e));
+	if (!list) {
+		events_default(&info->caps, e);
+		e->defaults = true;
+		if (!e->nr)
+			return tool_fail(cmd, "this PMU offers none of the default events: name events with -e (see 'pmuctl list')");
+		return 0;
+	}
+	if (tool_events_syntax(cmd, list))
+		return EXIT_USAGE;
+	/* Kept for the names: the reports say each event as it was typed. */
+	copy = strdup(list);
+	if (!copy)
+		return tool_fail(cmd, "%s", strerror(ENOMEM));
+	for (char *s = strtok_r(copy, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
+		int ret;
+
+		if (alias_parse(s, &e->ev[e->nr])) {
+			e->name[e->nr++] = s;
+			continue;
+		}
+		ret = pmuctl_event_parse(pmu, s, &e->ev[e->nr], msg, sizeof(msg));
+		if (ret == PMUCTL_PARSE_LITERAL) {
+			fprintf(stderr, "pmuctl %s: note: libpfm4 refused '%s' (%s); counting pmuctl's literal encoding, which the module judges\n",
+				cmd, s, msg);
+		} else if (ret == -ENOENT) {
+			/* libpfm4's message, unless it only repeats this one. */
+			return tool_fail(cmd, "unknown event '%s' on PMU %s: %s; 'pmuctl list' shows the names",
+					 s, pmu ? pmu : "(this host)",
+					 msg[0] && strncmp(msg, "unknown event '", 15) ?
+					 msg : "no event of that name");
+		} else if (ret < 0) {
+			return tool_fail(cmd, "event '%s': %s", s,
+					 msg[0] ? msg : strerror(-ret));
+		}
+		e->name[e->nr++] = s;
+	}
+	/* copy stays allocated: e->name points into it until exit. */
+	return 0;
+}
+
+static bool reason_is_busy(uint32_t r)
+{
+	switch (r) {
+	case PMUCTL_R_COUNTERS_BUSY:
+	case PMUCTL_R_OFFCORE_RSP0_BUSY:
+	case PMUCTL_R_OFFCORE_RSP1_BUSY:
+	case PMUCTL_R_OFFCORE_BOTH_BUSY:
+	case PMUCTL_R_FRONTEND_BUSY:
+	case PMUCTL_R_LDLAT_BUSY:
+		return true;
+	default:
+		return false;
+	}
+}
+
+int tool_program(const char *cmd, struct pmuctl *p, struct tool_events *e,
+		 const cpu_set_t *cpus, size_t setsize)
+{
+	struct pmuctl_error err;
+	char line[512];
+	int ret;
+
+	ret = pmuctl_program(p, e->ev, e->nr, cpus, setsize, &err);
+	if (ret && e->defaults && err.reason == PMUCTL_R_UNPRIV_KERNEL_MODE) {
+		/* An unprivileged session: count the defaults in user mode. */
+		for (unsigned int i = 0; i < e->nr; i++) {
+			e->ev[i].config &= ~PMUCTL_CFG_OS;
+			e->ev[i].counter = 0;
+			e->ev[i].config_used = 0;
+			e->ev[i].extra_msr = 0;
+			strncat(e->owned[i], ":u",
+				sizeof(e->owned[i]) - strlen(e->owned[i]) - 1);
+		}
+		ret = pmuctl_program(p, e->ev, e->nr, cpus, setsize, &err);
+	}
+	if (!ret)
+		return 0;
+
+	/* Refusals of the CPU or the device name no event, whatever index says. */
+	if (err.reason != PMUCTL_R_NONE && err.reason < PMUCTL_R_NOT_INTEL &&
+	    err.index < e->nr) {
+		struct pmuctl_error noidx = err;
+
+		/* The event by the name the user typed, not by its index. */
+		noidx.index = UINT32_MAX;
+		pmuctl_strerror(ret, &noidx, line, sizeof(line));
+		return tool_fail(cmd, "event '%s' refused: %s%s", e->name[err.index],
+				 line, reason_is_busy(err.reason) ?
+				 " ('pmuctl info' shows who holds what)" : "");
+	}
+	err.index = UINT32_MAX;
+	pmuctl_strerror(ret, &err, line, sizeof(line));
+	return tool_fail(cmd, "cannot program the events: %s%s", line,
+			 reason_is_busy(err.reason) ?
+			 " ('pmuctl info' shows who holds what)" : "");
+}
+
+const char *tool_counter_name(uint32_t counter, char *buf, size_t len)
+{
+	if (counter == PMUCTL_COUNTER_NONE)
+		snprintf(buf, len, "none");
+	else if (counter & PMUCTL_COUNTER_FIXED)
+		snprintf(buf, len, "fixed%u", counter & ~PMUCTL_COUNTER_FIXED);
+	else
+		snprintf(buf, len, "pmc%u", counter);
+	return buf;
+}
+
+const char *tool_backend_name(uint32_t backend)
+{
+	switch (backend) {
+	case PMUCTL_BACKEND_MSR:
+		return "msr";
+	case PMUCTL_BACKEND_MODEL:
+		return "model";
+	default:
+		return "unknown";
+	}
+}
+
+void tool_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmuctl info: what the module reports through PMUCTL_IOC_INFO, as
+ * "key: value" lines, then who holds which counters and extra MSRs on
+ * each CPU as a table.  Output format: see info_usage().
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool.h"
+
+void info_usage(FILE *f)
+{
+	fputs("usage: pmuctl info\n"
+	      "\n"
+	      "Show the PMU the pmuctl module drives and who holds its counters.\n"
+	      "\n"
+	      "Output: 'key: value' lines (device, backend, pmu, perfmon, generic\n"
+	      "counters, fixed counters, features, perf_capabilities, unavailable\n"
+	      "architectural events, rdpmc, max events per group, event flags,\n"
+	      "commands, cpus, this session), a blank line, then the holdings table:\n"
+	      "one row per possible CPU with its state (online/offline), the session\n"
+	      "holding each counter (pmcN, fixedN; '-' free) and each extra MSR of\n"
+	      "the model as VALUE/USERS (the value programmed and how many events\n"
+	      "share it; '-' free).  'backend: model' means the module is its test\n"
+	      "build: the register model counts nothing.\n"
+	      "\n"
+	      "Exit status: 0 success, 1 failure (no device, no PMU, ...), 2 usage.\n", f);
+}
+
+static const char *const arch_event_names[] = {
+	[PMUCTL_ARCH_CORE_CYCLES] = "core_cycles",
+	[PMUCTL_ARCH_INST_RETIRED] = "inst_retired",
+	[PMUCTL_ARCH_REF_CYCLES] = "ref_cycles",
+	[PMUCTL_ARCH_LLC_REFERENCES] = "llc_references",
+	[PMUCTL_ARCH_LLC_MISSES] = "llc_misses",
+	[PMUCTL_ARCH_BRANCHES] = "branches",
+	[PMUCTL_ARCH_BRANCH_MISSES] = "branch_misses",
+	[PMUCTL_ARCH_TOPDOWN_SLOTS] = "topdown_slots",
+};
+
+static const struct {
+	uint32_t bit;
+	const char *name;
+} cap_flags[] = {
+	{ PMUCTL_CAP_ANY_THREAD, "any_thread" },
+	{ PMUCTL_CAP_ANY_DEPRECATED, "any_deprecated" },
+	{ PMUCTL_CAP_FULL_WIDTH_WRITE, "full_width_write" },
+	{ PMUCTL_CAP_GP_CLAMPED, "gp_clamped" },
+	{ PMUCTL_CAP_FIXED_CLAMPED, "fixed_clamped" },
+};
+
+/* ioctl numbers of uapi/linux/pmuctl.h, for pmuctl_info.commands. */
+static const char *const command_names[] = {
+	"info", "program", "start", "stop", "reset", "read", "release",
+};
+
+/* The extra MSRs a model may have (FACTS.md 1, 2). */
+static const char *xreg_name(uint32_t msr, char *buf, size_t len)
+{
+	switch (msr) {
+	case 0x1a6:
+		return "offcore_rsp_0";
+	case 0x1a7:
+		return "offcore_rsp_1";
+	case 0x3f6:
+		return "pebs_ld_lat";
+	case 0x3f7:
+		return "pebs_frontend";
+	default:
+		snprintf(buf, len, "msr_%#x", msr);
+		return buf;
+	}
+}
+
+static void print_flags(const char *key, uint32_t v, const char *const *names,
+			const uint32_t *bits, size_t n)
+{
+	bool any = false;
+
+	printf("%s:", key);
+	for (size_t i = 0; i < n; i++) {
+		if (v & bits[i]) {
+			printf(" %s", names[i]);
+			v &= ~bits[i];
+			any = true;
+		}
+	}
+	for (unsigned int b = 0; b < 32; b++) {
+		if (v & (1U << b)) {
+			printf(" bit%u", b);
+			any = true;
+		}
+	}
+	printf("%s\n", any ? "" : " none");
+}
+
+static void print_info(const struct pmuctl_info *info)
+{
+	const struct pmuctl_caps *c = &info->caps;
+	const char *names[8];
+	uint32_t bits[8];
+	size_t n;
+
+	printf("device: %s (ABI %u)\n", tool_device_path(), info->abi_version);
+	if (info->backend == PMUCTL_BACKEND_MODEL)
+		printf("backend: model (the module's test build: a register model stands in for the PMU and counts nothing)\n");
+	else if (info->backend == PMUCTL_BACKEND_MSR)
+		printf("backend: msr (the CPU's PMU)\n");
+	else
+		printf("backend: unknown %u (a newer module: do not trust its counts)\n",
+		       info->backend);
+	printf("pmu: %s (Intel family %u model %#x stepping %u; libpfm4 PMU %s)\n",
+	       pmuctl_model_name(info->pmu_model), c->family, c->model,
+	       c->stepping, pmuctl_pfm_pmu_name(info->pmu_model) ?: "none");
+	printf("perfmon: version %u\n", c->version);
+	printf("generic counters: %u x %u bits\n", c->nr_gp, c->gp_width);
+	printf("fixed counters: %u x %u bits (mask 0x%x)\n", c->nr_fixed,
+	       c->fixed_width, c->fixed_mask);
+
+	for (n = 0; n < ARRAY_SIZE(cap_flags); n++) {
+		names[n] = cap_flags[n].name;
+		bits[n] = cap_flags[n].bit;
+	}
+	print_flags("features", c->flags, names, bits, n);
+	printf("perf_capabilities: 0x%llx\n",
+	       (unsigned long long)c->perf_capabilities);
+
+	/* Bits past the 8 defined events only say the vector is shorter. */
+	for (n = 0; n < 8; n++) {
+		names[n] = arch_event_names[n];
+		bits[n] = 1U << n;
+	}
+	print_flags("unavailable architectural events", c->events_unavailable & 0xff,
+		    names, bits, n);
+
+	if (info->rdpmc == PMUCTL_RDPMC_SESSION)
+		printf("rdpmc: session (granted to a session's process while it holds counters)\n");
+	else if (info->rdpmc == PMUCTL_RDPMC_NONE)
+		printf("rdpmc: none (not granted: read with PMUCTL_IOC_READ; libpmuctl emulates rdpmc)\n");
+	else
+		printf("rdpmc: unknown %u\n", info->rdpmc);
+	printf("max events per group: %u\n", info->max_events);
+	names[0] = "generic_only";
+	bits[0] = PMUCTL_EVENT_GENERIC_ONLY;
+	print_flags("event flags", info->event_flags, names, bits, 1);
+
+	printf("commands:");
+	for (unsigned int b = 0; b < 64; b++) {
+		if (!(info->commands & (1ULL << b)))
+			continue;
+		if (b < ARRAY_SIZE(command_names))
+			printf(" %s", command_names[b]);
+		else
+			printf(" cmd%u", b);
+	}
+	printf("\n");
+	printf("cpus: %u\n", info->nr_cpus);
+	printf("this session: %u\n", info->session);
+}
+
+/* One table cell per counter and extra MSR, then the rows. */
+static void print_holdings(const struct pmuctl_info *info,
+			   const struct pmuctl_holding *h, unsigned int nr)
+{
+	const struct pmuctl_caps *c = &info->caps;
+	unsigned int col[PMUCTL_HOLDING_COUNTERS], nr_cols = 0, nr_x = 0;
+	char head[PMUCTL_HOLDING_COUNTERS + PMUCTL_HOLDING_XREGS][24];
+	unsigned int width[PMUCTL_HOLDING_COUNTERS + PMUCTL_HOLDING_XREGS];
+	char cell[40], buf[24];
+
+	for (unsigned int i = 0; i < c->nr_gp && i < 32; i++) {
+		col[nr_cols] = i;
+		snprintf(head[nr_cols++], sizeof(head[0]), "pmc%u", i);
+	}
+	for (unsigned int i = 0; i < 16; i++) {
+		if (!(c->fixed_mask & (1U << i)))
+			continue;
+		col[nr_cols] = 32 + i;
+		snprintf(head[nr_cols++], sizeof(head[0]), "fixed%u", i);
+	}
+	/* The model's extra MSRs are the same on every CPU. */
+	for (unsigned int x = 0; nr && x < PMUCTL_HOLDING_XREGS && h[0].xreg[x].msr; x++) {
+		snprintf(head[nr_cols + x], sizeof(head[0]), "%s",
+			 xreg_name(h[0].xreg[x].msr, buf, sizeof(buf)));
+		nr_x++;
+	}
+
+	for (unsigned int k = 0; k < nr_cols + nr_x; k++)
+		width[k] = (unsigned int)strlen(head[k]);
+	for (unsigned int r = 0; r < nr; r++) {
+		for (unsigned int x = 0; x < nr_x; x++) {
+			if (!h[r].xreg[x].refcount)
+				continue;
+			snprintf(cell, sizeof(cell), "%#llx/%u",
+				 (unsigned long long)h[r].xreg[x].value,
+				 h[r].xreg[x].refcount);
+			if (strlen(cell) > width[nr_cols + x])
+				width[nr_cols + x] = (unsigned int)strlen(cell);
+		}
+		for (unsigned int k = 0; k < nr_cols; k++) {
+			snprintf(cell, sizeof(cell), "%u", h[r].owner[col[k]]);
+			if (strlen(cell) > width[k])
+				width[k] = (unsigned int)strlen(cell);
+		}
+	}
+
+	printf("\nholdings: session ids per counter, VALUE/USERS per extra MSR, '-' free\n");
+	printf("%4s  %-7s", "cpu", "state");
+	for (unsigned int k = 0; k < nr_cols + nr_x; k++)
+		printf("  %*s", (int)width[k], head[k]);
+	printf("\n");
+	for (unsigned int r = 0; r < nr; r++) {
+		printf("%4u  %-7s", h[r].cpu,
+		       h[r].flags & PMUCTL_HOLDING_ONLINE ? "online" : "offline");
+		for (unsigned int k = 0; k < nr_cols; k++) {
+			if (h[r].owner[col[k]])
+				snprintf(cell, sizeof(cell), "%u", h[r].owner[col[k]]);
+			else
+				snprintf(cell, sizeof(cell), "-");
+			printf("  %*s", (int)width[k], cell);
+		}
+		for (unsigned int x = 0; x < nr_x; x++) {
+			if (h[r].xreg[x].refcount)
+				snprintf(cell, sizeof(cell), "%#llx/%u",
+					 (unsigned long long)h[r].xreg[x].value,
+					 h[r].xreg[x].refcount);
+			else
+				snprintf(cell, sizeof(cell), "-");
+			printf("  %*s", (int)width[nr_cols + x], cell);
+		}
+		printf("\n");
+	}
+}
+
+int cmd_info(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct pmuctl_info *info;
+	struct pmuctl_holding *h;
+	struct pmuctl *p;
+	int opt, ret;
+
+	opterr = 0;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			info_usage(stdout);
+			return 0;
+		default:
+			return tool_usage_error("info", "unknown option '%s'",
+						argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return tool_usage_error("info", "unexpected argument '%s'",
+					argv[optind]);
+
+	if (tool_open("info", &p))
+		return EXIT_FAIL;
+	info = pmuctl_get_info(p);
+	h = calloc(info->nr_cpus ? info->nr_cpus : 1, sizeof(*h));
+	if (!h) {
+		pmuctl_close(p);
+		return tool_fail("info", "%s", strerror(ENOMEM));
+	}
+	ret = pmuctl_get_holdings(p, h, info->nr_cpus);
+	if (ret < 0) {
+		free(h);
+		pmuctl_close(p);
+		return tool_fail("info", "cannot read the holdings: %s",
+				 strerror(-ret));
+	}
+	print_info(info);
+	print_holdings(info, h, (unsigned int)ret);
+	free(h);
+	pmuctl_close(p);
+	return 0;
+}

@@ -1,0 +1,718 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmuctl stat: count events on one CPU while a command runs pinned there.
+ *
+ * pmuctl counts CPUs, not tasks: the group is programmed on one CPU, the
+ * command's affinity is set to that CPU alone, and whatever else runs
+ * there is counted too.  The report says so in its first line.
+ *
+ * A run: RESET, READ (the baseline), START, fork and exec the command,
+ * READ once a second while it runs, STOP when it has exited, READ.  The
+ * count of an event is the sum of the differences of successive READs,
+ * each masked to the counter's width, so a counter that wraps while the
+ * command runs (2^40 events on KNL/KNM: minutes at full speed) is still
+ * counted right; with no wrap it is the last READ minus the baseline.
+ * Nothing else goes into a count: under the test register model, which
+ * counts nothing, the counts are whatever the registers were set to.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tool.h"
+
+/* READ this often while the command runs: far below any counter's wrap. */
+#define POLL_SECONDS	1
+#define MAX_RUNS	100000
+
+void stat_usage(FILE *f)
+{
+	fputs("usage: pmuctl stat [-e EVENT,...] [-C CPU] [-r N] [-x SEP | --json]\n"
+	      "                   [-o FILE] [--] COMMAND [ARGS]...\n"
+	      "\n"
+	      "Count events on one CPU while COMMAND runs pinned to it.  pmuctl counts\n"
+	      "the CPU, not the task: everything that runs there meanwhile is counted.\n"
+	      "\n"
+	      "  -e, --events LIST   events, comma-separated: libpfm4 names of the\n"
+	      "                      module's PMU ('pmuctl list'), raw\n"
+	      "                      r<config>[:<extra>] in hex, or one of the names\n"
+	      "                      below with :u, :k or neither (both levels).\n"
+	      "                      Default: instructions, cycles, ref-cycles (fixed\n"
+	      "                      counters), branches, branch-misses (generic\n"
+	      "                      counters left), those this PMU has, at user and\n"
+	      "                      kernel level (in an unprivileged session user\n"
+	      "                      level only, named NAME:u)\n"
+	      "  -C, --cpu CPU       the CPU (default: the highest-numbered CPU this\n"
+	      "                      process may run on, away from CPU 0's housekeeping)\n"
+	      "  -r, --repeat N      run COMMAND N times; print means and the relative\n"
+	      "                      standard error of each mean, ( +- P% )\n"
+	      "  -x, --field-separator SEP   CSV output, one line per event:\n"
+	      "                      value,unit,event,cpu,counter,stddev%,metric-value,\n"
+	      "                      metric-unit,backend\n"
+	      "  -j, --json          JSON Lines: one object per event with the keys\n"
+	      "                      type (\"event\"), event, value, counter, cpu, runs,\n"
+	      "                      stddev_pct, metric_value, metric_unit, backend; then\n"
+	      "                      one object with type \"summary\", cpu, command, runs,\n"
+	      "                      elapsed_s, exit_status, signal, failed_runs, backend\n"
+	      "  -o, --output FILE   write the report to FILE instead of stderr\n"
+	      "  -h, --help          show this help\n"
+	      "\n"
+	      "The report goes to stderr, as perf stat's does, so COMMAND keeps stdout.\n"
+	      "Table: the line ' Performance counter stats for CPU N, while 'COMMAND'\n"
+	      "ran pinned there:' (with ' (N runs)' before the colon when -r > 1); when\n"
+	      "the module is its test build, the line ' register model backend: ...';\n"
+	      "one line per event, '%18s  %-28s' VALUE EVENT, then '  # METRIC UNIT'\n"
+	      "and '  ( +- P% )' when there are; '%17.9f seconds time elapsed'; and\n"
+	      "when COMMAND failed, a line saying how.  Metrics: insn per cycle (on\n"
+	      "the instructions line, with cycles), % of all branches (on\n"
+	      "branch-misses), and on KNL/KNM the average offcore latency in cycles\n"
+	      "(on an OFFCORE_RESPONSE_0 :OUTSTANDING line, with an ANY_RESPONSE event\n"
+	      "of the same requests); shown only when the divisor is not zero.\n"
+	      "Values are plain integers: the counts READ gave (means with -r).\n"
+	      "\n"
+	      "Exit status: 0 counting succeeded, whatever COMMAND's own exit status\n"
+	      "(which the report gives); 1 failure (device, events, COMMAND could not\n"
+	      "be started, a READ failed); 2 usage error.\n", f);
+}
+
+struct stat_opts {
+	const char *events;
+	int cpu;			/* -1: default */
+	unsigned int runs;
+	const char *sep;		/* -x */
+	bool json;
+	const char *output;
+	char **argv;			/* the command */
+};
+
+/* Sums over runs: mean and spread of each event and of the time. */
+struct stat_acc {
+	unsigned int runs;
+	long double sum[PMUCTL_MAX_EVENTS];
+	long double sumsq[PMUCTL_MAX_EVENTS];
+	long double t_sum, t_sumsq;
+	unsigned int failed_runs;
+	int last_status;		/* of the last run, as waitpid() gave it */
+	int fail_status;		/* of the last run that failed */
+};
+
+struct stat_ctx {
+	const struct stat_opts *o;
+	struct pmuctl *p;
+	const struct pmuctl_info *info;
+	struct tool_events e;
+	const struct pmuctl_counters *ctr;
+	int cpu;
+	cpu_set_t *cpuset;		/* {cpu} */
+	size_t setsize;
+	char cmdline[512];
+	FILE *out;
+};
+
+static int stat_parse(int argc, char **argv, struct stat_opts *o)
+{
+	static const struct option opts[] = {
+		{ "events",          required_argument, NULL, 'e' },
+		{ "cpu",             required_argument, NULL, 'C' },
+		{ "repeat",          required_argument, NULL, 'r' },
+		{ "field-separator", required_argument, NULL, 'x' },
+		{ "json",            no_argument,       NULL, 'j' },
+		{ "output",          required_argument, NULL, 'o' },
+		{ "help",            no_argument,       NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long long v;
+	int opt;
+
+	memset(o, 0, sizeof(*o));
+	o->cpu = -1;
+	o->runs = 1;
+	opterr = 0;
+	optind = 1;
+	/* '+': stop at COMMAND, whose own options are not ours. */
+	while ((opt = getopt_long(argc, argv, "+:e:C:r:x:jo:h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'e':
+			if (tool_events_syntax("stat", optarg))
+				return EXIT_USAGE;
+			o->events = optarg;
+			break;
+		case 'C':
+			if (tool_parse_uint(optarg, 0, TOOL_MAX_CPUS - 1, &v))
+				return tool_usage_error("stat", "bad CPU '%s': one CPU number (for several CPUs, use pmuctl watch)",
+							optarg);
+			o->cpu = (int)v;
+			break;
+		case 'r':
+			if (tool_parse_uint(optarg, 1, MAX_RUNS, &v))
+				return tool_usage_error("stat", "bad repeat count '%s': a number from 1 to %d",
+							optarg, MAX_RUNS);
+			o->runs = (unsigned int)v;
+			break;
+		case 'x':
+			if (!*optarg)
+				return tool_usage_error("stat", "empty field separator: give e.g. -x ,");
+			o->sep = optarg;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'h':
+			stat_usage(stdout);
+			return -1;
+		case ':':
+			return tool_usage_error("stat", "option '%s' needs a value",
+						argv[optind - 1]);
+		default:
+			return tool_usage_error("stat", "unknown option '%s'",
+						argv[optind - 1]);
+		}
+	}
+	if (o->sep && o->json)
+		return tool_usage_error("stat", "-x and --json exclude each other: pick one output format");
+	if (optind >= argc)
+		return tool_usage_error("stat", "no command to run: pmuctl stat [OPTIONS] -- COMMAND [ARGS]");
+	o->argv = argv + optind;
+	return 0;
+}
+
+/* The highest-numbered CPU of @set. */
+static int highest_cpu(const cpu_set_t *set, size_t setsize)
+{
+	for (int c = (int)(setsize * 8) - 1; c >= 0; c--)
+		if (CPU_ISSET_S((unsigned int)c, setsize, set))
+			return c;
+	return -1;
+}
+
+static int stat_pick_cpu(struct stat_ctx *s, cpu_set_t *aff)
+{
+	char list[256];
+	int ret;
+
+	ret = tool_affinity(aff, s->setsize);
+	if (ret)
+		return tool_fail("stat", "cannot read this process's CPU affinity: %s",
+				 strerror(-ret));
+	if (s->o->cpu < 0) {
+		s->cpu = highest_cpu(aff, s->setsize);
+		if (s->cpu < 0)
+			return tool_fail("stat", "this process may run on no CPU");
+		return 0;
+	}
+	if (!CPU_ISSET_S((unsigned int)s->o->cpu, s->setsize, aff))
+		return tool_usage_error("stat", "CPU %d is not one this process may run on (%s): pick one of those",
+					s->o->cpu, tool_cpulist_format(aff, s->setsize,
+								       list, sizeof(list)));
+	s->cpu = s->o->cpu;
+	return 0;
+}
+
+static void join_argv(char **argv, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (; *argv && used < len; argv++) {
+		int n = snprintf(buf + used, len - used, "%s%s", used ? " " : "", *argv);
+
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+}
+
+/* Add what each counter counted since @prev, masked to its width. */
+static int stat_read(struct stat_ctx *s, uint64_t *prev, uint64_t *count)
+{
+	uint64_t v[PMUCTL_MAX_EVENTS];
+	int ret;
+
+	ret = pmuctl_read_values(s->p, s->cpu, v, s->e.nr);
+	if (ret < 0)
+		return ret;
+	for (unsigned int i = 0; i < s->e.nr; i++) {
+		count[i] += pmuctl_delta(s->ctr, i, prev[i], v[i]);
+		prev[i] = v[i];
+	}
+	return 0;
+}
+
+/* The child: only the command's CPU, the signals as pmuctl found them. */
+static void __attribute__((noreturn))
+stat_child(struct stat_ctx *s, const sigset_t *mask, int errfd)
+{
+	int err;
+
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	if (sched_setaffinity(0, s->setsize, s->cpuset))
+		err = errno;
+	else {
+		execvp(s->o->argv[0], s->o->argv);
+		err = errno;
+	}
+	/* The parent says why; the child only hands it the errno. */
+	if (write(errfd, &err, sizeof(err)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+static double elapsed(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+/*
+ * One run of the command.  @count gets the counts, *@status its wait
+ * status.  SIGINT and SIGQUIT are the command's while it runs (pmuctl
+ * ignores them, as system(3) does), so ^C ends the command, not the count.
+ */
+static int stat_run(struct stat_ctx *s, uint64_t *count, int *status, double *secs)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	uint64_t prev[PMUCTL_MAX_EVENTS];
+	struct timespec t0, t1, tick = { POLL_SECONDS, 0 };
+	sigset_t chld, old_mask;
+	int pipefd[2], err = 0, read_err = 0, ret;
+	ssize_t got;
+	pid_t pid;
+
+	memset(count, 0, sizeof(*count) * s->e.nr);
+	ret = pmuctl_reset(s->p);
+	if (!ret) {
+		ret = pmuctl_read_values(s->p, s->cpu, prev, s->e.nr);
+		ret = ret < 0 ? ret : 0;
+	}
+	if (!ret)
+		ret = pmuctl_start(s->p);
+	if (ret)
+		return tool_fail("stat", "cannot start counting on CPU %d: %s",
+				 s->cpu, strerror(-ret));
+	if (pipe2(pipefd, O_CLOEXEC))
+		return tool_fail("stat", "pipe: %s", strerror(errno));
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &old_mask);
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGQUIT, &ign, &old_quit);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pid = fork();
+	if (pid == 0) {
+		close(pipefd[0]);
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGQUIT, &old_quit, NULL);
+		stat_child(s, &old_mask, pipefd[1]);
+	}
+	close(pipefd[1]);
+	if (pid < 0) {
+		ret = -errno;
+	} else {
+		for (;;) {
+			pid_t w = waitpid(pid, status, WNOHANG);
+
+			if (w == pid || (w < 0 && errno != EINTR))
+				break;
+			if (sigtimedwait(&chld, NULL, &tick) < 0 && errno == EAGAIN &&
+			    !read_err)
+				read_err = stat_read(s, prev, count);
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
+
+	got = pid > 0 ? read(pipefd[0], &err, sizeof(err)) : 0;
+	close(pipefd[0]);
+	pmuctl_stop(s->p);
+	if (pid < 0)
+		return tool_fail("stat", "cannot start '%s': fork: %s", s->o->argv[0],
+				 strerror(-ret));
+	if (got == (ssize_t)sizeof(err))
+		return tool_fail("stat", "cannot run '%s': %s", s->o->argv[0],
+				 strerror(err));
+	if (!read_err)
+		read_err = stat_read(s, prev, count);
+	if (read_err)
+		return tool_fail("stat", "cannot read the counters of CPU %d: %s%s",
+				 s->cpu, strerror(-read_err), read_err == -ENODEV ?
+				 " (the CPU went offline while the command ran)" : "");
+	*secs = elapsed(&t0, &t1);
+	return 0;
+}
+
+/* The index of the first event that counts @code as a plain count, or -1. */
+static int find_plain(const struct tool_events *e, uint64_t code, uint64_t priv)
+{
+	const uint64_t mods = PMUCTL_CFG_EDGE | PMUCTL_CFG_INV | PMUCTL_CFG_ANY |
+			      PMUCTL_CFG_CMASK;
+
+	for (unsigned int i = 0; i < e->nr; i++) {
+		uint64_t c = e->ev[i].config_used;
+
+		if ((c & (PMUCTL_CFG_EVENT | PMUCTL_CFG_UMASK)) == code &&
+		    !(c & mods) && !e->ev[i].extra &&
+		    (priv == ~0ULL ||
+		     (c & (PMUCTL_CFG_USR | PMUCTL_CFG_OS)) == priv))
+			return (int)i;
+	}
+	return -1;
+}
+
+/*
+ * Offcore response values (FACTS.md 2): request bits 0..15, ANY_RESPONSE
+ * bit 16, OUTSTANDING bit 38 (KNL/KNM OFFCORE_RSP_0 only).
+ */
+#define OFFCORE_REQUESTS	0xffffULL
+#define OFFCORE_ANY_RESPONSE	(1ULL << 16)
+#define OFFCORE_OUTSTANDING	(1ULL << 38)
+
+static bool is_offcore(const struct pmuctl_event *ev)
+{
+	uint64_t sel = ev->config_used & PMUCTL_CFG_EVENT;
+
+	return ev->extra_msr && (sel == 0xb7 || sel == 0xbb);
+}
+
+/* A metric shown on the line of event @num: @num / @den * @scale. */
+struct metric {
+	int den;
+	double scale;
+	const char *unit;
+};
+
+/*
+ * The derived metrics: IPC on instructions (with cycles at the same
+ * privilege levels), branch-miss ratio on branch-misses, and on KNL/KNM
+ * the average offcore latency in core cycles on an OUTSTANDING event:
+ * count(RSP_0 OUTSTANDING) / count(ANY_RESPONSE of the same requests).
+ */
+static void metrics_find(const struct stat_ctx *s, struct metric *m)
+{
+	const struct tool_events *e = &s->e;
+	int i;
+
+	for (unsigned int k = 0; k < e->nr; k++)
+		m[k].den = -1;
+	i = find_plain(e, 0x00c0, ~0ULL);
+	if (i >= 0) {
+		uint64_t priv = e->ev[i].config_used & (PMUCTL_CFG_USR | PMUCTL_CFG_OS);
+		int c = find_plain(e, 0x003c, priv);
+
+		if (c >= 0)
+			m[i] = (struct metric){ c, 1.0, "insn per cycle" };
+	}
+	i = find_plain(e, 0x00c5, ~0ULL);
+	if (i >= 0) {
+		uint64_t priv = e->ev[i].config_used & (PMUCTL_CFG_USR | PMUCTL_CFG_OS);
+		int b = find_plain(e, 0x00c4, priv);
+
+		if (b >= 0)
+			m[i] = (struct metric){ b, 100.0, "% of all branches" };
+	}
+	if (s->info->pmu_model != PMUCTL_MODEL_KNL && s->info->pmu_model != PMUCTL_MODEL_KNM)
+		return;
+	for (unsigned int o = 0; o < e->nr; o++) {
+		uint64_t req = e->ev[o].extra & OFFCORE_REQUESTS;
+
+		if (!is_offcore(&e->ev[o]) || !(e->ev[o].extra & OFFCORE_OUTSTANDING))
+			continue;
+		for (unsigned int a = 0; a < e->nr; a++) {
+			if (a != o && is_offcore(&e->ev[a]) &&
+			    (e->ev[a].extra & OFFCORE_ANY_RESPONSE) &&
+			    !(e->ev[a].extra & OFFCORE_OUTSTANDING) &&
+			    (e->ev[a].extra & OFFCORE_REQUESTS) == req) {
+				m[o] = (struct metric){ (int)a, 1.0,
+					"cycles per offcore request (average latency)" };
+				break;
+			}
+		}
+	}
+}
+
+static long double mean_of(const struct stat_acc *a, unsigned int i)
+{
+	return a->sum[i] / a->runs;
+}
+
+/* Relative standard error of the mean, in percent (perf's "+-"). */
+static double spread(long double sum, long double sumsq, unsigned int n)
+{
+	long double mean, var;
+
+	if (n < 2)
+		return 0;
+	mean = sum / n;
+	var = (sumsq - n * mean * mean) / (n - 1);
+	if (var < 0 || mean == 0)
+		return 0;
+	return (double)(100.0L * sqrtl(var / n) / mean);
+}
+
+static void status_text(int status, char *buf, size_t len)
+{
+	if (WIFEXITED(status))
+		snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(buf, len, "was killed by signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else
+		snprintf(buf, len, "ended with wait status %#x", status);
+}
+
+static bool status_failed(int status)
+{
+	return !WIFEXITED(status) || WEXITSTATUS(status);
+}
+
+static void print_table(const struct stat_ctx *s, const struct stat_acc *a,
+			const struct metric *m)
+{
+	FILE *f = s->out;
+	char st[128];
+
+	fprintf(f, "\n Performance counter stats for CPU %d, while '%s' ran pinned there",
+		s->cpu, s->cmdline);
+	if (a->runs > 1)
+		fprintf(f, " (%u runs)", a->runs);
+	fprintf(f, ":\n");
+	if (s->info->backend == PMUCTL_BACKEND_MODEL)
+		fprintf(f, " %s\n", TOOL_MODEL_NOTE);
+	fprintf(f, "\n");
+	for (unsigned int i = 0; i < s->e.nr; i++) {
+		char val[32];
+
+		char line[512];
+		int n;
+
+		snprintf(val, sizeof(val), "%.0Lf", mean_of(a, i));
+		n = snprintf(line, sizeof(line), "%18s  %-28s", val, s->e.name[i]);
+		if (n > 0 && (size_t)n < sizeof(line) && m[i].den >= 0 &&
+		    a->sum[m[i].den] > 0)
+			n += snprintf(line + n, sizeof(line) - (size_t)n, "  # %.2f %s",
+				      (double)(a->sum[i] / a->sum[m[i].den]) * m[i].scale,
+				      m[i].unit);
+		if (n > 0 && (size_t)n < sizeof(line) && a->runs > 1)
+			snprintf(line + n, sizeof(line) - (size_t)n, "  ( +- %.2f%% )",
+				 spread(a->sum[i], a->sumsq[i], a->runs));
+		/* No trailing blanks after a name without metric or spread. */
+		n = (int)strlen(line);
+		while (n > 0 && line[n - 1] == ' ')
+			line[--n] = '\0';
+		fprintf(f, "%s\n", line);
+	}
+	fprintf(f, "\n%17.9f seconds time elapsed", (double)(a->t_sum / a->runs));
+	if (a->runs > 1)
+		fprintf(f, "  ( +- %.2f%% )", spread(a->t_sum, a->t_sumsq, a->runs));
+	fprintf(f, "\n");
+	if (a->failed_runs) {
+		status_text(a->fail_status, st, sizeof(st));
+		if (a->runs > 1)
+			fprintf(f, "\n '%s' %s (%u of %u runs failed)\n", s->cmdline, st,
+				a->failed_runs, a->runs);
+		else
+			fprintf(f, "\n '%s' %s\n", s->cmdline, st);
+	}
+	fprintf(f, "\n");
+}
+
+static void print_csv(const struct stat_ctx *s, const struct stat_acc *a,
+		      const struct metric *m)
+{
+	const char *x = s->o->sep;
+	char ctr[16];
+
+	for (unsigned int i = 0; i < s->e.nr; i++) {
+		fprintf(s->out, "%.0Lf%s%s%s%s%d%s%s%s", mean_of(a, i), x, x,
+			s->e.name[i], x, s->cpu, x,
+			tool_counter_name(s->e.ev[i].counter, ctr, sizeof(ctr)), x);
+		if (a->runs > 1)
+			fprintf(s->out, "%.2f", spread(a->sum[i], a->sumsq[i], a->runs));
+		fprintf(s->out, "%s", x);
+		if (m[i].den >= 0 && a->sum[m[i].den] > 0)
+			fprintf(s->out, "%.2f%s%s",
+				(double)(a->sum[i] / a->sum[m[i].den]) * m[i].scale,
+				x, m[i].unit);
+		else
+			fprintf(s->out, "%s", x);
+		fprintf(s->out, "%s%s\n", x, tool_backend_name(s->info->backend));
+	}
+}
+
+static void print_json(const struct stat_ctx *s, const struct stat_acc *a,
+		       const struct metric *m)
+{
+	const char *backend = tool_backend_name(s->info->backend);
+	FILE *f = s->out;
+	char ctr[16];
+
+	for (unsigned int i = 0; i < s->e.nr; i++) {
+		fprintf(f, "{\"type\":\"event\",\"event\":");
+		tool_json_str(f, s->e.name[i]);
+		fprintf(f, ",\"value\":%.0Lf,\"counter\":\"%s\",\"cpu\":%d,\"runs\":%u,",
+			mean_of(a, i),
+			tool_counter_name(s->e.ev[i].counter, ctr, sizeof(ctr)),
+			s->cpu, a->runs);
+		if (a->runs > 1)
+			fprintf(f, "\"stddev_pct\":%.2f,",
+				spread(a->sum[i], a->sumsq[i], a->runs));
+		else
+			fprintf(f, "\"stddev_pct\":null,");
+		if (m[i].den >= 0 && a->sum[m[i].den] > 0)
+			fprintf(f, "\"metric_value\":%.2f,\"metric_unit\":\"%s\",",
+				(double)(a->sum[i] / a->sum[m[i].den]) * m[i].scale,
+				m[i].unit);
+		else
+			fprintf(f, "\"metric_value\":null,\"metric_unit\":null,");
+		fprintf(f, "\"backend\":\"%s\"}\n", backend);
+	}
+	fprintf(f, "{\"type\":\"summary\",\"cpu\":%d,\"command\":", s->cpu);
+	tool_json_str(f, s->cmdline);
+	fprintf(f, ",\"runs\":%u,\"elapsed_s\":%.9f,", a->runs,
+		(double)(a->t_sum / a->runs));
+	if (WIFEXITED(a->last_status))
+		fprintf(f, "\"exit_status\":%d,\"signal\":null,",
+			WEXITSTATUS(a->last_status));
+	else
+		fprintf(f, "\"exit_status\":null,\"signal\":%d,",
+			WIFSIGNALED(a->last_status) ? WTERMSIG(a->last_status) : 0);
+	fprintf(f, "\"failed_runs\":%u,\"backend\":\"%s\"}\n", a->failed_runs,
+		backend);
+}
+
+static int stat_main(struct stat_ctx *s)
+{
+	struct metric m[PMUCTL_MAX_EVENTS];
+	uint64_t count[PMUCTL_MAX_EVENTS];
+	struct stat_acc *a;
+	cpu_set_t *away;
+	int ret;
+
+	a = calloc(1, sizeof(*a));
+	away = tool_cpuset_alloc(&s->setsize);
+	if (!a || !away) {
+		free(a);
+		CPU_FREE(away);
+		return tool_fail("stat", "%s", strerror(ENOMEM));
+	}
+	/*
+	 * pmuctl itself waits on another CPU when it may run on one: its
+	 * wake-ups and READs then disturb the counted CPU as little as can be.
+	 */
+	if (tool_affinity(away, s->setsize) == 0) {
+		CPU_CLR_S((unsigned int)s->cpu, s->setsize, away);
+		if (CPU_COUNT_S(s->setsize, away))
+			sched_setaffinity(0, s->setsize, away);
+	}
+	CPU_FREE(away);
+
+	metrics_find(s, m);
+	for (unsigned int r = 0; r < s->o->runs; r++) {
+		int status = 0;
+		double secs = 0;
+
+		ret = stat_run(s, count, &status, &secs);
+		if (ret) {
+			free(a);
+			return ret;
+		}
+		a->runs++;
+		for (unsigned int i = 0; i < s->e.nr; i++) {
+			a->sum[i] += count[i];
+			a->sumsq[i] += (long double)count[i] * count[i];
+		}
+		a->t_sum += secs;
+		a->t_sumsq += (long double)secs * secs;
+		a->last_status = status;
+		if (status_failed(status)) {
+			a->failed_runs++;
+			a->fail_status = status;
+		}
+		/* ^C at the command ends the repeats too, as in perf stat -r. */
+		if (WIFSIGNALED(status) && WTERMSIG(status) == SIGINT)
+			break;
+	}
+	if (s->o->json)
+		print_json(s, a, m);
+	else if (s->o->sep)
+		print_csv(s, a, m);
+	else
+		print_table(s, a, m);
+	free(a);
+	return fflush(s->out) ? tool_fail("stat", "writing the report: %s",
+					  strerror(errno)) : 0;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	struct stat_opts o;
+	struct stat_ctx *s;
+	cpu_set_t *aff;
+	int ret;
+
+	ret = stat_parse(argc, argv, &o);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return tool_fail("stat", "%s", strerror(ENOMEM));
+	s->o = &o;
+	s->out = stderr;
+	join_argv(o.argv, s->cmdline, sizeof(s->cmdline));
+	/* SIGCHLD ignored by whoever ran pmuctl would reap the command for us. */
+	signal(SIGCHLD, SIG_DFL);
+
+	aff = tool_cpuset_alloc(&s->setsize);
+	s->cpuset = tool_cpuset_alloc(&s->setsize);
+	if (!aff || !s->cpuset) {
+		ret = tool_fail("stat", "%s", strerror(ENOMEM));
+		goto out;
+	}
+	ret = stat_pick_cpu(s, aff);
+	if (ret)
+		goto out;
+	CPU_SET_S((unsigned int)s->cpu, s->setsize, s->cpuset);
+
+	if (o.output) {
+		s->out = fopen(o.output, "w");
+		if (!s->out) {
+			s->out = stderr;
+			ret = tool_fail("stat", "cannot write '%s': %s", o.output,
+					strerror(errno));
+			goto out;
+		}
+	}
+	if (tool_open("stat", &s->p)) {
+		ret = EXIT_FAIL;
+		goto out;
+	}
+	s->info = pmuctl_get_info(s->p);
+	ret = tool_events_get("stat", s->info, o.events, &s->e);
+	if (!ret)
+		ret = tool_program("stat", s->p, &s->e, s->cpuset, s->setsize);
+	if (!ret) {
+		s->ctr = pmuctl_get_counters(s->p);
+		ret = stat_main(s);
+	}
+	pmuctl_close(s->p);
+out:
+	if (s->out != stderr && fclose(s->out) && !ret)
+		ret = tool_fail("stat", "writing '%s': %s", o.output, strerror(errno));
+	CPU_FREE(aff);
+	CPU_FREE(s->cpuset);
+	free(s);
+	return ret;
+}
