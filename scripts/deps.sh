@@ -14,7 +14,8 @@ set -euo pipefail
 
 # Package groups. To add a group, add a variable here and list it in PKG_GROUPS.
 # shellcheck disable=SC2034 # read through ${!var} in expand()
-GROUP_core="gcc make libc6-dev pkg-config xz-utils libpfm4-dev linux-source-6.1 sparse"
+# man-db (with groff-base, bsdextrautils): selftests/install/man.sh renders the man pages.
+GROUP_core="gcc make libc6-dev pkg-config xz-utils libpfm4-dev linux-source-6.1 sparse man-db rsync"
 # The kernel headers are looked up in apt: the newest 6.1 and 6.12 builds
 # (scripts/kernels.sh), with dwarves for 6.12's BTF step.
 # shellcheck disable=SC2034

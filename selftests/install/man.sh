@@ -1,0 +1,193 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# TAP test of the man pages (user/man/): each renders without a warning
+# from man or groff and within 80 columns; every function of
+# user/libpmuctl.h, exported or static inline, has a page or a .so link to
+# the page whose NAME line lists it, and no page is left for a function
+# that is gone; libpmuctl(3)'s example compiles; pmuctl(1) has a section
+# per subcommand of the tool's --help, with every option its --help lists.
+# Needs man-db and groff, and the tool (env PMUCTL, default
+# build/bin/pmuctl, built by "make tests").
+
+cd "$(dirname "$0")/../.." || exit 1
+. selftests/install/tap.sh
+
+PMUCTL=${PMUCTL:-build/bin/pmuctl}
+hdr=user/libpmuctl.h
+mandir=user/man
+cc=${CC:-gcc}
+
+command -v man >/dev/null || bail "no man: install man-db (scripts/deps.sh man-db)"
+command -v groff >/dev/null || bail "no groff: install groff-base (scripts/deps.sh groff-base)"
+[ -d "$mandir/man3" ] || bail "no $mandir/man3"
+
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+# render PAGE [WIDTH]: plain text of PAGE (relative to $mandir, where the
+# .so requests resolve), warnings in $tmp/warn.
+render() {
+	(cd "$mandir" && LC_ALL=C MANWIDTH=${2:-80} MAN_KEEP_FORMATTING='' \
+		man --warnings -l "$1" 2>"$tmp/warn" | col -bx)
+}
+
+# The target of a .so link, or the page itself.
+resolve() {
+	local first
+
+	first=$(head -n 1 "$mandir/$1")
+	case $first in
+	'.so '*) echo "${first#.so }" ;;
+	*) echo "$1" ;;
+	esac
+}
+
+pages=$(cd "$mandir" && find man1 man3 -type f -name '*.[13]' | LC_ALL=C sort)
+[ -n "$pages" ] || bail "no man pages in $mandir"
+
+# --- every page renders cleanly -------------------------------------------
+
+for page in $pages; do
+	target=$(resolve "$page")
+	if [ "$target" != "$page" ]; then
+		# A link: one line, to a page that exists and is no link itself.
+		if [ "$(wc -l <"$mandir/$page")" != 1 ] || [ ! -f "$mandir/$target" ] ||
+		   [ "$(resolve "$target")" != "$target" ]; then
+			not_ok "link_${page}" "$mandir/$page: '.so $target' must be its only line, to a page that is no link"
+		else
+			ok "link_${page}"
+		fi
+		continue
+	fi
+	d=()
+	render "$page" >"$tmp/out"
+	[ -s "$tmp/warn" ] && d+=("man --warnings:" "$(cat "$tmp/warn")")
+	[ -s "$tmp/out" ] || d+=("man rendered nothing")
+	(cd "$mandir" && groff -man -ww -z "$page") >"$tmp/gwarn" 2>&1
+	[ -s "$tmp/gwarn" ] && d+=("groff -man -ww -z:" "$(cat "$tmp/gwarn")")
+	wide=$(awk 'length($0) > 80 { printf "%d columns: %s\n", length($0), $0 }' "$tmp/out")
+	[ -n "$wide" ] && d+=("lines wider than 80 columns at MANWIDTH=80:" "$wide")
+	if [ ${#d[@]} = 0 ]; then
+		ok "renders_${page}"
+	else
+		not_ok "renders_${page}" "${d[@]}"
+	fi
+done
+
+# --- every function has its page --------------------------------------------
+
+printf '#include "libpmuctl.h"\n' >"$tmp/h.c"
+"$cc" -std=gnu11 -Iuapi -Iuser -fsyntax-only -aux-info "$tmp/aux" "$tmp/h.c" ||
+	bail "$hdr does not compile"
+awk '$2 ~ /(^|\/)libpmuctl\.h:[0-9]+:N[CF]$/ {
+	line = $0; sub(/ \(.*/, "", line); n = split(line, w, /[ *]+/); print w[n]
+}' "$tmp/aux" | LC_ALL=C sort -u >"$tmp/functions"
+[ -s "$tmp/functions" ] || bail "found no function in $hdr"
+
+# The names a page's NAME section lists, before its " \- ".
+names_of() {
+	awk '/^\.SH NAME/ { on = 1; next } /^\.SH/ { on = 0 } on' "$mandir/$1" |
+		sed 's/ \\-.*//' | tr ' ,' '\n' | grep .
+}
+
+d=()
+while read -r fn; do
+	page=man3/$fn.3
+	if [ ! -f "$mandir/$page" ]; then
+		d+=("$fn (declared in $hdr) has no page: write $mandir/$page or make it '.so man3/OTHER.3'")
+		continue
+	fi
+	target=$(resolve "$page")
+	[ -f "$mandir/$target" ] || continue	# reported above
+	names_of "$target" | grep -qx "$fn" ||
+		d+=("$mandir/$target, the page of $fn, does not list $fn in its NAME section")
+done <"$tmp/functions"
+if [ ${#d[@]} = 0 ]; then
+	ok every_function_has_a_page
+else
+	not_ok every_function_has_a_page "${d[@]}"
+fi
+
+d=()
+for page in $pages; do
+	case $page in man3/*) ;; *) continue ;; esac
+	fn=$(basename "$page" .3)
+	[ "$fn" = libpmuctl ] && continue
+	grep -qx "$fn" "$tmp/functions" ||
+		d+=("$mandir/$page: no function $fn in $hdr: remove the page or rename it")
+done
+if [ ${#d[@]} = 0 ]; then
+	ok no_page_without_a_function
+else
+	not_ok no_page_without_a_function "${d[@]}"
+fi
+
+# --- libpmuctl(3)'s example compiles ----------------------------------------
+
+# The roff escapes the example uses become C again; any other escape is
+# reported (this extraction would mangle it).
+awk '/^\.SH EXAMPLES/ { ex = 1 } ex && /^\.EE/ { exit } ex && on { print } ex && /^\.EX/ { on = 1 }' \
+	"$mandir/man3/libpmuctl.3" >"$tmp/example.roff"
+if grep -n '\\[^e-]' "$tmp/example.roff" >"$tmp/esc"; then
+	not_ok libpmuctl_example_compiles \
+		"man3/libpmuctl.3 EXAMPLES uses escapes this test does not undo:" "$(cat "$tmp/esc")"
+elif [ ! -s "$tmp/example.roff" ]; then
+	not_ok libpmuctl_example_compiles "man3/libpmuctl.3 has no .EX block under EXAMPLES"
+else
+	sed -e 's/\\-/-/g' -e 's/\\e/\\/g' "$tmp/example.roff" >"$tmp/example.c"
+	check libpmuctl_example_compiles "$cc" -std=gnu11 -Wall -Wextra -Werror \
+		-Iuapi -Iuser -c -o "$tmp/example.o" "$tmp/example.c"
+fi
+
+# --- pmuctl(1) follows the tool ----------------------------------------------
+
+if [ ! -x "$PMUCTL" ]; then
+	not_ok pmuctl_1_covers_the_tool "no executable $PMUCTL: build it (make tests) or set PMUCTL"
+elif [ ! -f "$mandir/man1/pmuctl.1" ]; then
+	not_ok pmuctl_1_covers_the_tool "no $mandir/man1/pmuctl.1"
+else
+	render man1/pmuctl.1 1000 >"$tmp/pmuctl.txt"
+	"$PMUCTL" --help >"$tmp/main_help" 2>&1
+	cmds=$(awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }' \
+		"$tmp/main_help")
+	[ -n "$cmds" ] || not_ok pmuctl_1_covers_the_tool "found no command in '$PMUCTL --help':" \
+		"$(cat "$tmp/main_help")"
+	for c in $cmds; do
+		# The subsection: from its "pmuctl CMD" heading to the next heading.
+		awk -v c="$c" '
+			/^   [^ ]/ || /^[^ ]/ { on = ($0 ~ ("^   pmuctl " c "( |$)")) }
+			on' "$tmp/pmuctl.txt" >"$tmp/sec"
+		if [ ! -s "$tmp/sec" ]; then
+			not_ok "pmuctl_1_documents_${c}" \
+				"$mandir/man1/pmuctl.1 has no subsection 'pmuctl $c' (.SS \"pmuctl $c ...\")"
+			continue
+		fi
+		d=()
+		"$PMUCTL" "$c" --help >"$tmp/help" 2>&1
+		for o in $(grep -E '^  +-' "$tmp/help" | grep -oE -- '(^|[ ,])--?[a-zA-Z][a-zA-Z-]*' |
+			   tr -d ' ,' | LC_ALL=C sort -u); do
+			grep -qE -- "(^|[^a-zA-Z-])$o([^a-zA-Z-]|$)" "$tmp/sec" ||
+				d+=("option $o of 'pmuctl $c --help' is not in pmuctl(1)'s 'pmuctl $c' subsection")
+		done
+		if [ ${#d[@]} = 0 ]; then
+			ok "pmuctl_1_documents_${c}"
+		else
+			not_ok "pmuctl_1_documents_${c}" "${d[@]}"
+		fi
+	done
+	d=()
+	for s in 'EXIT STATUS' ENVIRONMENT FILES; do
+		grep -qx "$s" "$tmp/pmuctl.txt" || d+=("no section $s")
+	done
+	for w in PMUCTL_DEVICE /dev/pmuctl 'register model'; do
+		grep -qF -- "$w" "$tmp/pmuctl.txt" || d+=("'$w' is not mentioned")
+	done
+	if [ ${#d[@]} = 0 ]; then
+		ok pmuctl_1_has_exit_status_environment_files
+	else
+		not_ok pmuctl_1_has_exit_status_environment_files "${d[@]}"
+	fi
+fi
+
+tap_end
