@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# "make bench": what libpmuctl's inline read path costs.  A benchmark, not
+# a test: it prints a table and fails only when a budget of the read path
+# is exceeded.
+#  1. static: selftests/bench/readpath.c, one out-of-line copy of each read
+#     function compiled with the project's CFLAGS, disassembled and
+#     counted by scripts/bench.sh (rdpmc and other instructions against
+#     the budgets: 3 for one counter, 25 for 7; libpfc's 37 for scale);
+#  2. timed: build/bench/compare (selftests/bench/compare.c, built by
+#     mk/bench_guest.mk), libpmuctl against perf (and PAPI if built in) on a
+#     real PMU; it says why each row is skipped otherwise;
+#  3. proxies: scripts/bench-guest.sh boots one guest and prints the ioctls,
+#     syscalls and cross-CPU call waves per operation (waves_test).
+# The same static counts are a check: build/tests/bench-readpath_test
+# (selftests/bench/readpath_test.sh) runs scripts/bench.sh --tap on
+# readpath.o and on copies with instructions injected, which must fail.
+# Included by the top Makefile, which defines CC and CFLAGS first.
+
+BENCH_DEPS := selftests/bench/readpath.c selftests/bench/readpath.h \
+	      user/libpmuctl.h uapi/linux/pmuctl.h
+
+# Objects with instructions injected (readpath.c READPATH_INJECT_*): the
+# test expects each to break the rules it names.
+BENCH_INJECT := nops1 nops4 nops5 nops9 call jmp syscall lock rdpmc
+BENCH_INJECT_OBJS := $(BENCH_INJECT:%=build/bench/inject/readpath-%.o)
+bench_inject_nops1 := -DREADPATH_INJECT_NOPS=1
+bench_inject_nops4 := -DREADPATH_INJECT_NOPS=4
+bench_inject_nops5 := -DREADPATH_INJECT_NOPS=5
+bench_inject_nops9 := -DREADPATH_INJECT_NOPS=9
+bench_inject_call := -DREADPATH_INJECT_CALL
+bench_inject_jmp := -DREADPATH_INJECT_JMP
+bench_inject_syscall := -DREADPATH_INJECT_SYSCALL
+bench_inject_lock := -DREADPATH_INJECT_LOCK
+bench_inject_rdpmc := -DREADPATH_INJECT_RDPMC
+
+TESTS += build/tests/bench-readpath_test
+
+.PHONY: bench
+
+bench: build/bench/readpath.o build/bench/compare build/vmtests/waves_test
+	@bash scripts/bench.sh build/bench/readpath.o
+	@echo
+	@build/bench/compare
+	@echo
+	@bash scripts/bench-guest.sh
+
+build/bench/readpath.o: $(BENCH_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BENCH_INJECT_OBJS): build/bench/inject/readpath-%.o: $(BENCH_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(bench_inject_$*) -c -o $@ $<
+
+build/tests/bench-readpath_test: selftests/bench/readpath_test.sh \
+				 scripts/bench.sh build/bench/readpath.o \
+				 $(BENCH_INJECT_OBJS)
+	@mkdir -p $(@D)
+	install -m 755 $< $@

@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host unit tests of libpmuctl (selftests/lib/), linked against the static
+# build/lib/libpmuctl.a and libpfm4; each runs on any host, without a PMU
+# or the device:
+#   names_test   reason names and texts, pmuctl_strerror(), model names;
+#   parse_test   events by name (libpfm4 forced to knm, knl, skl, ix86arch)
+#                and raw, lists;
+#   delta_test   pmuctl_delta(), pmuctl_deltas() on 40- and 48-bit counters;
+#   open_test    pmuctl_open() without a device.
+# Included by the top Makefile after mk/lib.mk (LIB_A, LIB_LIBS), with
+# CC, CFLAGS and KSFT_CFLAGS defined.
+
+LIB_TEST_NAMES := names parse delta open
+LIB_TESTS := $(LIB_TEST_NAMES:%=build/tests/lib-%_test)
+
+TESTS += $(LIB_TESTS)
+
+$(LIB_TESTS): build/tests/lib-%_test: selftests/lib/%_test.c $(LIB_A) $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(KSFT_CFLAGS) -o $@ $< $(LIB_A) $(LIB_LIBS)
