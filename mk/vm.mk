@@ -8,7 +8,9 @@
 #
 # A fragment that builds device tests adds them with
 #   VMTESTS += build/vmtests/NAME
-# (read when the recipe runs, so the order of mk/*.mk does not matter).
+# and the static programs they call (installed in the guest's /bin) with
+#   VMBINS += build/vmbin/NAME
+# (both read when the recipe runs, so the order of mk/*.mk does not matter).
 # VM_ARGS passes options to scripts/vm/run.sh, e.g.
 #   make vmcheck VM_ARGS='-s 4 -p regmodel_caps=knm4 -l knm4'
 
@@ -16,7 +18,7 @@
 
 vmtests:
 	@mkdir -p build/vmtests
-	$(if $(strip $(VMTESTS)),@$(MAKE) --no-print-directory $(VMTESTS))
+	$(if $(strip $(VMTESTS) $(VMBINS)),@$(MAKE) --no-print-directory $(VMTESTS) $(VMBINS))
 
 vmcheck: vmtests
-	@bash scripts/vm/run.sh $(VM_ARGS)
+	@bash scripts/vm/run.sh $(VM_ARGS) $(foreach b,$(VMBINS),-x $(b))

@@ -1,0 +1,248 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# "make run", the main job: count a small workload with pmuctl.
+#
+# On a host that can (GenuineIntel with arch_perfmon in /proc/cpuinfo,
+# root or password-less sudo, kernel headers for the running kernel, module
+# loading enabled): build pmuctl.ko (the default build: the CPU's own PMU),
+# insmod it unless a pmuctl module is loaded already, run "pmuctl stat" on a
+# small built-in workload and "pmuctl info", and rmmod what it loaded.
+#
+# Anywhere else: say why, then boot one QEMU guest (the newest target
+# kernel, -cpu KnightsMill) with the register-model build of the module and
+# one demo script as its only test (info, stat, watch), and print the
+# guest's transcript under a banner: there the counts come from the
+# register model, which counts nothing, not from silicon.  Its files go to
+# build/run-logs/ (label "run"), apart from "make check"'s build/logs/;
+# the rig's scratch is build/vm/, as for "make check", so do not run both
+# at once in one tree.
+#
+# usage: scripts/run.sh [host|vm]     (default: host when it can, else vm)
+# Environment:
+#   PMUCTL_RUN_DRY=1   print the host path's commands instead of running
+#                      them, and the reason for the choice (for tests)
+#   PMUCTL_CPUINFO     read this file instead of /proc/cpuinfo (for tests)
+#   PMUCTL_RUN_ROOT=0|1  pretend not to be / to be able to act as root
+#   PMUCTL_RUN_KVER    the kernel to build for instead of uname -r (tests)
+# Exit status: 0 when the session ran, 1 when it did not, 2 usage.
+set -uo pipefail
+
+cd "$(dirname "$0")/.." || exit 1
+top=$PWD
+make=${MAKE:-make}
+dry=${PMUCTL_RUN_DRY:-0}
+cpuinfo=${PMUCTL_CPUINFO:-/proc/cpuinfo}
+kver=${PMUCTL_RUN_KVER:-$(uname -r)}
+# A few million instructions, in any POSIX shell, under a second on silicon.
+workload="i=0; while [ \$i -lt 100000 ]; do i=\$((i + 1)); done"
+
+mode=${1:-auto}
+case $mode in
+auto | host | vm) ;;
+*)
+	echo "usage: scripts/run.sh [host|vm]" >&2
+	exit 2
+	;;
+esac
+
+say() {
+	echo "run: $*"
+}
+
+# do_cmd CMD...: run it (or print it when dry).
+do_cmd() {
+	if [ "$dry" = 1 ]; then
+		echo "dry: $*"
+		return 0
+	fi
+	"$@"
+}
+
+# --- can this host count on silicon? --------------------------------------------
+
+sudo=
+can_root() {
+	case ${PMUCTL_RUN_ROOT:-} in
+	0) return 1 ;;
+	1) return 0 ;;
+	esac
+	if [ "$(id -u)" -eq 0 ]; then
+		return 0
+	fi
+	if command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+		sudo=sudo
+		return 0
+	fi
+	return 1
+}
+
+# Prints why the host path cannot run, or nothing when it can.
+why_not_host() {
+	local vendor
+	vendor=$(awk -F': *' '/^vendor_id/ { print $2; exit }' "$cpuinfo" 2>/dev/null)
+	if [ "$vendor" != GenuineIntel ]; then
+		echo "no Intel PMU here: the CPU is ${vendor:-unknown} (vendor_id in $cpuinfo), and pmuctl drives the Intel core PMU"
+	elif ! grep -Eq '^flags.*[[:space:]]arch_perfmon([[:space:]]|$)' "$cpuinfo"; then
+		echo "no PMU here: the CPU shows no arch_perfmon flag in $cpuinfo (a VM without a virtual PMU: give it one, e.g. QEMU/KVM -cpu host,pmu=on)"
+	elif [ -d /sys/module/pmuctl ]; then
+		: # a pmuctl module is loaded: use it
+	elif [ -z "$have_root" ]; then
+		echo "loading pmuctl.ko needs root: run 'sudo make run' (or set up password-less sudo)"
+	elif [ "$(cat /proc/sys/kernel/modules_disabled 2>/dev/null || echo 0)" != 0 ]; then
+		echo "module loading is disabled on this host (kernel.modules_disabled=1)"
+	elif [ ! -d "/lib/modules/$kver/build" ]; then
+		echo "no headers for the running kernel $kver to build pmuctl.ko: install linux-headers-$kver"
+	fi
+}
+
+# --- the host path ------------------------------------------------------------------
+
+loaded=
+unload() {
+	if [ -n "$loaded" ]; then
+		say "rmmod pmuctl (this run loaded it)"
+		do_cmd $sudo rmmod pmuctl || say "rmmod pmuctl failed: unload it with 'sudo rmmod pmuctl'"
+		loaded=
+	fi
+}
+
+run_host() {
+	local kdir=build/run/kmod pmuctl=build/bin/pmuctl rc=0
+
+	do_cmd bash scripts/deps.sh gcc make libc6-dev libpfm4-dev || return 1
+	do_cmd "$make" -s "$pmuctl" || return 1
+	if [ -d /sys/module/pmuctl ]; then
+		say "a pmuctl module is loaded already: using it"
+	else
+		say "building pmuctl.ko for $kver (the default build: the CPU's PMU)"
+		do_cmd rm -rf "$kdir"
+		do_cmd mkdir -p "$kdir"
+		do_cmd cp -r Kbuild kmod uapi "$kdir/"
+		do_cmd make -s -C "/lib/modules/$kver/build" M="$top/$kdir" modules || return 1
+		say "loading $kdir/pmuctl.ko (insmod; rmmod at the end)"
+		do_cmd $sudo insmod "$kdir/pmuctl.ko" || {
+			say "insmod failed: see 'sudo dmesg | tail' (Secure Boot lockdown refuses unsigned modules; 'scripts/run.sh vm' shows the guest instead)"
+			return 1
+		}
+		loaded=1
+		trap unload EXIT
+	fi
+	if [ "$(cat /proc/sys/kernel/nmi_watchdog 2>/dev/null || echo 0)" != 0 ]; then
+		say "note: the NMI watchdog holds a counter through perf; if pmuctl says PERF_BUSY, free it with 'sudo sysctl kernel.nmi_watchdog=0'"
+	fi
+	echo
+	echo "\$ $pmuctl stat -- sh -c '$workload'"
+	do_cmd $sudo "$pmuctl" stat -- sh -c "$workload" || rc=1
+	echo "\$ $pmuctl info"
+	do_cmd $sudo "$pmuctl" info || rc=1
+	unload
+	return $rc
+}
+
+# --- the guest path -----------------------------------------------------------------
+
+# The demo the guest runs (busybox sh): the same session, transcribed.
+write_demo() {
+	cat >"$1" <<EOF
+#!/bin/sh
+# make run's demo in the QEMU guest (scripts/run.sh writes it).
+failed=0
+run() {
+	printf '$'
+	for a in "\$@"; do
+		case \$a in
+		*" "*) printf " '%s'" "\$a" ;;
+		*) printf ' %s' "\$a" ;;
+		esac
+	done
+	echo
+	"\$@" 2>&1
+	rc=\$?
+	[ \$rc = 0 ] || { echo "(exit status \$rc)"; failed=1; }
+	echo
+}
+echo "1..1"
+run pmuctl info
+run pmuctl stat -- sh -c '$workload'
+echo "# The register model counts nothing, so the counts above are what its"
+echo "# registers held: 0.  To show the path from a register to the report,"
+echo "# this command writes 1000000 into fixed counter 0 (IA32_FIXED_CTR0,"
+echo "# MSR 0x309) of its own CPU through the model's debugfs file:"
+run pmuctl stat -C 1 -e instruction_retired:u,unhalted_core_cycles:u -- \\
+	sh -c 'echo "1 0x309 1000000" >/sys/kernel/debug/pmuctl/regs'
+run pmuctl watch -I 200 -n 2
+[ \$failed = 0 ] && echo "ok 1 demo" || echo "not ok 1 demo"
+EOF
+	chmod +x "$1"
+}
+
+run_vm() {
+	local logs=build/run-logs tests=build/run/tests k id tap rc
+	local bar='=========================================================================='
+
+	if [ "$dry" = 1 ]; then
+		echo "dry: boot one guest"
+		return 0
+	fi
+	bash scripts/deps.sh gcc make libc6-dev libpfm4-dev kernel vm || return 1
+	k=$(scripts/kernels.sh installed | tail -n 1)
+	if [ -z "$k" ]; then
+		say "no target kernel headers installed (scripts/kernels.sh installed): 'make check' installs them"
+		return 1
+	fi
+	"$make" -s build/vmbin/pmuctl || return 1
+	rm -rf "$tests" && mkdir -p "$tests" "$logs"
+	write_demo "$tests/demo"
+	say "booting Debian's $k under QEMU TCG as KnightsMill, with the register-model pmuctl.ko (under a minute once the kernel image is cached)"
+	bash scripts/vm/run.sh -k "$k" -c KnightsMill -t "$tests" -x build/vmbin/pmuctl \
+		-o "$logs" -l run -T 90 -H 150 >"$logs/rig.log" 2>&1 </dev/null
+	rc=$?
+	id=$(sed -n 's/^vm: \(vm-[^:]*\.run\): .*/\1/p' "$logs/rig.log" | head -n 1)
+	tap=$logs/$id-demo.tap
+	echo
+	echo "$bar"
+	echo " THE GUEST'S TRANSCRIPT.  Its PMU is pmuctl's register model: the counts"
+	echo " come from registers that count nothing, not from silicon."
+	echo "$bar"
+	if [ -n "$id" ] && [ -s "$tap" ]; then
+		grep -Ev '^(1\.\.1|(not )?ok 1 demo|# check\.sh: exit=.*)$' "$tap"
+	else
+		echo "(no transcript: see $logs/rig.log)"
+	fi
+	echo "$bar"
+	echo " (register model, not silicon; files: $logs/)"
+	if [ $rc -ne 0 ]; then
+		say "the guest run failed: see $logs/rig.log and $logs/$id-guest.tap"
+		return 1
+	fi
+}
+
+# --- choose ---------------------------------------------------------------------------
+
+have_root=
+can_root && have_root=1
+why=$(why_not_host)
+case $mode in
+host)
+	if [ -n "$why" ]; then
+		say "$why"
+		exit 1
+	fi
+	run_host
+	;;
+vm)
+	say "the QEMU guest, as asked"
+	run_vm
+	;;
+auto)
+	if [ -z "$why" ]; then
+		say "this host has an Intel PMU: counting on it"
+		run_host
+	else
+		say "$why"
+		say "instead: the same session in a QEMU guest against pmuctl's register model"
+		run_vm
+	fi
+	;;
+esac
