@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The benchmark against perf and its guest proxy (selftests/bench/):
+#   build/bench/compare     libpmuctl side by side with perf (and PAPI when
+#                           its pkg-config file is installed: Debian
+#                           libpapi-dev) on this machine's PMU; "make tests"
+#                           builds it so that it compiles under -Werror,
+#                           nothing runs it as a test ("make bench" does);
+#   build/vmtests/waves_test  system calls, ioctls and cross-CPU call waves
+#                           per libpmuctl operation, counted in the QEMU
+#                           guests: a test of every -smp 2 guest, and the
+#                           table scripts/bench-guest.sh prints from one
+#                           -smp 4 guest that runs it alone.
+# Included by the top Makefile, which defines CC, CFLAGS, KSFT_CFLAGS and
+# CORE_HDRS first; mk/lib.mk is read after this file, so the library's
+# names are spelled out here.
+
+BENCHG_A := build/lib/libpmuctl.a
+BENCHG_HDRS := user/libpmuctl.h uapi/linux/pmuctl.h
+
+# PAPI is optional and found at build time: with it, compare.c includes
+# <papi.h> and times PAPI_read() too.  Override both to point elsewhere.
+BENCH_PAPI_LIBS := $(shell pkg-config --libs papi 2>/dev/null)
+BENCH_PAPI_CFLAGS := $(if $(BENCH_PAPI_LIBS),-DBENCH_PAPI \
+	$(shell pkg-config --cflags papi 2>/dev/null))
+
+BINS += build/bench/compare
+VMTESTS += build/vmtests/waves_test
+
+build/bench/compare: selftests/bench/compare.c $(BENCHG_A) $(BENCHG_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(BENCH_PAPI_CFLAGS) -o $@ $< $(BENCHG_A) -lpfm \
+		$(BENCH_PAPI_LIBS)
+
+build/vmtests/waves_test: selftests/bench/waves.c selftests/device/lib.c \
+		selftests/device/lib.h $(BENCHG_A) $(BENCHG_HDRS) $(CORE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) -static $(CFLAGS) $(KSFT_CFLAGS) -o $@ $< selftests/device/lib.c \
+		$(BENCHG_A) -lpfm
+
+.PHONY: bench-guest
+
+# One -smp 4 KnightsMill guest of the newest kernel runs waves_test alone
+# and the table of costs per operation is printed (about 1-3 minutes).
+bench-guest: build/vmtests/waves_test
+	@bash scripts/bench-guest.sh

@@ -1,0 +1,1136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The timed part of "make bench": libpmuctl side by side with perf
+ * (perf_event_open) and, when built with it, PAPI, in one run on one pinned
+ * CPU.  A benchmark, never a test: once its arguments are understood it
+ * exits 0, whatever it could or could not time.
+ *
+ * Timing: every sample is one operation between two TSC reads,
+ *	lfence; rdtsc; lfence   <operation>   rdtscp; lfence
+ * so the operation neither starts before the first read nor is still
+ * running at the second.  Each row takes many samples after a warm-up and
+ * reports the minimum and the median.  The same pair with nothing between
+ * is timed first; its minimum is subtracted from every sample (and
+ * printed).  The unit is the TSC tick ("cycles" below): the reference
+ * clock, not the core clock, on the invariant TSC of every CPU pmuctl
+ * targets.  Ratios do not depend on the unit.
+ *
+ * The group is 7 events on the 3 fixed counters and 4 generic ones,
+ * counting user mode on both sides: INST_RETIRED.ANY, CPU_CLK_UNHALTED
+ * .THREAD and .REF_TSC, BR_INST_RETIRED.ALL_BRANCHES, BR_MISP_RETIRED
+ * .ALL_BRANCHES, LONGEST_LAT_CACHE.REFERENCE and .MISS, which are perf's
+ * generic hardware events of the same names on Intel.  A PMU with fewer
+ * generic counters (KNL/KNM report 2) gets a group of 3 + that many.
+ *
+ * What is compared (pmuctl first):
+ *   read 1       pmuctl_read_counter() inline      bare rdpmc of the same counter
+ *                                                  perf mmap self-monitoring loop
+ *                                                  read() of a perf event
+ *                                                  PAPI_read() of 1 event
+ *   read group   pmuctl_read_counters(c, v, N)     N perf mmap loops
+ *                                                  read() of a PERF_FORMAT_GROUP group
+ *                                                  PAPI_read() of N events
+ *   start, stop, reset   pmuctl_start/_stop/_reset()   PERF_EVENT_IOC_ENABLE/_DISABLE/
+ *                                                  _RESET with PERF_IOC_FLAG_GROUP
+ *   program      pmuctl_program() + pmuctl_start() of the group on this CPU,
+ *                then on every CPU (one PROGRAM for all), against
+ *                perf_event_open() of the group per CPU (pid -1) + ENABLE;
+ *                release and close are not timed.
+ * The perf mmap loop is the one linux/perf_event.h documents (pc->lock,
+ * pc->index, pc->offset, pc->pmc_width, rdpmc), without the time scaling
+ * a multiplexed event needs: the group is never multiplexed here, so that
+ * is perf's fastest correct read.
+ *
+ * Targets (issue 5): one counter within 5 cycles of a bare rdpmc; the group
+ * read at least 3x faster than N perf mmap loops and 10x faster than a perf
+ * group read(); program + start on one CPU at least 10x faster than perf's
+ * open + enable.  Other rows are for information.
+ *
+ * A row runs only when both sides can.  pmuctl: /dev/pmuctl with the MSR
+ * backend (the register model counts nothing and QEMU has no rdpmc), and
+ * for reads the rdpmc grant (PMUCTL_COUNTERS_RDPMC).  perf: hardware
+ * events, and for mmap reads cap_user_rdpmc; CPU-wide events need
+ * CAP_PERFMON or perf_event_paranoid <= 0.  Every other row prints
+ * "skipped: <why>".  pmuctl and perf never hold counters at the same time
+ * (pmuctl reserves them from perf), so each side is timed in its own phase.
+ *
+ * usage: compare [-c CPU] [-n SAMPLES]
+ *   -c CPU      the CPU to pin to (default: the one it starts on)
+ *   -n SAMPLES  samples per read row (default 10000; control rows take
+ *               at most 2000, program rows 500 on one CPU, 100 on all)
+ */
+#define _GNU_SOURCE
+#include <cpuid.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <linux/perf_event.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "libpmuctl.h"
+
+#if defined(BENCH_PAPI) && __has_include(<papi.h>)
+#include <papi.h>
+#define HAVE_PAPI 1
+#else
+#define HAVE_PAPI 0
+#endif
+
+#define GROUP_MAX	7
+#define WARM_READ	1000
+#define WARM_CTL	100
+#define WARM_PROG	10
+#define CTL_SAMPLES	2000
+#define PROG1_SAMPLES	500
+#define PROGALL_SAMPLES	100
+#define MIN(a, b)	((a) < (b) ? (a) : (b))
+
+static const struct bench_event {
+	const char *name;
+	uint64_t config;	/* PERFEVTSEL image, USR added at use */
+	uint64_t perf;		/* PERF_COUNT_HW_*: the same event on Intel */
+	const char *papi;	/* libpfm4's name for the perf event */
+} events[GROUP_MAX] = {
+	{ "INST_RETIRED.ANY", 0x00c0, PERF_COUNT_HW_INSTRUCTIONS,
+	  "perf::PERF_COUNT_HW_INSTRUCTIONS" },
+	{ "CPU_CLK_UNHALTED.THREAD", 0x003c, PERF_COUNT_HW_CPU_CYCLES,
+	  "perf::PERF_COUNT_HW_CPU_CYCLES" },
+	{ "CPU_CLK_UNHALTED.REF_TSC", 0x0300, PERF_COUNT_HW_REF_CPU_CYCLES,
+	  "perf::PERF_COUNT_HW_REF_CPU_CYCLES" },
+	{ "BR_INST_RETIRED.ALL_BRANCHES", 0x00c4,
+	  PERF_COUNT_HW_BRANCH_INSTRUCTIONS,
+	  "perf::PERF_COUNT_HW_BRANCH_INSTRUCTIONS" },
+	{ "BR_MISP_RETIRED.ALL_BRANCHES", 0x00c5, PERF_COUNT_HW_BRANCH_MISSES,
+	  "perf::PERF_COUNT_HW_BRANCH_MISSES" },
+	{ "LONGEST_LAT_CACHE.REFERENCE", 0x4f2e, PERF_COUNT_HW_CACHE_REFERENCES,
+	  "perf::PERF_COUNT_HW_CACHE_REFERENCES" },
+	{ "LONGEST_LAT_CACHE.MISS", 0x412e, PERF_COUNT_HW_CACHE_MISSES,
+	  "perf::PERF_COUNT_HW_CACHE_MISSES" },
+};
+
+/* Keeps results alive without putting anything in the timed region. */
+static volatile uint64_t sink;
+
+/* ---- the clock ------------------------------------------------------------ */
+
+static inline __attribute__((always_inline)) uint64_t tsc_begin(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("lfence\n\trdtsc\n\tlfence"
+			     : "=a"(lo), "=d"(hi) :: "memory");
+	return (uint64_t)hi << 32 | lo;
+}
+
+static inline __attribute__((always_inline)) uint64_t tsc_end(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("rdtscp\n\tlfence"
+			     : "=a"(lo), "=d"(hi) :: "rcx", "memory");
+	return (uint64_t)hi << 32 | lo;
+}
+
+/**
+ * struct sample - one side of a row
+ * @v:		the samples, overhead already subtracted once finished.
+ * @n:		how many were taken.
+ * @why:	empty when timed, else why not (the row prints it).
+ * @min, @med:	after sample_finish().
+ */
+struct sample {
+	uint64_t *v;
+	unsigned int n;
+	char why[200];
+	uint64_t min, med;
+};
+
+static uint64_t overhead;	/* minimum of the empty pair */
+
+static bool sample_ok(const struct sample *s)
+{
+	return s->n && !s->why[0];
+}
+
+static void sample_skip(struct sample *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void sample_skip(struct sample *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->why[0])
+		return;		/* the first reason is the one to fix */
+	va_start(ap, fmt);
+	vsnprintf(s->why, sizeof(s->why), fmt, ap);
+	va_end(ap);
+	s->n = 0;
+}
+
+static int sample_alloc(struct sample *s, unsigned int n)
+{
+	s->v = calloc(n, sizeof(*s->v));
+	s->n = n;
+	return s->v ? 0 : -ENOMEM;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void sample_finish(struct sample *s, bool subtract)
+{
+	if (!sample_ok(s))
+		return;
+	for (unsigned int i = 0; subtract && i < s->n; i++)
+		s->v[i] = s->v[i] > overhead ? s->v[i] - overhead : 0;
+	qsort(s->v, s->n, sizeof(*s->v), cmp_u64);
+	s->min = s->v[0];
+	s->med = s->v[s->n / 2];
+}
+
+/*
+ * MEASURE(s, warm, setup, op, after): @warm + s->n rounds of @setup
+ * (untimed), @op (timed), @after (untimed; may "break" to stop, having
+ * called sample_skip()).  The first @warm rounds are not kept.  Nothing
+ * for a side already skipped.
+ */
+#define MEASURE(s, warm, setup, op, after) do {				\
+	for (unsigned int i_ = 0; sample_ok(s) && i_ < (warm) + (s)->n; i_++) { \
+		uint64_t t0_, t1_;					\
+									\
+		setup;							\
+		t0_ = tsc_begin();					\
+		op;							\
+		t1_ = tsc_end();					\
+		if (i_ >= (warm))					\
+			(s)->v[i_ - (warm)] = t1_ - t0_;		\
+		after;							\
+	}								\
+} while (0)
+
+/* ---- perf ----------------------------------------------------------------- */
+
+static int perf_open(uint64_t config, pid_t pid, int cpu, int group_fd,
+		     uint64_t read_format)
+{
+	struct perf_event_attr a;
+	long fd;
+
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_HARDWARE;
+	a.size = sizeof(a);
+	a.config = config;
+	a.disabled = group_fd < 0;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.read_format = read_format;
+	fd = syscall(SYS_perf_event_open, &a, pid, cpu, group_fd,
+		     PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : (int)fd;
+}
+
+static void fds_close(int *fd, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (fd[i] >= 0) {
+			close(fd[i]);
+			fd[i] = -1;
+		}
+}
+
+/* A group of the first @n events on (@pid, @cpu), leader disabled. */
+static int perf_group_open(int *fd, unsigned int n, pid_t pid, int cpu,
+			   uint64_t read_format)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		fd[i] = perf_open(events[i].perf, pid, cpu, i ? fd[0] : -1,
+				  read_format);
+		if (fd[i] < 0) {
+			int ret = fd[i];
+
+			fds_close(fd, i);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static int perf_group_ioctl(int leader, unsigned long cmd)
+{
+	return ioctl(leader, cmd, PERF_IOC_FLAG_GROUP) ? -errno : 0;
+}
+
+#define barrier()	__asm__ __volatile__("" ::: "memory")
+
+/*
+ * The self-monitoring read of linux/perf_event.h: retry while the kernel
+ * updated the page (pc->lock changed); rdpmc(index - 1) sign-extended from
+ * pmc_width bits plus the offset the kernel keeps.
+ */
+static inline __attribute__((always_inline)) uint64_t
+perf_mmap_read(const volatile struct perf_event_mmap_page *pc)
+{
+	uint64_t count;
+	uint32_t seq, idx, width;
+
+	do {
+		seq = pc->lock;
+		barrier();
+		idx = pc->index;
+		count = pc->offset;
+		if (pc->cap_user_rdpmc && idx) {
+			width = pc->pmc_width;
+			count += (uint64_t)((int64_t)(pmuctl_rdpmc(idx - 1) <<
+						      (64 - width)) >>
+					    (64 - width));
+		}
+		barrier();
+	} while (pc->lock != seq);
+	return count;
+}
+
+static void pages_unmap(void **pg, unsigned int n)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+
+	for (unsigned int i = 0; i < n; i++)
+		if (pg[i]) {
+			munmap(pg[i], psz);
+			pg[i] = NULL;
+		}
+}
+
+/* Map each event's user page; "" or why the mmap loop cannot read them. */
+static const char *pages_map(const int *fd, void **pg, unsigned int n)
+{
+	static char why[160];
+	long psz = sysconf(_SC_PAGESIZE);
+
+	for (unsigned int i = 0; i < n; i++) {
+		const volatile struct perf_event_mmap_page *pc;
+		void *p = mmap(NULL, psz, PROT_READ, MAP_SHARED, fd[i], 0);
+
+		if (p == MAP_FAILED) {
+			snprintf(why, sizeof(why), "perf: mmap of event %u: %s",
+				 i, strerror(errno));
+			pages_unmap(pg, i);
+			return why;
+		}
+		pg[i] = p;
+		pc = p;
+		if (!pc->cap_user_rdpmc) {
+			pages_unmap(pg, i + 1);
+			return "perf: the mmap page says cap_user_rdpmc=0 (is /sys/bus/event_source/devices/cpu/rdpmc 0?)";
+		}
+		if (!pc->index) {
+			pages_unmap(pg, i + 1);
+			snprintf(why, sizeof(why),
+				 "perf: event %u (%s) is not on a counter (NMI watchdog? sysctl kernel.nmi_watchdog=0)",
+				 i, events[i].name);
+			return why;
+		}
+	}
+	return "";
+}
+
+/* ---- what is measured ------------------------------------------------------ */
+
+struct results {
+	unsigned int n;		/* events in the group */
+	unsigned int ncpus;	/* CPUs for "all CPUs" */
+	struct sample empty;
+	struct sample bare, pm_read1, pm_readn, pm_start, pm_stop, pm_reset,
+		      pm_prog1, pm_progall;
+	struct sample pf_mmap1, pf_read1, pf_mmapn, pf_groupn, pf_start,
+		      pf_stop, pf_reset, pf_prog1, pf_progall;
+	struct sample papi1, papin;
+};
+
+/* pmuctl_read_counters() with a constant count, as the header asks. */
+#define PM_READ_N(N)							\
+static void pm_read_##N(const struct pmuctl_counters *c, struct sample *s) \
+{									\
+	uint64_t v[N];							\
+									\
+	MEASURE(s, WARM_READ, , pmuctl_read_counters(c, v, N),		\
+		sink ^= v[N - 1]);					\
+}
+
+/* N perf mmap loops, unrolled the same way. */
+#define PF_MMAP_N(N)							\
+static void pf_mmap_##N(void *const *pg, struct sample *s)		\
+{									\
+	uint64_t v[N];							\
+									\
+	MEASURE(s, WARM_READ, ,						\
+		_Pragma("GCC unroll 8")					\
+		for (unsigned int k = 0; k < N; k++)			\
+			v[k] = perf_mmap_read(pg[k]),			\
+		sink ^= v[N - 1]);					\
+}
+
+PM_READ_N(3) PM_READ_N(4) PM_READ_N(5) PM_READ_N(6) PM_READ_N(7)
+PF_MMAP_N(3) PF_MMAP_N(4) PF_MMAP_N(5) PF_MMAP_N(6) PF_MMAP_N(7)
+
+static void (*const pm_read_n[GROUP_MAX + 1])(const struct pmuctl_counters *,
+					      struct sample *) = {
+	[3] = pm_read_3, [4] = pm_read_4, [5] = pm_read_5, [6] = pm_read_6,
+	[7] = pm_read_7,
+};
+
+static void (*const pf_mmap_n[GROUP_MAX + 1])(void *const *, struct sample *) = {
+	[3] = pf_mmap_3, [4] = pf_mmap_4, [5] = pf_mmap_5, [6] = pf_mmap_6,
+	[7] = pf_mmap_7,
+};
+
+static void group_events(struct pmuctl_event *ev, unsigned int n)
+{
+	memset(ev, 0, n * sizeof(*ev));
+	for (unsigned int i = 0; i < n; i++)
+		ev[i].config = events[i].config | PMUCTL_CFG_USR;
+}
+
+/* Why pmuctl cannot be timed at all, or NULL; *p open on success. */
+static const char *pm_probe(struct pmuctl **p)
+{
+	static char why[200];
+	const struct pmuctl_info *info;
+	int ret = pmuctl_open(NULL, 0, p);
+
+	if (ret) {
+		snprintf(why, sizeof(why), "pmuctl: cannot open %s: %s%s",
+			 PMUCTL_DEVICE_PATH, strerror(-ret),
+			 ret == -ENOENT ? " (load pmuctl.ko)" :
+			 ret == -EACCES || ret == -EPERM ?
+			 " (run as root, or load pmuctl.ko with unprivileged=1)" : "");
+		return why;
+	}
+	info = pmuctl_get_info(*p);
+	if (info->backend != PMUCTL_BACKEND_MSR) {
+		pmuctl_close(*p);
+		*p = NULL;
+		return "pmuctl: the module runs on the test register model (no real counts, no rdpmc)";
+	}
+	return NULL;
+}
+
+/* What a user does to count: program the group, then start it. */
+static int pm_program_start(struct pmuctl *p, struct pmuctl_event *ev,
+			    unsigned int n, const cpu_set_t *set,
+			    struct pmuctl_error *err)
+{
+	int ret = pmuctl_program(p, ev, n, set, sizeof(*set), err);
+
+	return ret ? ret : pmuctl_start(p);
+}
+
+/* pmuctl's side; @p from pm_probe(), or NULL and @why. */
+static void pm_phase(struct results *r, struct pmuctl *p, int cpu,
+		     const cpu_set_t *all, const char *why)
+{
+	struct pmuctl_event tmpl[GROUP_MAX], ev[GROUP_MAX];
+	const struct pmuctl_counters *c;
+	struct pmuctl_error err;
+	cpu_set_t one;
+	char msg[200];
+	int ret = 0;
+
+	struct sample *all_s[] = {
+		&r->bare, &r->pm_read1, &r->pm_readn, &r->pm_start,
+		&r->pm_stop, &r->pm_reset, &r->pm_prog1, &r->pm_progall,
+	};
+
+	if (why) {
+		for (unsigned int i = 0; i < sizeof(all_s) / sizeof(all_s[0]); i++)
+			sample_skip(all_s[i], "%s", why);
+		return;
+	}
+
+	group_events(tmpl, r->n);
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	memcpy(ev, tmpl, sizeof(ev));
+	ret = pmuctl_program(p, ev, r->n, &one, sizeof(one), &err);
+	if (!ret)
+		ret = pmuctl_start(p);
+	if (ret) {
+		pmuctl_strerror(ret, &err, msg, sizeof(msg));
+		for (unsigned int i = 0; i < sizeof(all_s) / sizeof(all_s[0]); i++)
+			sample_skip(all_s[i], "pmuctl: program of %u events on CPU %d: %s",
+				    r->n, cpu, msg);
+		pmuctl_close(p);
+		return;
+	}
+	c = pmuctl_get_counters(p);
+
+	if (!(c->flags & PMUCTL_COUNTERS_RDPMC)) {
+		const char *w = "pmuctl: rdpmc not granted (is /sys/bus/event_source/devices/cpu/rdpmc 0?)";
+
+		sample_skip(&r->bare, "%s", w);
+		sample_skip(&r->pm_read1, "%s", w);
+		sample_skip(&r->pm_readn, "%s", w);
+	} else {
+		uint32_t ecx = c->ecx[0];
+
+		MEASURE(&r->bare, WARM_READ, uint64_t v, v = pmuctl_rdpmc(ecx),
+			sink ^= v);
+		MEASURE(&r->pm_read1, WARM_READ, uint64_t v,
+			v = pmuctl_read_counter(c, 0), sink ^= v);
+		pm_read_n[r->n](c, &r->pm_readn);
+	}
+
+	/* start, stop, reset of the running group, in turn. */
+	for (unsigned int i = 0; i < WARM_CTL + r->pm_start.n; i++) {
+		uint64_t t[6];
+		int e[3];
+
+		t[0] = tsc_begin();
+		e[0] = pmuctl_stop(p);
+		t[1] = tsc_end();
+		t[2] = tsc_begin();
+		e[1] = pmuctl_reset(p);
+		t[3] = tsc_end();
+		t[4] = tsc_begin();
+		e[2] = pmuctl_start(p);
+		t[5] = tsc_end();
+		if (e[0] || e[1] || e[2]) {
+			ret = e[0] ? e[0] : e[1] ? e[1] : e[2];
+			sample_skip(&r->pm_stop, "pmuctl: stop/reset/start: %s",
+				    strerror(-ret));
+			sample_skip(&r->pm_reset, "%s", r->pm_stop.why);
+			sample_skip(&r->pm_start, "%s", r->pm_stop.why);
+			break;
+		}
+		if (i >= WARM_CTL) {
+			r->pm_stop.v[i - WARM_CTL] = t[1] - t[0];
+			r->pm_reset.v[i - WARM_CTL] = t[3] - t[2];
+			r->pm_start.v[i - WARM_CTL] = t[5] - t[4];
+		}
+	}
+	pmuctl_release(p);
+
+	/* program + start, then release (not timed): this CPU, every CPU. */
+	MEASURE(&r->pm_prog1, WARM_PROG, memcpy(ev, tmpl, sizeof(ev)),
+		ret = pm_program_start(p, ev, r->n, &one, &err),
+		if (ret) {
+			pmuctl_strerror(ret, &err, msg, sizeof(msg));
+			sample_skip(&r->pm_prog1, "pmuctl: program on CPU %d: %s",
+				    cpu, msg);
+			break;
+		}
+		pmuctl_release(p));
+	MEASURE(&r->pm_progall, WARM_PROG, memcpy(ev, tmpl, sizeof(ev)),
+		ret = pm_program_start(p, ev, r->n, all, &err),
+		if (ret) {
+			pmuctl_strerror(ret, &err, msg, sizeof(msg));
+			sample_skip(&r->pm_progall, "pmuctl: program on %u CPUs: %s",
+				    r->ncpus, msg);
+			break;
+		}
+		pmuctl_release(p));
+	pmuctl_close(p);
+}
+
+/* Why perf cannot be timed at all, or NULL. */
+static const char *pf_probe(void)
+{
+	static char why[200];
+	int fd = perf_open(PERF_COUNT_HW_INSTRUCTIONS, 0, -1, -1, 0);
+
+	if (fd < 0) {
+		snprintf(why, sizeof(why),
+			 "perf: perf_event_open(PERF_TYPE_HARDWARE): %s%s",
+			 strerror(-fd), fd == -ENOENT || fd == -EOPNOTSUPP ?
+			 " (no hardware PMU)" : " (see /proc/sys/kernel/perf_event_paranoid)");
+		return why;
+	}
+	close(fd);
+	return NULL;
+}
+
+/* perf_event_open() of the group on every CPU of @set, + ENABLE each. */
+static int pf_open_cpus(int *fd, unsigned int n, const cpu_set_t *set)
+{
+	unsigned int k = 0;
+	int ret = 0;
+
+	for (int cpu = 0; cpu < CPU_SETSIZE && !ret; cpu++) {
+		if (!CPU_ISSET(cpu, set))
+			continue;
+		ret = perf_group_open(fd + k * n, n, -1, cpu, 0);
+		if (!ret) {
+			ret = perf_group_ioctl(fd[k * n], PERF_EVENT_IOC_ENABLE);
+			k++;
+		}
+	}
+	return ret;
+}
+
+static void pf_phase(struct results *r, int cpu, const cpu_set_t *all,
+		     const char *why)
+{
+	int fd[GROUP_MAX], one_fd = -1, *cfd;
+	void *pg[GROUP_MAX] = { NULL };
+	const char *mwhy;
+	cpu_set_t one;
+	int ret;
+
+	struct sample *all_s[] = {
+		&r->pf_mmap1, &r->pf_read1, &r->pf_mmapn, &r->pf_groupn,
+		&r->pf_start, &r->pf_stop, &r->pf_reset, &r->pf_prog1,
+		&r->pf_progall,
+	};
+
+	if (!why)
+		why = pf_probe();
+	if (why) {
+		for (unsigned int i = 0; i < sizeof(all_s) / sizeof(all_s[0]); i++)
+			sample_skip(all_s[i], "%s", why);
+		return;
+	}
+
+	/* One event alone: its mmap loop and read(). */
+	one_fd = perf_open(events[0].perf, 0, -1, -1, 0);
+	if (one_fd < 0 || perf_group_ioctl(one_fd, PERF_EVENT_IOC_ENABLE)) {
+		sample_skip(&r->pf_mmap1, "perf: event %s: %s", events[0].name,
+			    strerror(one_fd < 0 ? -one_fd : errno));
+		sample_skip(&r->pf_read1, "%s", r->pf_mmap1.why);
+	} else {
+		mwhy = pages_map(&one_fd, pg, 1);
+		if (*mwhy) {
+			sample_skip(&r->pf_mmap1, "%s", mwhy);
+		} else {
+			MEASURE(&r->pf_mmap1, WARM_READ, uint64_t v,
+				v = perf_mmap_read(pg[0]), sink ^= v);
+			pages_unmap(pg, 1);
+		}
+		MEASURE(&r->pf_read1, WARM_READ, uint64_t v,
+			ret = read(one_fd, &v, sizeof(v)),
+			if (ret != sizeof(v)) {
+				sample_skip(&r->pf_read1, "perf: read(): %s",
+					    ret < 0 ? strerror(errno) : "short read");
+				break;
+			}
+			sink ^= v);
+	}
+	if (one_fd >= 0)
+		close(one_fd);
+
+	/* The group: N mmap loops, one group read(), enable/disable/reset. */
+	ret = perf_group_open(fd, r->n, 0, -1, PERF_FORMAT_GROUP);
+	if (!ret)
+		ret = perf_group_ioctl(fd[0], PERF_EVENT_IOC_ENABLE);
+	if (ret) {
+		const char *w = "perf: the group of events";
+
+		sample_skip(&r->pf_mmapn, "%s: %s", w, strerror(-ret));
+		sample_skip(&r->pf_groupn, "%s: %s", w, strerror(-ret));
+		sample_skip(&r->pf_start, "%s: %s", w, strerror(-ret));
+		sample_skip(&r->pf_stop, "%s: %s", w, strerror(-ret));
+		sample_skip(&r->pf_reset, "%s: %s", w, strerror(-ret));
+	} else {
+		struct { uint64_t nr, v[GROUP_MAX]; } buf;
+		ssize_t want = (ssize_t)(sizeof(uint64_t) * (1 + r->n));
+
+		mwhy = pages_map(fd, pg, r->n);
+		if (*mwhy) {
+			sample_skip(&r->pf_mmapn, "%s", mwhy);
+		} else {
+			pf_mmap_n[r->n](pg, &r->pf_mmapn);
+			pages_unmap(pg, r->n);
+		}
+		MEASURE(&r->pf_groupn, WARM_READ, ssize_t got,
+			got = read(fd[0], &buf, sizeof(buf)),
+			if (got != want || buf.nr != r->n) {
+				sample_skip(&r->pf_groupn, "perf: group read(): %s",
+					    got < 0 ? strerror(errno) : "unexpected size");
+				break;
+			}
+			sink ^= buf.v[0]);
+		for (unsigned int i = 0; i < WARM_CTL + r->pf_start.n; i++) {
+			uint64_t t[6];
+			int e[3];
+
+			t[0] = tsc_begin();
+			e[0] = perf_group_ioctl(fd[0], PERF_EVENT_IOC_DISABLE);
+			t[1] = tsc_end();
+			t[2] = tsc_begin();
+			e[1] = perf_group_ioctl(fd[0], PERF_EVENT_IOC_RESET);
+			t[3] = tsc_end();
+			t[4] = tsc_begin();
+			e[2] = perf_group_ioctl(fd[0], PERF_EVENT_IOC_ENABLE);
+			t[5] = tsc_end();
+			if (e[0] || e[1] || e[2]) {
+				ret = e[0] ? e[0] : e[1] ? e[1] : e[2];
+				sample_skip(&r->pf_stop, "perf: disable/reset/enable: %s",
+					    strerror(-ret));
+				sample_skip(&r->pf_reset, "%s", r->pf_stop.why);
+				sample_skip(&r->pf_start, "%s", r->pf_stop.why);
+				break;
+			}
+			if (i >= WARM_CTL) {
+				r->pf_stop.v[i - WARM_CTL] = t[1] - t[0];
+				r->pf_reset.v[i - WARM_CTL] = t[3] - t[2];
+				r->pf_start.v[i - WARM_CTL] = t[5] - t[4];
+			}
+		}
+		fds_close(fd, r->n);
+	}
+
+	/* Open + enable the group CPU-wide: this CPU, then every CPU. */
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	cfd = malloc(sizeof(*cfd) * r->n * r->ncpus);
+	if (!cfd) {
+		sample_skip(&r->pf_prog1, "out of memory");
+		sample_skip(&r->pf_progall, "out of memory");
+		return;
+	}
+	for (unsigned int i = 0; i < r->n * r->ncpus; i++)
+		cfd[i] = -1;
+	MEASURE(&r->pf_prog1, WARM_PROG, ,
+		ret = pf_open_cpus(cfd, r->n, &one),
+		fds_close(cfd, r->n);
+		if (ret) {
+			sample_skip(&r->pf_prog1, "perf: CPU-wide group on CPU %d: %s%s",
+				    cpu, strerror(-ret), ret == -EACCES ?
+				    " (needs CAP_PERFMON or perf_event_paranoid <= 0)" : "");
+			break;
+		});
+	MEASURE(&r->pf_progall, WARM_PROG, ,
+		ret = pf_open_cpus(cfd, r->n, all),
+		fds_close(cfd, r->n * r->ncpus);
+		if (ret) {
+			sample_skip(&r->pf_progall, "perf: CPU-wide groups on %u CPUs: %s%s",
+				    r->ncpus, strerror(-ret), ret == -EACCES ?
+				    " (needs CAP_PERFMON or perf_event_paranoid <= 0)" : "");
+			break;
+		});
+	free(cfd);
+}
+
+#if HAVE_PAPI
+/* An event set of the first @n events, started: 0, or *why set. */
+static int papi_set(unsigned int n, int *es, char *why, size_t len)
+{
+	int ret;
+
+	*es = PAPI_NULL;
+	ret = PAPI_create_eventset(es);
+	for (unsigned int i = 0; ret == PAPI_OK && i < n; i++) {
+		ret = PAPI_add_named_event(*es, events[i].papi);
+		if (ret != PAPI_OK)
+			snprintf(why, len, "PAPI: cannot add %s: %s",
+				 events[i].papi, PAPI_strerror(ret));
+	}
+	if (ret == PAPI_OK) {
+		ret = PAPI_start(*es);
+		if (ret != PAPI_OK)
+			snprintf(why, len, "PAPI_start: %s", PAPI_strerror(ret));
+	} else if (!why[0]) {
+		snprintf(why, len, "PAPI_create_eventset: %s", PAPI_strerror(ret));
+	}
+	if (ret != PAPI_OK && *es != PAPI_NULL) {
+		PAPI_cleanup_eventset(*es);
+		PAPI_destroy_eventset(es);
+	}
+	return ret == PAPI_OK ? 0 : -1;
+}
+
+static void papi_end(int *es)
+{
+	long long v[GROUP_MAX];
+
+	PAPI_stop(*es, v);
+	PAPI_cleanup_eventset(*es);
+	PAPI_destroy_eventset(es);
+}
+
+static void papi_phase(struct results *r, const char *why)
+{
+	long long v[GROUP_MAX];
+	char w[200] = "";
+	int es, ret;
+
+	if (why) {
+		sample_skip(&r->papi1, "%s", why);
+		sample_skip(&r->papin, "%s", why);
+		return;
+	}
+	ret = PAPI_library_init(PAPI_VER_CURRENT);
+	if (ret != PAPI_VER_CURRENT) {
+		sample_skip(&r->papi1, "PAPI_library_init: %s",
+			    ret > 0 ? "version mismatch" : PAPI_strerror(ret));
+		sample_skip(&r->papin, "%s", r->papi1.why);
+		return;
+	}
+	if (papi_set(1, &es, w, sizeof(w))) {
+		sample_skip(&r->papi1, "%s", w);
+	} else {
+		MEASURE(&r->papi1, WARM_READ, , ret = PAPI_read(es, v),
+			if (ret != PAPI_OK) {
+				sample_skip(&r->papi1, "PAPI_read: %s",
+					    PAPI_strerror(ret));
+				break;
+			}
+			sink ^= (uint64_t)v[0]);
+		papi_end(&es);
+	}
+	w[0] = 0;
+	if (papi_set(r->n, &es, w, sizeof(w))) {
+		sample_skip(&r->papin, "%s", w);
+	} else {
+		MEASURE(&r->papin, WARM_READ, , ret = PAPI_read(es, v),
+			if (ret != PAPI_OK) {
+				sample_skip(&r->papin, "PAPI_read: %s",
+					    PAPI_strerror(ret));
+				break;
+			}
+			sink ^= (uint64_t)v[0]);
+		papi_end(&es);
+	}
+	PAPI_shutdown();
+}
+#else
+static void papi_phase(struct results *r, const char *why)
+{
+	if (!why)
+		why = "PAPI: not built in (install libpapi-dev and rebuild)";
+	sample_skip(&r->papi1, "%s", why);
+	sample_skip(&r->papin, "%s", why);
+}
+#endif
+
+/* ---- the table --------------------------------------------------------- */
+
+enum target { T_INFO, T_DIFF, T_RATIO };
+
+struct row {
+	const char *op;
+	const char *pm_what;
+	const struct sample *pm;
+	const char *other_what;
+	const struct sample *other;
+	enum target target;
+	unsigned int goal;
+};
+
+/* Distinct reasons for skipped rows, printed once under the table. */
+static const char *reasons[32];
+static unsigned int nr_reasons;
+
+static unsigned int reason_id(const char *why)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_reasons; i++)
+		if (!strcmp(reasons[i], why))
+			return i + 1;
+	if (nr_reasons == sizeof(reasons) / sizeof(reasons[0]))
+		return 0;
+	reasons[nr_reasons++] = why;
+	return nr_reasons;
+}
+
+static unsigned int row_print(const struct row *w)
+{
+	char pm[32], ot[32], ratio[24], goal[24];
+	const char *verdict = "info";
+	bool met = true;
+
+	if (w->target == T_DIFF)
+		snprintf(goal, sizeof(goal), "<= +%u", w->goal);
+	else if (w->target == T_RATIO)
+		snprintf(goal, sizeof(goal), ">= %ux", w->goal);
+	else
+		snprintf(goal, sizeof(goal), "-");
+
+	if (!sample_ok(w->pm) || !sample_ok(w->other)) {
+		char refs[24] = "";
+
+		if (w->pm->why[0])
+			snprintf(refs, sizeof(refs), " [%u]", reason_id(w->pm->why));
+		if (w->other->why[0] && strcmp(w->other->why, w->pm->why))
+			snprintf(refs + strlen(refs), sizeof(refs) - strlen(refs),
+				 " [%u]", reason_id(w->other->why));
+		printf("%-18s %-22s %13s %-24s %13s %8s %7s skipped%s\n", w->op,
+		       w->pm_what, "-", w->other_what, "-", "-", goal, refs);
+		return 0;
+	}
+	snprintf(pm, sizeof(pm), "%llu/%llu", (unsigned long long)w->pm->min,
+		 (unsigned long long)w->pm->med);
+	snprintf(ot, sizeof(ot), "%llu/%llu", (unsigned long long)w->other->min,
+		 (unsigned long long)w->other->med);
+	switch (w->target) {
+	case T_DIFF:
+		snprintf(ratio, sizeof(ratio), "%+lld",
+			 (long long)w->pm->med - (long long)w->other->med);
+		met = (long long)w->pm->med - (long long)w->other->med <=
+		      (long long)w->goal;
+		verdict = met ? "ok" : "MISSED";
+		break;
+	case T_RATIO:
+	case T_INFO:
+		if (w->pm->med)
+			snprintf(ratio, sizeof(ratio), "%.1fx",
+				 (double)w->other->med / (double)w->pm->med);
+		else
+			snprintf(ratio, sizeof(ratio), "inf");
+		if (w->target == T_RATIO) {
+			met = w->other->med >= (uint64_t)w->goal * w->pm->med;
+			verdict = met ? "ok" : "MISSED";
+		}
+		break;
+	}
+	printf("%-18s %-22s %13s %-24s %13s %8s %7s %s\n", w->op, w->pm_what, pm,
+	       w->other_what, ot, ratio, goal, verdict);
+	return 1;
+}
+
+/* The comparisons, one line each; how many were timed. */
+static void print_table(const struct results *r)
+{
+	char op_n[32], pm_n[40], mmap_n[40], grp_n[40], papi_n[40];
+	char all_op[40], all_pf[48];
+	unsigned int run = 0;
+
+	snprintf(op_n, sizeof(op_n), "read %u (group)", r->n);
+	snprintf(pm_n, sizeof(pm_n), "read_counters(c,v,%u)", r->n);
+	snprintf(mmap_n, sizeof(mmap_n), "%u perf mmap loops", r->n);
+	snprintf(grp_n, sizeof(grp_n), "perf group read() of %u", r->n);
+	snprintf(papi_n, sizeof(papi_n), "PAPI_read() of %u", r->n);
+	snprintf(all_op, sizeof(all_op), "program %u, %u CPUs", r->n, r->ncpus);
+	snprintf(all_pf, sizeof(all_pf), "%u open+%u ENABLE", r->n * r->ncpus,
+		 r->ncpus);
+	const struct row rows[] = {
+		{ "read 1", "read_counter(c,0)", &r->pm_read1,
+		  "bare rdpmc", &r->bare, T_DIFF, 5 },
+		{ "read 1", "read_counter(c,0)", &r->pm_read1,
+		  "perf mmap loop", &r->pf_mmap1, T_INFO, 0 },
+		{ "read 1", "read_counter(c,0)", &r->pm_read1,
+		  "perf read()", &r->pf_read1, T_INFO, 0 },
+		{ "read 1", "read_counter(c,0)", &r->pm_read1,
+		  "PAPI_read() of 1", &r->papi1, T_INFO, 0 },
+		{ op_n, pm_n, &r->pm_readn, mmap_n, &r->pf_mmapn, T_RATIO, 3 },
+		{ op_n, pm_n, &r->pm_readn, grp_n, &r->pf_groupn, T_RATIO, 10 },
+		{ op_n, pm_n, &r->pm_readn, papi_n, &r->papin, T_INFO, 0 },
+		{ "start", "pmuctl_start()", &r->pm_start,
+		  "IOC_ENABLE (group)", &r->pf_start, T_INFO, 0 },
+		{ "stop", "pmuctl_stop()", &r->pm_stop,
+		  "IOC_DISABLE (group)", &r->pf_stop, T_INFO, 0 },
+		{ "reset", "pmuctl_reset()", &r->pm_reset,
+		  "IOC_RESET (group)", &r->pf_reset, T_INFO, 0 },
+		{ "program, 1 CPU", "program+start", &r->pm_prog1,
+		  "open+ENABLE (CPU-wide)", &r->pf_prog1, T_RATIO, 10 },
+		{ all_op, "program+start", &r->pm_progall, all_pf, &r->pf_progall, T_INFO, 0 },
+	};
+
+	printf("\n%-18s %-22s %13s %-24s %13s %8s %7s %s\n", "operation", "pmuctl",
+	       "min/med", "against", "min/med", "ratio", "target", "verdict");
+	for (unsigned int i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		run += row_print(&rows[i]);
+	for (unsigned int i = 0; i < nr_reasons; i++)
+		printf("%s[%u] %s\n", i ? "" : "\nskipped because:\n", i + 1,
+		       reasons[i]);
+	printf("\n%u of %zu comparisons timed", run, sizeof(rows) / sizeof(rows[0]));
+	if (!run)
+		printf("; the timed part is skipped: no usable PMU on both sides here (see the reasons above)");
+	printf("\n");
+}
+
+static void usage(const char *prog)
+{
+	fprintf(stderr, "usage: %s [-c CPU] [-n SAMPLES]\n"
+		"  -c CPU      pin to this CPU (default: the one it starts on)\n"
+		"  -n SAMPLES  samples per read row, 100..10000000 (default 10000)\n",
+		prog);
+	exit(2);
+}
+
+static long number(const char *prog, const char *opt, const char *s,
+		   long lo, long hi)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi) {
+		fprintf(stderr, "%s: %s '%s' is not a number in %ld..%ld\n",
+			prog, opt, s, lo, hi);
+		usage(prog);
+	}
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int eax, ebx, ecx, edx, nsamp = 10000, gp = 0, fixed = 0;
+	unsigned int family = 0, model = 0;
+	char vendor[13] = "unknown";
+	const char *pm_why = NULL, *pf_why = NULL, *papi_why = NULL;
+	struct pmuctl *pm = NULL;
+	struct results r;
+	cpu_set_t all, one;
+	bool invariant, can_time;
+	int cpu = -1, opt;
+
+	while ((opt = getopt(argc, argv, "c:n:h")) != -1) {
+		switch (opt) {
+		case 'c':
+			cpu = (int)number(argv[0], "-c", optarg, 0, CPU_SETSIZE - 1);
+			break;
+		case 'n':
+			nsamp = (unsigned int)number(argv[0], "-n", optarg, 100, 10000000);
+			break;
+		default:
+			usage(argv[0]);
+		}
+	}
+	if (optind != argc)
+		usage(argv[0]);
+
+	/* Every CPU this process may use: the "all CPUs" of both sides. */
+	if (sched_getaffinity(0, sizeof(all), &all)) {
+		fprintf(stderr, "%s: sched_getaffinity: %s\n", argv[0], strerror(errno));
+		return 1;
+	}
+	if (cpu < 0)
+		cpu = sched_getcpu();
+	if (cpu < 0 || !CPU_ISSET(cpu, &all)) {
+		fprintf(stderr, "%s: -c %d: this process may not run on CPU %d (see taskset -p %d)\n",
+			argv[0], cpu, cpu, (int)getpid());
+		return 2;
+	}
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one)) {
+		fprintf(stderr, "%s: cannot pin to CPU %d: %s\n", argv[0], cpu,
+			strerror(errno));
+		return 1;
+	}
+
+	memset(&r, 0, sizeof(r));
+	r.ncpus = (unsigned int)CPU_COUNT(&all);
+
+	/* The clock: rdtscp ends each sample; an invariant TSC ticks evenly. */
+	invariant = __get_cpuid(0x80000007, &eax, &ebx, &ecx, &edx) &&
+		    (edx & (1U << 8));
+	can_time = __get_cpuid(0x80000001, &eax, &ebx, &ecx, &edx) &&
+		   (edx & (1U << 27));
+	if (!can_time)
+		pm_why = pf_why = papi_why = "no rdtscp on this CPU: nothing can be timed";
+
+	/* The PMU as CPUID describes it [FACTS 1]: the group's size. */
+	if (__get_cpuid(0, &eax, &ebx, &ecx, &edx)) {
+		memcpy(vendor, &ebx, 4);
+		memcpy(vendor + 4, &edx, 4);
+		memcpy(vendor + 8, &ecx, 4);
+	}
+	if (__get_cpuid(1, &eax, &ebx, &ecx, &edx)) {
+		family = (eax >> 8) & 0xf;
+		model = (eax >> 4) & 0xf;
+		if (family == 6 || family == 15)
+			model |= (eax >> 12) & 0xf0;
+		if (family == 15)
+			family += (eax >> 20) & 0xff;
+	}
+	if (__get_cpuid_max(0, NULL) >= 0xa) {
+		__cpuid(0xa, eax, ebx, ecx, edx);
+		gp = (eax >> 8) & 0xff;
+		fixed = edx & 0x1f;
+	}
+	/* The module's view wins: the counters it will hand out. */
+	if (!pm_why)
+		pm_why = pm_probe(&pm);
+	if (pm) {
+		gp = pmuctl_get_info(pm)->caps.nr_gp;
+		fixed = pmuctl_get_info(pm)->caps.nr_fixed;
+	}
+	r.n = (fixed < 3 ? fixed : 3) + (gp < 4 ? gp : 4);
+	if (r.n < 3)
+		r.n = GROUP_MAX;	/* no PMU: name the full group */
+
+	printf("pmuctl vs perf%s, timed side by side on CPU %d: %s family %u model %#x, %u generic and %u fixed counters (%s)\n",
+	       HAVE_PAPI ? " and PAPI" : "", cpu, vendor, family, model, gp,
+	       fixed, pm ? "pmuctl.ko" : "CPUID.0AH");
+	printf("group: %u events, user mode:", r.n);
+	for (unsigned int i = 0; i < r.n; i++)
+		printf(" %s", events[i].name);
+	printf("\nunit: TSC cycles%s; %u samples per read row after %u warm-up; min/median\n",
+	       invariant ? " (invariant TSC)" : " (TSC not invariant: ratios only)",
+	       nsamp, WARM_READ);
+
+	if (sample_alloc(&r.empty, nsamp) ||
+	    sample_alloc(&r.bare, nsamp) || sample_alloc(&r.pm_read1, nsamp) ||
+	    sample_alloc(&r.pm_readn, nsamp) ||
+	    sample_alloc(&r.pm_start, MIN(nsamp, CTL_SAMPLES)) ||
+	    sample_alloc(&r.pm_stop, MIN(nsamp, CTL_SAMPLES)) ||
+	    sample_alloc(&r.pm_reset, MIN(nsamp, CTL_SAMPLES)) ||
+	    sample_alloc(&r.pm_prog1, MIN(nsamp, PROG1_SAMPLES)) ||
+	    sample_alloc(&r.pm_progall, MIN(nsamp, PROGALL_SAMPLES)) ||
+	    sample_alloc(&r.pf_mmap1, nsamp) || sample_alloc(&r.pf_read1, nsamp) ||
+	    sample_alloc(&r.pf_mmapn, nsamp) || sample_alloc(&r.pf_groupn, nsamp) ||
+	    sample_alloc(&r.pf_start, MIN(nsamp, CTL_SAMPLES)) ||
+	    sample_alloc(&r.pf_stop, MIN(nsamp, CTL_SAMPLES)) ||
+	    sample_alloc(&r.pf_reset, MIN(nsamp, CTL_SAMPLES)) ||
+	    sample_alloc(&r.pf_prog1, MIN(nsamp, PROG1_SAMPLES)) ||
+	    sample_alloc(&r.pf_progall, MIN(nsamp, PROGALL_SAMPLES)) ||
+	    sample_alloc(&r.papi1, nsamp) || sample_alloc(&r.papin, nsamp)) {
+		fprintf(stderr, "%s: out of memory for %u samples (see -n)\n",
+			argv[0], nsamp);
+		return 1;
+	}
+
+	if (can_time) {
+		MEASURE(&r.empty, WARM_READ, , , );
+		sample_finish(&r.empty, false);
+		overhead = r.empty.min;
+		printf("timer: empty lfence;rdtsc;lfence .. rdtscp;lfence pair: min %llu, median %llu; the min is subtracted from every sample\n",
+		       (unsigned long long)r.empty.min,
+		       (unsigned long long)r.empty.med);
+	}
+	fflush(stdout);
+
+	/* One side at a time: pmuctl's counters are reserved from perf. */
+	pm_phase(&r, pm, cpu, &all, pm_why);
+	pf_phase(&r, cpu, &all, pf_why);
+	papi_phase(&r, papi_why);
+
+	sample_finish(&r.bare, true);
+	sample_finish(&r.pm_read1, true);
+	sample_finish(&r.pm_readn, true);
+	sample_finish(&r.pm_start, true);
+	sample_finish(&r.pm_stop, true);
+	sample_finish(&r.pm_reset, true);
+	sample_finish(&r.pm_prog1, true);
+	sample_finish(&r.pm_progall, true);
+	sample_finish(&r.pf_mmap1, true);
+	sample_finish(&r.pf_read1, true);
+	sample_finish(&r.pf_mmapn, true);
+	sample_finish(&r.pf_groupn, true);
+	sample_finish(&r.pf_start, true);
+	sample_finish(&r.pf_stop, true);
+	sample_finish(&r.pf_reset, true);
+	sample_finish(&r.pf_prog1, true);
+	sample_finish(&r.pf_progall, true);
+	sample_finish(&r.papi1, true);
+	sample_finish(&r.papin, true);
+
+	print_table(&r);
+	return 0;
+}
