@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Extract the few kernel-tree files the project uses (kselftest harness,
-# checkpatch) from Debian's linux-source-6.1 tarball; none is packaged alone.
+# lib.mk and runner, checkpatch) from Debian's linux-source-6.1 tarball;
+# none is packaged alone.
 #
 # usage: scripts/ksrc.sh [OUTDIR]        (default: build/ksrc)
 #
@@ -17,6 +18,9 @@ files=(
 	tools/testing/selftests/kselftest_harness.h
 	tools/testing/selftests/kselftest.h
 	tools/testing/selftests/lib.mk
+	tools/testing/selftests/kselftest/runner.sh
+	tools/testing/selftests/kselftest/prefix.pl
+	tools/testing/selftests/run_kselftest.sh
 	scripts/checkpatch.pl
 	scripts/spelling.txt
 	scripts/const_structs.checkpatch

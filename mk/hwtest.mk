@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The hardware selftests (selftests/hw/*_test.c): on a machine with a real
+# Intel PMU and pmuctl.ko loaded they prove the counts; everywhere else
+# each test is a SKIP with its reason (hw.h).
+#
+#   make hwtest   builds them the kselftest way (selftests/Makefile, with
+#                 the kselftest lib.mk and runner from $(KSRC)), runs them
+#                 through the kselftest runner, keeps the TAP in
+#                 build/hwtest/hw.tap and ends with scripts/tap-summary.sh's
+#                 "P passed, F failed, S skipped" (non-zero exit if any failed).
+#
+# "make check" runs the same sources twice more, built here: as host tests
+# (build/tests/hw-NAME: no /dev/pmuctl, every test a SKIP) and in the QEMU
+# guests (build/vmtests/hw-NAME, static: every test a SKIP under the
+# register model, which proves they skip cleanly next to a loaded module).
+# Included by the top Makefile, which defines CC, CFLAGS, KSFT_CFLAGS and
+# KSRC; mk/lib.mk is read after this file, so the library's archive is
+# named here.
+
+HW_NAMES := $(patsubst selftests/hw/%_test.c,%,$(wildcard selftests/hw/*_test.c))
+HW_VMTESTS := $(HW_NAMES:%=build/vmtests/hw-%_test)
+HW_HOSTTESTS := $(HW_NAMES:%=build/tests/hw-%_test)
+HW_LIB := selftests/hw/hw.c
+HW_DEPS := $(HW_LIB) selftests/hw/hw.h build/lib/libpmuctl.a user/libpmuctl.h \
+	   uapi/linux/pmuctl.h
+
+VMTESTS += $(HW_VMTESTS)
+TESTS += $(HW_HOSTTESTS)
+
+$(HW_VMTESTS): build/vmtests/hw-%_test: selftests/hw/%_test.c $(HW_DEPS)
+	@mkdir -p $(@D)
+	$(CC) -static -pthread $(CFLAGS) $(KSFT_CFLAGS) -o $@ $< $(HW_LIB) \
+		build/lib/libpmuctl.a -lpfm
+
+$(HW_HOSTTESTS): build/tests/hw-%: build/vmtests/hw-%
+	@mkdir -p $(@D)
+	cp -f $< $@
+
+.PHONY: hwtest
+
+# The kselftest runner and lib.mk come with the harness (scripts/ksrc.sh),
+# or from any kernel tree: make hwtest KSRC=/path/to/linux.
+$(KSRC)/tools/testing/selftests/kselftest/runner.sh:
+	@bash scripts/ksrc.sh $(KSRC)
+
+hwtest: build/lib/libpmuctl.a $(KSRC)/tools/testing/selftests/kselftest/runner.sh
+	@mkdir -p build/hwtest
+	@rm -f build/hwtest/*.tap
+	@{ $(MAKE) -s --no-print-directory -C selftests run_tests \
+		KSRC=$(abspath $(KSRC)) 2>&1; \
+		echo "# check.sh: exit=$$?"; } | tee build/hwtest/hw.tap
+	@bash scripts/tap-summary.sh build/hwtest
