@@ -6,8 +6,21 @@
 #   make -C /lib/modules/$(uname -r)/build M=$PWD
 # kbuild reads Kbuild in preference to this file, so nothing here is seen
 # by that build.
+#
+# make install [PREFIX=/usr/local] [DESTDIR=]: the library, its headers and
+# libpmuctl.pc, the tool, the man pages, the udev rule, the modprobe.d
+# example and the DKMS source tree (mk/install.mk lists where each goes);
+# make uninstall with the same variables removes exactly those files.
 
 KSRC ?= build/ksrc
+# Absolute: sub-makes (make -C selftests) and scripts resolve it elsewhere.
+KSRC := $(abspath $(KSRC))
+
+# The one version of pmuctl: libpmuctl.pc, the DKMS tree and its dkms.conf.
+# (The library's soname version is separate: LIB_SOVERSION in mk/lib.mk.)
+VERSION := 0.1.0
+# Where "make install" puts things (mk/install.mk); DESTDIR stages them.
+PREFIX ?= /usr/local
 
 CC ?= gcc
 CFLAGS ?= -O2 -g
@@ -22,7 +35,7 @@ TESTS :=
 BINS :=
 include $(sort $(wildcard mk/*.mk))
 
-.PHONY: all check tests deps ksrc run clean
+.PHONY: all check tests deps ksrc run clean install uninstall
 
 all: tests
 
@@ -44,21 +57,12 @@ deps:
 ksrc:
 	@bash scripts/ksrc.sh $(KSRC)
 
-# The main job.  Until pmuctl.ko exists, show the rules it will enforce:
-# the offline checker runs the module's core on sample events.
-run: build/bin/pmuctl
-	@echo "pmuctl.ko is not built yet; this is the offline checker running the"
-	@echo "same core the module will run (no device, no root):"
-	@echo
-	@set -x; build/bin/pmuctl check --pmu knm r301b7:4000000001 r500c4; \
-	build/bin/pmuctl check --pmu knm --group \
-		offcore_response_0:dmnd_data_rd:outstanding \
-		offcore_response_1:dmnd_data_rd:any_response \
-		instructions_retired:u unhalted_core_cycles:u; \
-	build/bin/pmuctl check --pmu skl --group \
-		offcore_response_0:dmnd_data_rd:any_response \
-		offcore_response_0:dmnd_rfo:any_response \
-		offcore_response_0:dmnd_code_rd:any_response; true
+# The main job (scripts/run.sh): on a host with an Intel PMU, build and load
+# pmuctl.ko and count a small workload with pmuctl stat; elsewhere, say why
+# and show the same session in a QEMU guest against the register model.
+# RUN=host or RUN=vm forces one.
+run:
+	@bash scripts/run.sh $(RUN)
 
 clean:
 	rm -rf build
