@@ -17,24 +17,7 @@ fi
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-results=()
-failed=0
-
-report() {	# report OK NAME [DIAGNOSTIC...]
-	local ok=$1 name=$2 n=$((${#results[@]} + 1))
-
-	shift 2
-	if [ "$ok" = 1 ]; then
-		results+=("ok $n - $name")
-		return
-	fi
-	failed=$((failed + 1))
-	local line="not ok $n - $name" d
-	for d in "$@"; do
-		line+=$'\n'"# $d"
-	done
-	results+=("$line")
-}
+. "$(dirname "$0")/../tap.sh"
 
 run() {		# run ARGS...: sets rc, $tmp/out, $tmp/err
 	"$PMUCTL" "$@" >"$tmp/out" 2>"$tmp/err"
@@ -192,8 +175,4 @@ run frobnicate
 [ "$rc" = 2 ] && [ ! -s "$tmp/out" ]
 report $((! $?)) unknown_command_is_usage_error
 
-echo "TAP version 13"
-echo "1..${#results[@]}"
-printf '%s\n' "${results[@]}"
-echo "# $(( ${#results[@]} - failed )) passed, $failed failed"
-[ "$failed" = 0 ]
+tap_end

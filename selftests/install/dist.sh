@@ -10,7 +10,7 @@
 # (install.sh checks the example's options against the built module.)
 
 cd "$(dirname "$0")/../.." || exit 1
-. selftests/install/tap.sh
+. selftests/tap.sh
 
 rules=dist/60-pmuctl.rules
 conf=dist/pmuctl.conf

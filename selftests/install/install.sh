@@ -16,7 +16,7 @@
 # Runs make in this tree (it builds what install needs).
 
 cd "$(dirname "$0")/../.." || exit 1
-. selftests/install/tap.sh
+. selftests/tap.sh
 
 make=${MAKE:-make}
 cc=${CC:-gcc}

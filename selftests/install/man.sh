@@ -11,7 +11,7 @@
 # build/bin/pmuctl, built by "make tests").
 
 cd "$(dirname "$0")/../.." || exit 1
-. selftests/install/tap.sh
+. selftests/tap.sh
 
 PMUCTL=${PMUCTL:-build/bin/pmuctl}
 hdr=user/libpmuctl.h

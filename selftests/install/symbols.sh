@@ -11,7 +11,7 @@
 # name other files (to check this test fails on a broken map).
 
 cd "$(dirname "$0")/../.." || exit 1
-. selftests/install/tap.sh
+. selftests/tap.sh
 
 hdr=${LIBPMUCTL_H:-user/libpmuctl.h}
 map=${LIBPMUCTL_MAP:-user/libpmuctl.map}

@@ -24,28 +24,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"
 
-results=()
-failed=0
-
-report() {	# report OK NAME [DIAGNOSTIC...]
-	local ok=$1 name=$2 n=$((${#results[@]} + 1))
-
-	shift 2
-	if [ "$ok" = 1 ]; then
-		results+=("ok $n - $name")
-		return
-	fi
-	failed=$((failed + 1))
-	local line="not ok $n - $name" d
-	for d in "$@"; do
-		line+=$'\n'"# $d"
-	done
-	results+=("$line")
-}
-
-skip() {	# skip NAME REASON
-	results+=("ok $((${#results[@]} + 1)) - $1 # SKIP $2")
-}
+. "$(dirname "$0")/../tap.sh"
 
 run() {		# run ARGS...: sets rc, $tmp/out, $tmp/err
 	"$PMUCTL" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
@@ -316,8 +295,4 @@ run check --pmu knm r300c0
 [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "ok fixed0 0x300c0 0x0" ]
 finish check_still_works $((! $?)) check --pmu knm r300c0
 
-echo "TAP version 13"
-echo "1..${#results[@]}"
-printf '%s\n' "${results[@]}"
-echo "# $(( ${#results[@]} - failed )) passed, $failed failed"
-[ "$failed" = 0 ]
+tap_end

@@ -1,17 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# TAP helpers for the selftests/install/ scripts (sourced, not run: it is
+# TAP helpers for the selftests' shell scripts (sourced, not run: it is
 # not executable, so scripts/check.sh does not run it on its own).
 #
 #   ok NAME                  a passed test
 #   not_ok NAME DIAG...      a failed test, each DIAG a "# " line under it
+#   report OK NAME DIAG...   ok when OK is 1, else not_ok
 #   skip NAME WHY            a skipped test
 #   bail WHY                 nothing can be tested: print the plan and stop
 #   check NAME CMD...        ok when CMD succeeds, else not ok with its output
 #   tap_end                  print the results; exit 1 if any failed
 #
-# Results are printed at the end, after the plan, as check_cli.sh does, so
+# Results are printed at the end, after the plan, so
 # the output of the commands under test cannot be mistaken for TAP lines.
 
 tap_results=()
@@ -32,6 +33,17 @@ not_ok() {
 	done
 	tap_results+=("$line")
 	tap_failed=$((tap_failed + 1))
+}
+
+report() {
+	local pass=$1
+
+	shift
+	if [ "$pass" = 1 ]; then
+		ok "$1"
+	else
+		not_ok "$@"
+	fi
 }
 
 skip() {
