@@ -8,7 +8,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -167,20 +166,6 @@ static void ev_refuse(struct check_ev *ev, int ret, u32 reason)
 	}
 }
 
-/* A usage error: one line saying what is wrong, then where help is. */
-static int __attribute__((format(printf, 1, 2)))
-check_usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("pmuctl check: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\ntry 'pmuctl check --help'\n", stderr);
-	return EXIT_USAGE;
-}
-
 /*
  * Turn ev->arg into config/extra.  Returns 0 when the event goes on to the
  * core or its line is already decided (ev->state), -errno on trouble.
@@ -192,7 +177,7 @@ static int check_resolve(struct check_ctx *c, struct check_ev *ev)
 	ret = pmuctl_raw_event(ev->arg, &ev->config, &ev->extra);
 	if (ret <= 0) {
 		if (ret)
-			check_usage_error("bad raw event '%s': expected r<config>[:<extra>], hex digits only, at most 64 bits each",
+			tool_usage_error("check", "bad raw event '%s': expected r<config>[:<extra>], hex digits only, at most 64 bits each",
 					  ev->arg);
 		return ret;
 	}
@@ -443,12 +428,12 @@ int cmd_check(int argc, char **argv)
 		case 'p':
 			c.pmu = tool_pmu_find(optarg);
 			if (!c.pmu)
-				return check_usage_error("unknown pmu '%s' (knm, knl, skl, arch)",
+				return tool_usage_error("check", "unknown pmu '%s' (knm, knl, skl, arch)",
 							 optarg);
 			break;
 		case 'c':
 			if (caps_parse(optarg, &ov, err, sizeof(err)))
-				return check_usage_error("%s", err);
+				return tool_usage_error("check", "%s", err);
 			break;
 		case 'g':
 			c.group = true;
@@ -457,17 +442,17 @@ int cmd_check(int argc, char **argv)
 			check_usage(stdout);
 			return 0;
 		case ':':
-			return check_usage_error("option '%s' needs a value",
+			return tool_usage_error("check", "option '%s' needs a value",
 						 argv[optind - 1]);
 		default:
-			return check_usage_error("unknown option '%s'",
+			return tool_usage_error("check", "unknown option '%s'",
 						 argv[optind - 1]);
 		}
 	}
 	if (!c.pmu)
-		return check_usage_error("missing --pmu");
+		return tool_usage_error("check", "missing --pmu");
 	if (optind >= argc)
-		return check_usage_error("no events to check");
+		return tool_usage_error("check", "no events to check");
 
 	c.model = pmuctl_model_by_id(c.pmu->model_id);
 	if (!c.model) {
