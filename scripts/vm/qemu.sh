@@ -53,6 +53,11 @@ die() {
 	exit 1
 }
 
+if [ $# -ne 0 ]; then
+	sed -n 's/^# usage: /usage: /p' "$0" >&2
+	exit 2
+fi
+
 say() {
 	echo "qemu.sh: $*" >&2
 }
@@ -105,6 +110,8 @@ if [ -x "$bin" ]; then
 fi
 
 mkdir -p "$root/log" "$root/src"
+# A build killed before its trap ran left its folder; none runs now.
+rm -rf "$root"/.build-*
 log=$root/log/$name.log
 : >"$log"
 tmp=$(mktemp -d "$root/.build-XXXXXX")
