@@ -4,21 +4,37 @@
 # (PMUCTL_REGMODEL=y) for each target Debian kernel, boots that kernel under
 # TCG as KnightsMill and as Skylake-Server, runs every static test program
 # in build/vmtests/ inside, and writes build/logs/vm-*.tap and *.console.
-# "make check" runs it after the host tests.
+# "make vmcheck-pmu" boots the same kernels on the patched QEMU's emulated
+# PMU instead (scripts/vm/run.sh -P: the default build of pmuctl.ko, its
+# MSR backend, perf's own driver) and runs build/vmtests-pmu/ there.
+# "make check" runs both after the host tests, every guest on the patched
+# QEMU, which "make qemu" builds once (scripts/vm/qemu.sh, cached in
+# /var/cache/pmuctl) and whose path it prints.
 #
 # A fragment that builds device tests adds them with
 #   VMTESTS += build/vmtests/NAME
+# tests for the emulated-PMU guests (real counts, perf next to pmuctl) with
+#   VMTESTS_PMU += build/vmtests-pmu/NAME
 # and the static programs they call (installed in the guest's /bin) with
 #   VMBINS += build/vmbin/NAME
-# (both read when the recipe runs, so the order of mk/*.mk does not matter).
+# (all read when the recipe runs, so the order of mk/*.mk does not matter).
 # VM_ARGS passes options to scripts/vm/run.sh, e.g.
 #   make vmcheck VM_ARGS='-s 4 -p regmodel_caps=knm4 -l knm4'
+#   make vmcheck-pmu VM_ARGS='-c KnightsMill -g 4 -l pmu-knm4'
 
-.PHONY: vmcheck vmtests
+.PHONY: vmcheck vmcheck-pmu vmtests qemu
 
 vmtests:
-	@mkdir -p build/vmtests
-	$(if $(strip $(VMTESTS) $(VMBINS)),@$(MAKE) --no-print-directory $(VMTESTS) $(VMBINS))
+	@mkdir -p build/vmtests build/vmtests-pmu
+	$(if $(strip $(VMTESTS) $(VMTESTS_PMU) $(VMBINS)),@$(MAKE) --no-print-directory $(VMTESTS) $(VMTESTS_PMU) $(VMBINS))
 
 vmcheck: vmtests
 	@bash scripts/vm/run.sh $(VM_ARGS) $(foreach b,$(VMBINS),-x $(b))
+
+vmcheck-pmu: vmtests
+	@bash scripts/vm/run.sh -P -l pmu -t build/vmtests-pmu $(VM_ARGS) \
+		$(foreach b,$(VMBINS),-x $(b))
+
+# The patched QEMU's path (built on the first run).
+qemu:
+	@bash scripts/vm/qemu.sh

@@ -23,8 +23,13 @@ GROUP_kernel="@kernel dwarves sparse"
 # The QEMU rig (scripts/vm/): TCG guests booting Debian's own kernels from an
 # initramfs of busybox-static; cpio packs it, static glibc links its helpers.
 # shellcheck disable=SC2034
-GROUP_vm="qemu-system-x86 busybox-static cpio gzip libc6-dev gcc"
-PKG_GROUPS="core kernel vm"
+GROUP_vm="qemu-system-x86 busybox-static cpio gzip xz-utils libc6-dev gcc"
+# The patched QEMU the rig's guests run on (scripts/vm/qemu.sh): Debian's
+# source of the installed qemu-system-x86 (dpkg-dev unpacks it, and brings
+# patch) built for x86_64-softmmu; the firmware stays qemu-system-x86's.
+# shellcheck disable=SC2034
+GROUP_qemu="meson ninja-build libglib2.0-dev libpixman-1-dev libslirp-dev libfdt-dev zlib1g-dev bison flex dpkg-dev gcc make pkg-config"
+PKG_GROUPS="core kernel vm qemu"
 
 apt_updated=false
 apt_update() {

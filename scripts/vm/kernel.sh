@@ -5,10 +5,13 @@
 #
 # usage: scripts/vm/kernel.sh VER OUTDIR
 #   VER is a version as scripts/kernels.sh prints it (6.1.0-56-amd64,
-#   6.12.117+deb12-amd64).  Writes OUTDIR/vmlinuz-VER and prints its path.
+#   6.12.117+deb12-amd64).  Writes OUTDIR/vmlinuz-VER and prints its path,
+#   and writes OUTDIR/msr-VER.ko: the kernel's own msr.ko (/dev/cpu/N/msr),
+#   decompressed here if the package ships it as msr.ko.xz or .zst.
 #
 # The .deb is kept in $VM_CACHE (default build/vm/cache) and only
-# ./boot/vmlinuz-VER is taken out of it; a second run downloads nothing.
+# ./boot/vmlinuz-VER and .../lib/modules/VER/kernel/arch/x86/kernel/msr.ko*
+# are taken out of it; a second run downloads nothing.
 # The signed package (linux-image-VER) and the unsigned one
 # (linux-image-VER-unsigned) both carry the same vmlinuz, so whichever apt
 # can download first is used.  The module must be built against the headers
@@ -20,8 +23,9 @@ out=${2:?usage: kernel.sh VER OUTDIR}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cache=${VM_CACHE:-$top/build/vm/cache}
 img=$out/vmlinuz-$ver
+msr=$out/msr-$ver.ko
 
-if [ -s "$img" ]; then
+if [ -s "$img" ] && [ -s "$msr" ]; then
 	echo "$img"
 	exit 0
 fi
@@ -62,8 +66,26 @@ if [ -z "$deb" ]; then
 	exit 1
 fi
 
+# msr.ko's path in the package: ./lib/modules/... (or ./usr/lib/modules/...
+# where /usr is merged), possibly compressed.
+msr_member=$(dpkg-deb -c "$deb" | awk -v v="$ver" '
+	{ p = $NF; sub(/^\.\/(usr\/)?lib\/modules\//, "", p) }
+	p == v "/kernel/arch/x86/kernel/msr.ko" || p == v "/kernel/arch/x86/kernel/msr.ko.xz" ||
+	p == v "/kernel/arch/x86/kernel/msr.ko.zst" { m = $NF }
+	END { print m }')
+if [ -z "$msr_member" ]; then
+	echo "kernel.sh: $deb has no msr.ko for $ver (is CONFIG_X86_MSR built in?)" >&2
+	exit 1
+fi
+
 tmp=$(mktemp -d "$out/.vmlinuz.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" "$member"
+dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" "$member" "$msr_member"
+case $msr_member in
+*.xz) xz -dc "$tmp/$msr_member" >"$tmp/msr.ko" ;;
+*.zst) zstd -qdc "$tmp/$msr_member" >"$tmp/msr.ko" ;;
+*) mv "$tmp/$msr_member" "$tmp/msr.ko" ;;
+esac
+mv "$tmp/msr.ko" "$msr"
 mv "$tmp/boot/vmlinuz-$ver" "$img"
 echo "$img"

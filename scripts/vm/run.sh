@@ -8,17 +8,27 @@
 # The initramfs holds two builds: /pmuctl.ko (the -b variables, the register
 # model by default), which /init loads, and /pmuctl-msr.ko (the same
 # variables without PMUCTL_REGMODEL: the default build, which a guest
-# without a PMU must refuse; selftests/device/reload_test tries it):
+# without a PMU must refuse; selftests/device/reload_test tries it), and
+# the kernel's own /msr.ko, which /init loads in -P guests.
+#
+# -P boots emulated-PMU guests instead: QEMU patched to count
+# (scripts/vm/qemu.sh, scripts/vm/qemu/*.patch) with -cpu CPU,pmu=on and
+# the model's pmu-* properties, and /pmuctl.ko the default build, which
+# drives the emulated counters through its MSR backend.  Per guest:
 #
 #   vm-KV-CPU.console        the guest's console (ttyS0), \r stripped
 #   vm-KV-CPU-guest.tap      the rig's own tests of the guest:
 #       cpu_model      /proc/cpuinfo shows the family/model QEMU should emulate
 #                      and -smp N CPUs
-#       module_loaded  insmod /pmuctl.ko succeeded
+#       module_loaded  insmod /pmuctl.ko succeeded (-P: and insmod /msr.ko)
 #       ran_to_end     /init reached @@DONE@@ and QEMU exited through
 #                      isa-debug-exit with status 1 (vm-exit 0)
 #       console_clean  no Oops, WARNING:, BUG:, Call Trace, lockup, panic,
 #                      KASAN/UBSAN report or stall in the console
+#       perf_driver    (-P only) the kernel found the PMU ("Performance
+#                      Events: ... Intel PMU driver.", no "Broken PMU", "PMU
+#                      not available" or "unsupported" complaint) and pmuctl
+#                      loaded with its MSR backend ("pmuctl: ..., msr backend")
 #   vm-KV-CPU-TEST.tap       each test program's output (ttyS1), plus the
 #                            "# check.sh: exit=N" trailer tap-summary reads
 #
@@ -35,7 +45,8 @@
 #   -p PARAMS    module parameters for every guest ("regmodel_caps=knm x=1");
 #   -p CPU:PARAMS  ... for that CPU model's guests only (overrides -p PARAMS)
 #   -a ARGS      more kernel command line
-#   -b VARS      kbuild variables (default "PMUCTL_REGMODEL=y")
+#   -b VARS      kbuild variables (default "PMUCTL_REGMODEL=y"; with -P,
+#                none: the default build)
 #   -A ACCEL     QEMU -accel (default tcg: one host thread per guest CPU;
 #                tcg,thread=single runs them all in one, which is faster
 #                for IPI-heavy guests with more CPUs than the host has)
@@ -45,19 +56,44 @@
 #                build/vmtests); static ELF or busybox sh scripts
 #   -x PROG      an extra static program for the guest's /bin (the tests
 #                call it by name), repeatable
+#   -P           emulated-PMU guests: -cpu CPU,check=off,pmu=on,PROPS where
+#                PROPS are the rig's model (pmu_props below: KnightsMill*
+#                as KNL/KNM, v3, 2 generic counters x 40 bits, 3 fixed x 40,
+#                both OFFCORE_RSP; Skylake-Server* as a Core i7-7800X, v4,
+#                4 x 48, 3 x 48, full-width writes, OFFCORE_RSP, LD_LAT,
+#                FRONTEND; any other CPU: the patch's defaults); /pmuctl.ko
+#                is the default build (-b);
+#                "nmi_watchdog=0 pmuctl_vm.msr=1" on the command line (/init
+#                loads /msr.ko allow_writes=on); the rig's 5th test,
+#                perf_driver.  Needs the patched QEMU: QEMU below
+#   -g N         with -P: N generic counters (pmu-gp=N in place of the
+#                model's), e.g. -c KnightsMill -P -g 4 -l pmu-knm4
+#   -W           with -P: leave the NMI watchdog on (no nmi_watchdog=0; it
+#                then holds a counter through perf, as on a stock machine)
 #   -l LABEL     name the files vm-KV-CPU.LABEL* (a second set of guests)
+#   -R N         N boots in all, round-robin over the KVER x CPU guests
+#                (scripts/vm/soak.sh); the files are vm-KV-CPU.LABEL.NNN*,
+#                NNN the boot's number, zero-padded to N's width
 #   -j N         guests booted at once (default 2)
 #   -T SECS      per-test timeout inside the guest (default 60)
 #   -H SECS      per-guest timeout on the host (default 60 + tests x (T + 10))
 #   -o LOGDIR    where the files above go (default build/logs)
+# Environment:
+#   QEMU         the emulator; default: for -P, the patched build that
+#                scripts/vm/qemu.sh prints (building it on the first run,
+#                about 5 min), otherwise Debian's qemu-system-x86_64.  It
+#                runs with -L for Debian's firmware folders either way
+#   QEMU_ERROR   set: boot nothing and fail every guest with this reason
+#                (scripts/check.sh, when the patched QEMU did not build)
 # Exit status 0 iff every file it wrote counts no failure.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-qemu=${QEMU:-qemu-system-x86_64}
+qemu=${QEMU:-}
 
 kernels=() cpus=() smp=2 mem=512 params_all='' extra='' kbuild_vars="PMUCTL_REGMODEL=y"
+kbuild_set=false pmu=false gp='' watchdog=false boots=
 accel=tcg
 src='' testdir=$top/build/vmtests label='' bins=() jobs=2 test_timeout=60 host_timeout=''
 logs=$top/build/logs
@@ -68,7 +104,7 @@ usage() {
 	exit 2
 }
 
-while getopts k:c:s:m:p:a:b:A:S:t:x:l:j:T:H:o:h opt; do
+while getopts k:c:s:m:p:a:b:A:S:t:x:Pg:Wl:R:j:T:H:o:h opt; do
 	case $opt in
 	k) kernels+=("$OPTARG") ;;
 	c) cpus+=("$OPTARG") ;;
@@ -82,12 +118,16 @@ while getopts k:c:s:m:p:a:b:A:S:t:x:l:j:T:H:o:h opt; do
 		fi
 		;;
 	a) extra=$OPTARG ;;
-	b) kbuild_vars=$OPTARG ;;
+	b) kbuild_vars=$OPTARG kbuild_set=true ;;
 	A) accel=$OPTARG ;;
 	S) src=$OPTARG ;;
 	t) testdir=$OPTARG ;;
 	x) bins+=("$OPTARG") ;;
+	P) pmu=true ;;
+	g) gp=$OPTARG ;;
+	W) watchdog=true ;;
 	l) label=.$OPTARG ;;
+	R) boots=$OPTARG ;;
 	j) jobs=$OPTARG ;;
 	T) test_timeout=$OPTARG ;;
 	H) host_timeout=$OPTARG ;;
@@ -96,6 +136,14 @@ while getopts k:c:s:m:p:a:b:A:S:t:x:l:j:T:H:o:h opt; do
 	esac
 done
 [ $OPTIND -gt $# ] || usage
+if ! $pmu && { [ -n "$gp" ] || $watchdog; }; then
+	echo "run.sh: -g and -W only go with -P (emulated-PMU guests)" >&2
+	usage
+fi
+[ -z "$gp" ] || [[ $gp =~ ^[1-8]$ ]] || { echo "run.sh: -g N: 1 to 8 generic counters" >&2; usage; }
+[ -z "$boots" ] || [[ $boots =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: -R N: N >= 1 boots" >&2; usage; }
+# The emulated-PMU guests count with the CPU's own MSRs: the default build.
+$pmu && ! $kbuild_set && kbuild_vars=
 [ ${#kernels[@]} -gt 0 ] || mapfile -t kernels < <("$top/scripts/kernels.sh" installed)
 [ ${#cpus[@]} -gt 0 ] || cpus=(KnightsMill Skylake-Server)
 
@@ -113,6 +161,38 @@ expected_model() {
 	esac
 }
 
+# -P: the emulated PMU's -cpu properties for the rig's two models (the
+# contract of scripts/vm/qemu/*.patch; CPUID.0AH in the comments).  Other
+# models get the patch's defaults (v4, 4 x 48 bits, 3 fixed x 48).
+pmu_props() {
+	local p=''
+	case ${1%%,*} in
+	KnightsMill*)	# KNL/KNM as selftests/core/caps_test.c: EAX 0x07280203 EDX 0x503
+		p='pmu-version=3,pmu-gp=2,pmu-gp-width=40,pmu-fixed=3,pmu-fixed-width=40'
+		p+=',pmu-offcore-mask0=0x799ffbb6e7,pmu-offcore-mask1=0x399ffbffe7' ;;
+	Skylake-Server*)	# Core i7-7800X: EAX 0x07300404 EBX 0 EDX 0x603
+		p='pmu-version=4,pmu-gp=4,pmu-gp-width=48,pmu-fixed=3,pmu-fixed-width=48'
+		p+=',pmu-perf-caps=0x2000'
+		p+=',pmu-offcore-mask0=0x3fffff8fff,pmu-offcore-mask1=0x3fffff8fff'
+		p+=',pmu-ldlat-mask=0xffff,pmu-frontend-mask=0x7fff17' ;;
+	esac
+	if [[ -n $gp && ,$p, == *,pmu-gp=* ]]; then
+		p=$(sed -E "s/(^|,)pmu-gp=[0-9]+/\1pmu-gp=$gp/" <<<"$p")
+	elif [ -n "$gp" ]; then
+		p=${p:+$p,}pmu-gp=$gp
+	fi
+	echo "pmu=on${p:+,$p}"
+}
+
+# The -cpu argument for CPU.
+cpu_arg() {
+	if $pmu; then
+		echo "$1,check=off,$(pmu_props "$1")"
+	else
+		echo "$1,check=off"
+	fi
+}
+
 # Kernel messages that mean the kernel went wrong.  WARNING: must open the
 # message, as in WARN() and lockdep reports: boot-time notes such as
 # "RETBleed: WARNING: Spectre v2 mitigation leaves CPU vulnerable" (printed
@@ -121,6 +201,9 @@ expected_model() {
 # kernel bugs and are dropped before matching.
 bad_re='Oops|(^|\] )WARNING:|BUG:|kernel BUG at|Call Trace|soft lockup|hard LOCKUP|KASAN|UBSAN|general protection fault|[Kk]ernel panic|blocked for more than|self-detected stall|detected stalls'
 user_fault_re='traps: [^ ]+\[[0-9]+\] general protection fault ip:'
+# -P: perf's complaints about a PMU it cannot use (arch/x86/events/core.c
+# check_hw_exists(), init_hw_perf_events(); intel/p4.c, p6.c).
+pmu_bad_re='Broken PMU|PMU not available|Failed to access perfctr|hw-PMU resources|no PMU driver|Performance Events:.*unsupported|unsupported .*CPU model'
 
 # --- the plan: guests and test programs ---------------------------------------
 
@@ -147,15 +230,25 @@ for k in "${kernels[@]}"; do
 		guests+=("$k $c vm-$(kshort "$k")-${c//[,=]/_}$label")
 	done
 done
+if [ -n "$boots" ]; then
+	# -R: the same guests over and over, each boot its own ID.
+	once=("${guests[@]}") guests=()
+	for ((i = 0; i < boots; i++)); do
+		guests+=("${once[i % ${#once[@]}]}.$(printf '%0*d' ${#boots} $((i + 1)))")
+	done
+fi
 
-# write_guest_tap ID REASON: the guest's files as "not ok", REASON on each.
+rig_tests=(cpu_model module_loaded ran_to_end console_clean)
+! $pmu || rig_tests+=(perf_driver)
+
+# write_failed ID REASON: the guest's files as "not ok", REASON on each.
 write_failed() {
 	local id=$1 reason=$2 t n i=0
 	rm -f "$logs/$id.console" "$logs/$id"-*.tap
 	{
 		echo "TAP version 13"
-		echo "1..4"
-		for n in cpu_model module_loaded ran_to_end console_clean; do
+		echo "1..${#rig_tests[@]}"
+		for n in "${rig_tests[@]}"; do
 			i=$((i + 1))
 			echo "not ok $i $n"
 			echo "# $reason"
@@ -174,7 +267,24 @@ for g in "${guests[@]}"; do
 done
 
 rig_err=
-if ! command -v "$qemu" >/dev/null; then
+if [ -n "${QEMU_ERROR:-}" ]; then
+	rig_err=$QEMU_ERROR
+elif [ -z "$qemu" ] && ! $pmu; then
+	qemu='qemu-system-x86_64'
+elif [ -z "$qemu" ]; then
+	# The patched QEMU, built once and cached; its progress shows on stderr.
+	qemu_out=$(mktemp) qemu_err=$(mktemp)
+	"$here/qemu.sh" 2>&1 >"$qemu_out" | tee "$qemu_err" >&2
+	if [ "${PIPESTATUS[0]}" -eq 0 ]; then
+		qemu=$(cat "$qemu_out")
+	else
+		rig_err="no patched QEMU: $(tail -n 1 "$qemu_err")"
+	fi
+	rm -f "$qemu_out" "$qemu_err"
+fi
+if [ -n "$rig_err" ]; then
+	:
+elif ! command -v "$qemu" >/dev/null; then
 	rig_err="$qemu not found (scripts/deps.sh vm installs qemu-system-x86)"
 elif ! command -v busybox >/dev/null; then
 	rig_err="busybox not found (scripts/deps.sh vm installs busybox-static)"
@@ -204,28 +314,34 @@ build() {
 		[ -f "$s/pmuctl.ko" ]
 }
 
-# prepare KVER: writes build/vm/KVER/{vmlinuz,pmuctl.ko,pmuctl-msr.ko,
+# prepare KVER: writes build/vm/KVER/{vmlinuz,pmuctl.ko,pmuctl-msr.ko,msr.ko,
 # initrd.cpio.gz}, or build/vm/KVER/error with the reason.
 prepare() {
-	local k=$1 d=$work/$1 s img ko v dep w msr_vars=''
+	local k=$1 d=$work/$1 s img ko v dep w vars=() msr_vars=()
 	rm -rf "$d" && mkdir -p "$d"
 	if ! img=$("$here/kernel.sh" "$k" "$work/kernels" 2>"$d/kernel.log"); then
 		echo "no kernel image: $(tail -n 2 "$d/kernel.log" | head -n 1)" >"$d/error"
 		return
 	fi
+	cp "$work/kernels/msr-$k.ko" "$d/msr.ko"
 	s=$d/src
 	if ! build "$k" "$s" "$kbuild_vars" "$d/build.log"; then
 		echo "module build failed for $k: see ${d#"$top"/}/build.log" >"$d/error"
 		return
 	fi
 	for w in $kbuild_vars; do
-		[[ $w == PMUCTL_REGMODEL=* ]] || msr_vars+=" $w"
+		vars+=("$w")
+		[[ $w == PMUCTL_REGMODEL=* ]] || msr_vars+=("$w")
 	done
-	if ! build "$k" "$d/src-msr" "$msr_vars" "$d/build-msr.log"; then
+	if [ ${#msr_vars[@]} -eq ${#vars[@]} ]; then
+		# /pmuctl.ko is the default build already (-P).
+		cp "$s/pmuctl.ko" "$d/pmuctl-msr.ko"
+	elif build "$k" "$d/src-msr" "${msr_vars[*]}" "$d/build-msr.log"; then
+		cp "$d/src-msr/pmuctl.ko" "$d/pmuctl-msr.ko"
+	else
 		echo "default module build failed for $k: see ${d#"$top"/}/build-msr.log" >"$d/error"
 		return
 	fi
-	cp "$d/src-msr/pmuctl.ko" "$d/pmuctl-msr.ko"
 	ko=$s/pmuctl.ko
 	v=$(modinfo -F vermagic "$ko" | cut -d' ' -f1)
 	dep=$(modinfo -F depends "$ko")
@@ -245,7 +361,7 @@ prepare() {
 		targs+=(-x "$t")
 	done
 	if ! "$here/initramfs.sh" -o "$d/initrd.cpio.gz" -m "$ko" \
-		-m "$d/pmuctl-msr.ko" "${targs[@]}" \
+		-m "$d/pmuctl-msr.ko" -m "$d/msr.ko" "${targs[@]}" \
 		>"$d/initramfs.log" 2>&1; then
 		echo "initramfs: $(tail -n 1 "$d/initramfs.log")" >"$d/error"
 		return
@@ -265,13 +381,39 @@ for k in "${kernels[@]}"; do
 		echo "vm: $k: image, pmuctl.ko and initramfs ready"
 	fi
 done
-echo "vm: prepared in $(($(date +%s) - t0)) s; ${#tests[@]} test program(s) from ${testdir#"$top"/}"
+echo "vm: prepared in $(($(date +%s) - t0)) s; ${#tests[@]} test program(s) from ${testdir#"$top"/}; $qemu"
 
 # --- per guest: boot, then judge ----------------------------------------------
 
+# perf_driver CONSOLE: the 5th rig test of a -P guest.
+perf_driver() {
+	local con=$1 perf bad pm st=
+	perf=$(grep -m1 -E 'Performance Events: .*Intel PMU driver\.' "$con")
+	bad=$(grep -E "$pmu_bad_re" "$con")
+	pm=$(grep -m1 -E 'pmuctl: .* PMU v[0-9]+: .* backend$' "$con")
+	[ -n "$perf" ] || st="no 'Performance Events: ... Intel PMU driver.' line"
+	[ -z "$bad" ] || st="${st:+$st; }perf complained about the PMU"
+	case $pm in
+	*", msr backend") ;;
+	"") st="${st:+$st; }no 'pmuctl: ... PMU v...: ..., msr backend' line" ;;
+	*) st="${st:+$st; }pmuctl did not load with its MSR backend" ;;
+	esac
+	if [ -z "$st" ]; then
+		echo "ok 5 perf_driver"
+	else
+		echo "not ok 5 perf_driver"
+		echo "# $st"
+	fi
+	{
+		grep -m1 -E 'Performance Events:' "$con"
+		echo "$bad"
+		echo "$pm"
+	} | awk 'NF && !seen[$0]++ { print "# " $0 }'
+}
+
 # guest KVER CPU ID
 guest() {
-	local k=$1 cpu=$2 id=$3 d=$work/$1 params p cmdline start rc secs
+	local k=$1 cpu=$2 id=$3 d=$work/$1 params p cmdline start rc secs cpuarg
 	local raw=$work/$id.ttyS0 out=$work/$id.ttyS1 con=$logs/$id.console
 	if [ -f "$d/error" ]; then
 		write_failed "$id" "rig: $(cat "$d/error")"
@@ -285,6 +427,11 @@ guest() {
 	# host ("IO-APIC + timer doesn't work!" panic); skip that check.
 	cmdline+=" no_timer_check"
 	cmdline+=" pmuctl_vm.timeout=$test_timeout"
+	if $pmu; then
+		# The watchdog is perf: it would hold a counter (and fixed counter 1).
+		$watchdog || cmdline+=" nmi_watchdog=0"
+		cmdline+=" pmuctl_vm.msr=1"
+	fi
 	for p in $params; do
 		cmdline+=" pmuctl.$p"
 	done
@@ -292,7 +439,11 @@ guest() {
 
 	rm -f "$raw" "$out"
 	start=$(date +%s)
-	timeout -k 5 "$host_timeout" "$qemu" -accel "$accel" -cpu "$cpu,check=off" \
+	cpuarg=$(cpu_arg "$cpu")
+	# -L: Debian's firmware (qemu-system-x86's dependencies), which a
+	# QEMU built by qemu.sh would look for under /usr/local.
+	timeout -k 5 "$host_timeout" "$qemu" -accel "$accel" -cpu "$cpuarg" \
+		-L /usr/share/seabios -L /usr/share/qemu -L /usr/lib/ipxe/qemu \
 		-smp "$smp" -m "${mem}M" -nodefaults -nographic -no-reboot \
 		-device isa-debug-exit,iobase=0xf4,iosize=4 \
 		-serial "file:$raw" -serial "file:$out" \
@@ -336,8 +487,9 @@ guest() {
 	local cpuline fam model ncpu exp
 	{
 		echo "TAP version 13"
-		echo "1..4"
-		echo "# $k, -accel $accel -cpu $cpu,check=off -smp $smp, ${secs} s, qemu exit $rc"
+		echo "1..${#rig_tests[@]}"
+		echo "# $k, -accel $accel -cpu $cpuarg -smp $smp, ${secs} s, qemu exit $rc"
+		echo "# qemu: $qemu"
 		echo "# kernel command line: $cmdline"
 
 		cpuline=$(grep -m1 '^@@CPU ' "$con")
@@ -360,11 +512,17 @@ guest() {
 			echo "# want family/model $exp, guest says: ${cpuline//@/}"
 		fi
 
-		if grep -qx '@@MODULE loaded@@' "$con"; then
+		st=
+		grep -qx '@@MODULE loaded@@' "$con" || st="insmod /pmuctl.ko failed"
+		if $pmu && ! grep -qx '@@MSR loaded@@' "$con"; then
+			st="${st:+$st; }insmod /msr.ko allow_writes=on failed"
+		fi
+		if [ -z "$st" ]; then
 			echo "ok 2 module_loaded"
 		else
 			echo "not ok 2 module_loaded"
-			grep -E '^@@MODULE|insmod|pmuctl' "$con" | grep -vi 'command line' |
+			echo "# $st"
+			grep -E '^@@MODULE|^@@MSR|insmod|pmuctl|msr' "$con" | grep -vi 'command line' |
 				tail -n 10 | sed 's/^/# /'
 		fi
 
@@ -394,6 +552,8 @@ guest() {
 			echo "# $(grep -c . <<<"$bad") matching line(s) in $id.console:"
 			head -n 30 <<<"$bad" | sed 's/^/# /'
 		fi
+
+		$pmu && perf_driver "$con"
 	} >"$logs/$id-guest.tap"
 	echo "vm: $id: ${secs} s, qemu exit $rc"
 }
