@@ -22,7 +22,8 @@ HW_NAMES := $(patsubst selftests/hw/%_test.c,%,$(wildcard selftests/hw/*_test.c)
 HW_VMTESTS := $(HW_NAMES:%=build/vmtests/hw-%_test)
 HW_HOSTTESTS := $(HW_NAMES:%=build/tests/hw-%_test)
 HW_LIB := selftests/hw/hw.c
-HW_DEPS := $(HW_LIB) selftests/hw/hw.h build/lib/libpmuctl.a user/libpmuctl.h \
+HW_DEPS := $(HW_LIB) selftests/hw/hw.h selftests/hw/emulated.h \
+	   build/lib/libpmuctl.a user/libpmuctl.h \
 	   uapi/linux/pmuctl.h
 
 VMTESTS += $(HW_VMTESTS)
