@@ -179,7 +179,10 @@ wait_lines() {
 # has a count, and together they hold at least the workload (it ran
 # between the first interval's end and the last one's start) and not
 # much more (the others' user-mode instructions on the CPU meanwhile).
-"$PMUCTL" watch -j -C "$cpu" -e instructions:u -I 100 >"$tmp/watch" \
+# The background command opens its output itself, maybe after wait_lines
+# reads it: the file must exist (empty) before.
+: >"$tmp/watch"
+"$PMUCTL" watch -j -C "$cpu" -e instructions:u -I 100 >>"$tmp/watch" \
 	2>"$tmp/watch.err" </dev/null &
 wpid=$!
 if ! wait_lines 1; then
