@@ -10,22 +10,38 @@
 #                 build/hwtest/hw.tap and ends with scripts/tap-summary.sh's
 #                 "P passed, F failed, S skipped" (non-zero exit if any failed).
 #
-# "make check" runs the same sources twice more, built here: as host tests
-# (build/tests/hw-NAME: no /dev/pmuctl, every test a SKIP) and in the QEMU
-# guests (build/vmtests/hw-NAME, static: every test a SKIP under the
-# register model, which proves they skip cleanly next to a loaded module).
-# Included by the top Makefile, which defines CC, CFLAGS, KSFT_CFLAGS and
-# KSRC; mk/lib.mk is read after this file, so the library's archive is
-# named here.
+# "make check" runs the same sources three times more, built here:
+#   build/tests/hw-NAME       host tests: no /dev/pmuctl, every test a SKIP;
+#   build/vmtests/hw-NAME     static, in the register-model guests: every
+#                             test a SKIP, which proves they skip cleanly
+#                             next to a loaded module;
+#   build/vmtests-pmu/hw-NAME the same programs in the guests with the
+#                             emulated PMU (VMTESTS_PMU, mk/vm.mk): QEMU
+#                             TCG with pmuctl's patch, the module's default
+#                             (MSR) build, msr.ko with allow_writes=on.
+#                             There they run for real: every test whose
+#                             semantics the emulation provides passes, the
+#                             others SKIP naming the emulation (hw.h).
+# With them, in both guest sets, hw-tool_counts_test (tool_counts_test.sh:
+# pmuctl stat and watch against a known workload) and, in every guest's
+# /bin, known_loop (known_loop.c: static, no libc, a known instruction
+# count).  Included by the top Makefile, which defines CC, CFLAGS,
+# KSFT_CFLAGS and KSRC; mk/lib.mk is read after this file, so the
+# library's archive is named here.
 
 HW_NAMES := $(patsubst selftests/hw/%_test.c,%,$(wildcard selftests/hw/*_test.c))
 HW_VMTESTS := $(HW_NAMES:%=build/vmtests/hw-%_test)
+HW_PMUTESTS := $(HW_NAMES:%=build/vmtests-pmu/hw-%_test)
 HW_HOSTTESTS := $(HW_NAMES:%=build/tests/hw-%_test)
+HW_SCRIPTS := build/vmtests/hw-tool_counts_test build/vmtests-pmu/hw-tool_counts_test
 HW_LIB := selftests/hw/hw.c
-HW_DEPS := $(HW_LIB) selftests/hw/hw.h build/lib/libpmuctl.a user/libpmuctl.h \
+HW_DEPS := $(HW_LIB) selftests/hw/hw.h selftests/hw/emulated.h \
+	   build/lib/libpmuctl.a user/libpmuctl.h \
 	   uapi/linux/pmuctl.h
 
-VMTESTS += $(HW_VMTESTS)
+VMTESTS += $(HW_VMTESTS) build/vmtests/hw-tool_counts_test
+VMTESTS_PMU += $(HW_PMUTESTS) build/vmtests-pmu/hw-tool_counts_test
+VMBINS += build/vmbin/known_loop
 TESTS += $(HW_HOSTTESTS)
 
 $(HW_VMTESTS): build/vmtests/hw-%_test: selftests/hw/%_test.c $(HW_DEPS)
@@ -33,9 +49,26 @@ $(HW_VMTESTS): build/vmtests/hw-%_test: selftests/hw/%_test.c $(HW_DEPS)
 	$(CC) -static -pthread $(CFLAGS) $(KSFT_CFLAGS) -o $@ $< $(HW_LIB) \
 		build/lib/libpmuctl.a -lpfm
 
+$(HW_PMUTESTS): build/vmtests-pmu/hw-%: build/vmtests/hw-%
+	@mkdir -p $(@D)
+	cp -f $< $@
+
 $(HW_HOSTTESTS): build/tests/hw-%: build/vmtests/hw-%
 	@mkdir -p $(@D)
 	cp -f $< $@
+
+$(HW_SCRIPTS): selftests/hw/tool_counts_test.sh
+	@mkdir -p $(@D)
+	install -m 0755 $< $@
+
+# No libc in the guests, none needed: _start is assembly (known_loop.c).
+build/vmbin/known_loop: selftests/hw/known_loop.c selftests/hw/emulated.h
+	@mkdir -p $(@D)
+	$(CC) -static -nostdlib -ffreestanding -fno-stack-protector -fno-pie \
+		-no-pie -O2 -Wall -Wextra -Werror -std=gnu11 -o $@ $<
+
+# The emulated-PMU guests' programs come with the others (mk/vm.mk).
+vmtests: $(HW_PMUTESTS) build/vmtests-pmu/hw-tool_counts_test
 
 .PHONY: hwtest
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 
+#include "emulated.h"
 #include "hw.h"
 
 #define HUGE_2M		(2UL << 20)
@@ -107,6 +108,35 @@ int hw_event_named(const struct pmuctl *p, const char *name,
 		return -EINVAL;		/* libpfm4 should know these names */
 	if (ret < 0 && !*why)
 		snprintf(why, len, "%s", strerror(-ret));
+	return ret;
+}
+
+bool hw_emulated(void)
+{
+	static int emulated = -1;
+
+	if (emulated < 0)
+		emulated = hw_cpu_is_emulated();
+	return emulated;
+}
+
+int hw_msr_write(int cpu, uint32_t msr, uint64_t val)
+{
+	char path[64];
+	ssize_t n;
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "/dev/cpu/%d/msr", cpu);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* The msr driver: the MSR number is the file offset, 8 bytes a write. */
+	n = pwrite(fd, &val, sizeof(val), msr);
+	if (n < 0)
+		ret = -errno;
+	else if (n != sizeof(val))
+		ret = -EIO;
+	close(fd);
 	return ret;
 }
 

@@ -13,6 +13,14 @@
  *   the CPU lacks a feature    named by the test (no fixed counter 2, no
  *                              AnyThread, no OFFCORE_RSP MSRs, ...)
  *
+ * On the emulated PMU (QEMU under TCG with pmuctl's patch, hw_emulated())
+ * pmuctl.ko drives real registers through its MSR backend, so the tests
+ * run: instructions retired are exact there, and a test whose semantics
+ * the emulation provides must pass, exactly where silicon needs slack.
+ * What it does not provide (real cycles, SMT, offcore traffic, CMASK,
+ * INV and EDGE, which count 0) makes a test SKIP with
+ * HW_SKIP_IF_EMULATED(), naming the emulation and what it lacks.
+ *
  * Everything goes through libpmuctl: sessions with pmuctl_open(), groups
  * placed with pmuctl_program_cpu() (the thread pinned to the CPU it
  * reads), counters read by the library's inline rdpmc path
@@ -49,6 +57,9 @@
 
 #define MSR_OFFCORE_RSP0	0x1a6U
 #define MSR_OFFCORE_RSP1	0x1a7U
+/* FACTS 1: legacy generic counters (low 32 bits written, sign-extended), fixed. */
+#define MSR_IA32_PMC0		0xc1U
+#define MSR_IA32_FIXED_CTR0	0x309U
 
 /* hw_open(), hw_program(): the test cannot run here; *why says why. */
 #define HW_SKIP		1
@@ -82,6 +93,30 @@ struct pmuctl_event hw_event(uint64_t config, uint64_t extra, uint32_t flags);
  */
 int hw_event_named(const struct pmuctl *p, const char *name,
 		   struct pmuctl_event *ev, char *why, size_t len);
+
+/* ---- the emulated PMU ------------------------------------------------- */
+
+/*
+ * The emulated PMU: QEMU under TCG with pmuctl's patch (scripts/vm/qemu/),
+ * told by its CPUID (emulated.h), checked once.  Its contract: instructions
+ * retired are exact (fixed counter 0, 0x00c0), user and kernel mode apart,
+ * with no interrupt overcount; core cycles and REF_TSC are synthetic (equal
+ * to instructions); branches (0x00c4) exact if implemented, else 0; any
+ * event with CMASK, INV or EDGE and every other event count 0; each vCPU
+ * counts alone (no SMT); the OFFCORE_RSP MSRs hold values, nothing counts
+ * them.
+ */
+bool hw_emulated(void);
+
+/* How a SKIP names it. */
+#define HW_EMULATED_NAME	"emulated PMU (QEMU TCG, scripts/vm/qemu/)"
+
+/*
+ * Write @val to MSR @msr of @cpu through the msr driver (/dev/cpu/N/msr,
+ * msr.ko loaded with allow_writes=on): 0, or -errno (-ENOENT: no such
+ * device, the driver is not loaded).
+ */
+int hw_msr_write(int cpu, uint32_t msr, uint64_t val);
 
 /* ---- time ------------------------------------------------------------- */
 
@@ -200,6 +235,12 @@ uint64_t hw_median(uint64_t *v, unsigned int n);	/* sorts @v */
 	int __r = hw_event_named((p), (name), (ev), __why, sizeof(__why)); \
 									\
 	ASSERT_EQ(0, __r) TH_LOG("%s: %s", (name), __why);		\
+} while (0)
+
+/* SKIP, naming the emulation, when the PMU is the emulated one. */
+#define HW_SKIP_IF_EMULATED(fmt, ...) do {				\
+	if (hw_emulated())						\
+		SKIP(return, HW_EMULATED_NAME ": " fmt, ##__VA_ARGS__);	\
 } while (0)
 
 #define EXPECT_U64(want, got)	EXPECT_EQ((uint64_t)(want), (uint64_t)(got))

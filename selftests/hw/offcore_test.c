@@ -12,7 +12,9 @@
  * names them for the session's PMU (pmuctl_pfm_pmu_name()).
  *
  * Each test SKIPs with its reason without a real PMU (hw.h), or on a
- * model without the MSRs it needs.
+ * model without the MSRs it needs.  The emulated PMU (hw.h) holds the
+ * OFFCORE_RSP values but counts nothing with them, nor memory traffic at
+ * all: there every test SKIPs, saying so.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -66,9 +68,14 @@ static bool has_offcore(uint32_t model)
 	       model == PMUCTL_MODEL_SKL;
 }
 
+/* Offcore responses count nothing on the emulated PMU. */
+#define SKIP_IF_EMULATED_OFFCORE()					\
+	HW_SKIP_IF_EMULATED("offcore response events count 0 there (OFFCORE_RSP_0/1 hold their values, nothing counts them)")
+
 #define REQUIRE_OFFCORE(p) do {						\
 	uint32_t __m = pmuctl_get_info(p)->pmu_model;			\
 									\
+	SKIP_IF_EMULATED_OFFCORE();					\
 	if (!has_offcore(__m))						\
 		SKIP(return, "the %s model has no OFFCORE_RSP MSRs pmuctl drives", \
 		     pmuctl_model_name(__m));				\
@@ -311,6 +318,7 @@ TEST_F(offcore, average_latency_of_a_memory_chase_is_plausible_and_above_l2)
 	int cpu;
 
 	HW_OPEN(&self->p);
+	SKIP_IF_EMULATED_OFFCORE();
 	model = pmuctl_get_info(self->p)->pmu_model;
 	if (model != PMUCTL_MODEL_KNL && model != PMUCTL_MODEL_KNM)
 		SKIP(return, "OUTSTANDING (offcore bit 38) exists on KNL/KNM only, not on %s",
