@@ -10,7 +10,14 @@
 #                           per libpmuctl operation, counted in the QEMU
 #                           guests: a test of every -smp 2 guest, and the
 #                           table scripts/bench-guest.sh prints from one
-#                           -smp 4 guest that runs it alone.
+#                           -smp 4 guest that runs it alone;
+#   build/vmbin/workload    the known-count workload (workload.S): 2N + 8D
+#                           + 23 user-mode instructions from exec to exit,
+#                           no libc; "make run" and the guest tests count it;
+#   build/vmbin/perf-count  perf's count of a command (perf_count.c), static,
+#                           to print next to pmuctl's in the guests;
+#   build/tests/bench-workload_test  the workload's count checked on any
+#                           host by single-stepping it (workload_test.c).
 # Included by the top Makefile, which defines CC, CFLAGS, KSFT_CFLAGS and
 # CORE_HDRS first; mk/lib.mk is read after this file, so the library's
 # names are spelled out here.
@@ -26,11 +33,26 @@ BENCH_PAPI_CFLAGS := $(if $(BENCH_PAPI_LIBS),-DBENCH_PAPI \
 
 BINS += build/bench/compare
 VMTESTS += build/vmtests/waves_test
+VMBINS += build/vmbin/workload build/vmbin/perf-count
+TESTS += build/tests/bench-workload_test
 
 build/bench/compare: selftests/bench/compare.c $(BENCHG_A) $(BENCHG_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(BENCH_PAPI_CFLAGS) -o $@ $< $(BENCHG_A) -lpfm \
 		$(BENCH_PAPI_LIBS)
+
+# No libc, no start files: _start is the workload's first instruction.
+build/vmbin/workload: selftests/bench/workload.S
+	@mkdir -p $(@D)
+	$(CC) -nostdlib -static -no-pie -Wa,--fatal-warnings -o $@ $<
+
+build/vmbin/perf-count: selftests/bench/perf_count.c
+	@mkdir -p $(@D)
+	$(CC) -static $(CFLAGS) -o $@ $<
+
+build/tests/bench-workload_test: selftests/bench/workload_test.c build/vmbin/workload
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(KSFT_CFLAGS) -o $@ $<
 
 build/vmtests/waves_test: selftests/bench/waves.c selftests/device/lib.c \
 		selftests/device/lib.h $(BENCHG_A) $(BENCHG_HDRS) $(CORE_HDRS)
