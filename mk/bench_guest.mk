@@ -9,8 +9,12 @@
 #   build/vmtests/waves_test  system calls, ioctls and cross-CPU call waves
 #                           per libpmuctl operation, counted in the QEMU
 #                           guests: a test of every -smp 2 guest, and the
-#                           table scripts/bench-guest.sh prints from one
-#                           -smp 4 guest that runs it alone;
+#                           table scripts/bench-guest.sh prints from its
+#                           one emulated-PMU guest;
+#   build/bench/vm/compare  compare, static, for that guest: the timed rows
+#                           under QEMU TCG, labelled so (no ratio claimed);
+#                           outside build/vmbin/, which every rig guest
+#                           carries;
 #   build/vmbin/workload    the known-count workload (workload.S): 2N + 8D
 #                           + 23 user-mode instructions from exec to exit,
 #                           no libc; "make run" and the guest tests count it;
@@ -41,6 +45,10 @@ build/bench/compare: selftests/bench/compare.c $(BENCHG_A) $(BENCHG_HDRS)
 	$(CC) $(CFLAGS) $(BENCH_PAPI_CFLAGS) -o $@ $< $(BENCHG_A) -lpfm \
 		$(BENCH_PAPI_LIBS)
 
+build/bench/vm/compare: selftests/bench/compare.c $(BENCHG_A) $(BENCHG_HDRS)
+	@mkdir -p $(@D)
+	$(CC) -static $(CFLAGS) -o $@ $< $(BENCHG_A) -lpfm
+
 # No libc, no start files: _start is the workload's first instruction.
 build/vmbin/workload: selftests/bench/workload.S
 	@mkdir -p $(@D)
@@ -62,7 +70,8 @@ build/vmtests/waves_test: selftests/bench/waves.c selftests/device/lib.c \
 
 .PHONY: bench-guest
 
-# One -smp 4 KnightsMill guest of the newest kernel runs waves_test alone
-# and the table of costs per operation is printed (about 1-3 minutes).
-bench-guest: build/vmtests/waves_test
+# One emulated-PMU guest of the newest kernel (Skylake-Server, -smp 4)
+# runs waves_test and compare: the table of costs per operation, and the
+# timed rows under QEMU TCG (about 2-4 minutes).
+bench-guest: build/vmtests/waves_test build/bench/vm/compare
 	@bash scripts/bench-guest.sh
