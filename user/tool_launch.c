@@ -28,8 +28,10 @@
  * tries several directories of $PATH first.  It is used
  *   - where the attach is refused: pmuctl itself traced with its children
  *     (strace -f), kernel.yama.ptrace_scope 2 without CAP_SYS_PTRACE
- *     or 3, a seccomp filter or an LSM that denies ptrace: tool_launch()
- *     says so in l->trace_err, and the caller tells the user once;
+ *     or 3, a seccomp filter or an LSM that denies ptrace, or a pmuctl
+ *     given file capabilities without CAP_SYS_PTRACE (its exec made it
+ *     not dumpable, and its child inherits that): tool_launch() says so
+ *     in l->trace_err, and the caller tells the user once;
  *   - for set-user-ID, set-group-ID and file-capability executables
  *     (tool_launch_privileged()): an exec under ptrace gives them no
  *     privileges unless the tracer has CAP_SYS_PTRACE, so holding them
@@ -194,9 +196,11 @@ int tool_launch(struct tool_launch *l)
 	if (pipe2(go, O_CLOEXEC))
 		goto fail_pipe;
 	if (pipe2(errp, O_CLOEXEC)) {
+		ret = -errno;
 		close(go[0]);
 		close(go[1]);
-		goto fail_pipe;
+		l->failed = "pipe";
+		return ret;
 	}
 	l->pid = fork();
 	if (l->pid == 0) {

@@ -24,8 +24,8 @@
  * before it (the "plain" launch), and the counts include the end of
  * pmuctl's launch in the child (about 60 user-mode instructions on the
  * counted CPU, more when execvp() searches $PATH): where ptrace is
- * refused (pmuctl itself traced, kernel.yama.ptrace_scope, seccomp, an
- * LSM), said once on stderr; for a set-user-ID, set-group-ID or
+ * refused (pmuctl itself traced or given file capabilities,
+ * kernel.yama.ptrace_scope, seccomp, an LSM), said once on stderr; for a set-user-ID, set-group-ID or
  * file-capability executable, which an exec under ptrace would deprive
  * of its privileges, said once on stderr too; and for a run whose
  * command got a stop signal (^Z) before its exec.
@@ -304,13 +304,13 @@ static void stat_note_plain(struct stat_ctx *s, const char *why);
 static int stat_begin(void *arg)
 {
 	struct stat_begin *b = arg;
-	char why[256];
+	char why[512];
 	int ret;
 
 	if (b->l->trace_err) {
 		/* Refused once, refused again: the next runs launch plainly. */
 		b->s->plain = true;
-		snprintf(why, sizeof(why), "cannot hold '%s' at its exec (ptrace: %s: is pmuctl traced, or do kernel.yama.ptrace_scope, seccomp or a security module forbid it?)",
+		snprintf(why, sizeof(why), "cannot hold '%s' at its exec (ptrace: %s: is pmuctl traced or given file capabilities, or do kernel.yama.ptrace_scope, seccomp or a security module forbid it?)",
 			 b->s->o->argv[0], strerror(b->l->trace_err));
 		stat_note_plain(b->s, why);
 	}
