@@ -8,10 +8,13 @@
 #     counted by scripts/bench.sh (rdpmc and other instructions against
 #     the budgets: 3 for one counter, 25 for 7; libpfc's 37 for scale);
 #  2. timed: build/bench/compare (selftests/bench/compare.c, built by
-#     mk/bench_guest.mk), libpmuctl against perf (and PAPI if built in) on a
-#     real PMU; it says why each row is skipped otherwise;
-#  3. proxies: scripts/bench-guest.sh boots one guest and prints the ioctls,
-#     syscalls and cross-CPU call waves per operation (waves_test).
+#     mk/bench_guest.mk), libpmuctl against perf (and PAPI if built in) on
+#     this host's PMU; it says why each row is skipped otherwise;
+#  3. in one emulated-PMU guest (scripts/bench-guest.sh): the ioctls,
+#     syscalls and cross-CPU call waves per operation (waves_test), and the
+#     timed rows of compare run end to end on the emulated counters, under
+#     the label "TCG timings (emulated PMU under QEMU TCG, not silicon: no
+#     ratio is claimed from them)".
 # The same static counts are a check: build/tests/bench-readpath_test
 # (selftests/bench/readpath_test.sh) runs scripts/bench.sh --tap on
 # readpath.o and on copies with instructions injected, which must fail.
@@ -38,7 +41,8 @@ TESTS += build/tests/bench-readpath_test
 
 .PHONY: bench
 
-bench: build/bench/readpath.o build/bench/compare build/vmtests/waves_test
+bench: build/bench/readpath.o build/bench/compare build/vmtests/waves_test \
+       build/bench/vm/compare
 	@bash scripts/bench.sh build/bench/readpath.o
 	@echo
 	@build/bench/compare

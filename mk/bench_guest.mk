@@ -9,8 +9,19 @@
 #   build/vmtests/waves_test  system calls, ioctls and cross-CPU call waves
 #                           per libpmuctl operation, counted in the QEMU
 #                           guests: a test of every -smp 2 guest, and the
-#                           table scripts/bench-guest.sh prints from one
-#                           -smp 4 guest that runs it alone.
+#                           table scripts/bench-guest.sh prints from its
+#                           one emulated-PMU guest;
+#   build/bench/vm/compare  compare, static, for that guest: the timed rows
+#                           under QEMU TCG, labelled so (no ratio claimed);
+#                           outside build/vmbin/, which every rig guest
+#                           carries;
+#   build/vmbin/workload    the known-count workload (workload.S): 2N + 8D
+#                           + 23 user-mode instructions from exec to exit,
+#                           no libc; "make run" and the guest tests count it;
+#   build/vmbin/perf-count  perf's count of a command (perf_count.c), static,
+#                           to print next to pmuctl's in the guests;
+#   build/tests/bench-workload_test  the workload's count checked on any
+#                           host by single-stepping it (workload_test.c).
 # Included by the top Makefile, which defines CC, CFLAGS, KSFT_CFLAGS and
 # CORE_HDRS first; mk/lib.mk is read after this file, so the library's
 # names are spelled out here.
@@ -26,11 +37,30 @@ BENCH_PAPI_CFLAGS := $(if $(BENCH_PAPI_LIBS),-DBENCH_PAPI \
 
 BINS += build/bench/compare
 VMTESTS += build/vmtests/waves_test
+VMBINS += build/vmbin/workload build/vmbin/perf-count
+TESTS += build/tests/bench-workload_test
 
 build/bench/compare: selftests/bench/compare.c $(BENCHG_A) $(BENCHG_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(BENCH_PAPI_CFLAGS) -o $@ $< $(BENCHG_A) -lpfm \
 		$(BENCH_PAPI_LIBS)
+
+build/bench/vm/compare: selftests/bench/compare.c $(BENCHG_A) $(BENCHG_HDRS)
+	@mkdir -p $(@D)
+	$(CC) -static $(CFLAGS) -o $@ $< $(BENCHG_A) -lpfm
+
+# No libc, no start files: _start is the workload's first instruction.
+build/vmbin/workload: selftests/bench/workload.S
+	@mkdir -p $(@D)
+	$(CC) -nostdlib -static -no-pie -Wa,--fatal-warnings -o $@ $<
+
+build/vmbin/perf-count: selftests/bench/perf_count.c
+	@mkdir -p $(@D)
+	$(CC) -static $(CFLAGS) -o $@ $<
+
+build/tests/bench-workload_test: selftests/bench/workload_test.c build/vmbin/workload
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(KSFT_CFLAGS) -o $@ $<
 
 build/vmtests/waves_test: selftests/bench/waves.c selftests/device/lib.c \
 		selftests/device/lib.h $(BENCHG_A) $(BENCHG_HDRS) $(CORE_HDRS)
@@ -40,7 +70,8 @@ build/vmtests/waves_test: selftests/bench/waves.c selftests/device/lib.c \
 
 .PHONY: bench-guest
 
-# One -smp 4 KnightsMill guest of the newest kernel runs waves_test alone
-# and the table of costs per operation is printed (about 1-3 minutes).
-bench-guest: build/vmtests/waves_test
+# One emulated-PMU guest of the newest kernel (Skylake-Server, -smp 4)
+# runs waves_test and compare: the table of costs per operation, and the
+# timed rows under QEMU TCG (about 2-4 minutes).
+bench-guest: build/vmtests/waves_test build/bench/vm/compare
 	@bash scripts/bench-guest.sh

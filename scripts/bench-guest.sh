@@ -1,20 +1,33 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The guest half of "make bench": what each libpmuctl operation costs in
-# system calls, pmuctl.ko ioctls and cross-CPU call waves, counted (not
-# timed) in ONE QEMU guest: the newest target kernel, -cpu KnightsMill,
-# -smp 4 on one TCG thread, the register-model pmuctl.ko, and
-# build/vmtests/waves_test (selftests/bench/waves.c) as its only program.
-# Prints the guest's table, then the rules waves_test checks, e.g.
-# "program on all CPUs = 1 ioctl and 1 wave".
+# The guest half of "make bench", in ONE QEMU guest with an emulated PMU
+# (scripts/vm/run.sh -P: the patched QEMU, -cpu Skylake-Server,pmu=on with
+# the rig's Core i7-7800X properties, nmi_watchdog=0, pmuctl.ko's default
+# build on its MSR backend; the newest target kernel, -smp 4 on one TCG
+# thread), running two programs:
+#  - build/vmtests/waves_test (selftests/bench/waves.c): what each
+#    libpmuctl operation costs in system calls, pmuctl.ko ioctls and
+#    cross-CPU call waves, counted (not timed); prints the table, then the
+#    rules waves_test checks, e.g. "program on all CPUs = 1 ioctl and 1
+#    wave";
+#  - build/bench/vm/compare (selftests/bench/compare.c, static): the timed
+#    rows, pmuctl against bare rdpmc, perf's mmap loop, perf read(), perf's
+#    group read, start/stop/reset and program against perf_event_open,
+#    every one run end to end on the emulated counters; printed under the
+#    label "TCG timings (emulated PMU under QEMU TCG, not silicon: no ratio
+#    is claimed from them)": they time QEMU's translated code and helpers,
+#    and no ratio of them says anything about silicon.  The PAPI rows stay
+#    skipped (the static compare is built without PAPI).
 #
 # usage: scripts/bench-guest.sh [-k KVER] [-o LOGDIR]
 #   -k KVER    the guest's kernel (default: the newest that
 #              scripts/kernels.sh lists as installed)
 #   -o LOGDIR  where the rig writes its files (default build/bench-logs)
-# Exit 0 when the guest ran and every rule held, 1 when not, 2 on usage
-# errors.  Takes 1-3 minutes.
+# Environment: QEMU, the patched QEMU (default: the path scripts/vm/qemu.sh
+# prints, building it the first time, about 5 minutes).
+# Exit 0 when the guest ran, every rule held and every non-PAPI row was
+# timed, 1 when not, 2 on usage errors.  Takes 1-2 minutes.
 #
 # The rig keeps its scratch in build/vm/ of this tree: do not run this
 # while "make check" or "make vmcheck" boots guests from the same tree.
@@ -49,28 +62,53 @@ if [ -z "$kver" ]; then
 	fi
 fi
 
-prog=build/vmtests/waves_test
-if ! ${MAKE:-make} -s "$prog"; then
-	echo "bench-guest.sh: cannot build $prog (see above)" >&2
+waves=build/vmtests/waves_test compare=build/bench/vm/compare
+if ! ${MAKE:-make} -s "$waves" "$compare"; then
+	echo "bench-guest.sh: cannot build $waves and $compare (see above)" >&2
+	exit 1
+fi
+mkdir -p "$logs"
+qemu=${QEMU:-}
+if [ -z "$qemu" ] && ! qemu=$(bash scripts/vm/qemu.sh 2>"$logs/qemu.log"); then
+	echo "bench-guest: no patched QEMU for the emulated PMU: $(tail -n 1 "$logs/qemu.log") (see $logs/qemu.log)"
 	exit 1
 fi
 
-# A test folder holding only this program.
+# The test folder: waves_test, and a TAP wrapper that runs compare (which
+# prints a table, not TAP) and hands its output back as comments.
 tdir=build/bench-guest
 rm -rf "$tdir"
-mkdir -p "$tdir" "$logs"
-cp "$prog" "$tdir/"
+mkdir -p "$tdir"
+cp "$waves" "$tdir/"
+cat >"$tdir/compare" <<'EOF'
+#!/bin/sh
+# make bench's timed rows in the emulated-PMU guest (scripts/bench-guest.sh).
+echo "TAP version 13"
+echo "1..1"
+compare >/tmp/compare.out 2>&1
+rc=$?
+sed 's/^/# /' /tmp/compare.out
+# Every row but PAPI's (not built in) must have been timed.
+skipped=$(grep -v 'PAPI_read' /tmp/compare.out | grep -c ' skipped ')
+if [ $rc = 0 ] && [ "$skipped" = 0 ] && grep -q '^TCG timings ' /tmp/compare.out; then
+	echo "ok 1 compare"
+else
+	echo "not ok 1 compare # exit $rc, $skipped row(s) skipped besides PAPI's"
+fi
+EOF
+chmod +x "$tdir/compare"
 rm -f "$logs"/vm-*.bench*
 
-echo "bench-guest: booting $kver, -cpu KnightsMill -smp 4 (TCG), pmuctl.ko on its register model"
-bash scripts/vm/run.sh -t "$tdir" -o "$logs" -l bench -k "$kver" \
-	-c KnightsMill -s 4 -A tcg,thread=single -T 120 </dev/null \
+echo "bench-guest: booting $kver, -cpu Skylake-Server with the emulated PMU, -smp 4 (TCG), pmuctl.ko's default build"
+QEMU=$qemu bash scripts/vm/run.sh -P -t "$tdir" -x "$compare" -o "$logs" -l bench \
+	-k "$kver" -c Skylake-Server -s 4 -A tcg,thread=single -T 300 </dev/null \
 	>"$logs/rig.log" 2>&1
 rc=$?
 sed -n 's/^vm: /  rig: /p' "$logs/rig.log"
 
-tap=$(ls "$logs"/vm-*-KnightsMill.bench-waves_test.tap 2>/dev/null | head -n 1)
-guest=$(ls "$logs"/vm-*-KnightsMill.bench-guest.tap 2>/dev/null | head -n 1)
+tap=$(ls "$logs"/vm-*-Skylake-Server.bench-waves_test.tap 2>/dev/null | head -n 1)
+ctap=$(ls "$logs"/vm-*-Skylake-Server.bench-compare.tap 2>/dev/null | head -n 1)
+guest=$(ls "$logs"/vm-*-Skylake-Server.bench-guest.tap 2>/dev/null | head -n 1)
 if [ -z "$tap" ] || ! grep -q '^# cost:' "$tap"; then
 	echo "bench-guest: the guest printed no table; see $logs/rig.log${guest:+, $guest}${tap:+ and $tap}"
 	[ -z "$guest" ] || grep -A2 '^not ok' "$guest" | sed 's/^/  /'
@@ -88,14 +126,26 @@ echo "rules (selftests/bench/waves.c):"
 # Results, and the harness's explanations of failures.
 grep -E '^(not )?ok |^# .*:[0-9]+:[a-z_]+:|^1\.\.0' "$tap" |
 	sed -E 's/^# [^:]*:[0-9]+:[a-z_]+:/      /; s/^/  /'
-if grep -q '^not ok' "$guest"; then
+
+echo
+if [ -n "$ctap" ] && grep -q '^# TCG timings ' "$ctap"; then
+	# compare's own output: its first line is the TCG label.
+	sed -n '/^# TCG timings /,/^\(not \)\{0,1\}ok 1 compare/p' "$ctap" |
+		sed '$d' | sed 's/^# \{0,1\}//; /./s/^/  /; 1s/^  //'
+	grep -E '^not ok' "$ctap" | sed 's/^/  /'
+else
+	echo "TCG timings (emulated PMU under QEMU TCG, not silicon: no ratio is claimed from them)"
+	echo "  none: compare printed no table; see $logs/rig.log${ctap:+ and $ctap}"
+	rc=1
+fi
+if [ -n "$guest" ] && grep -q '^not ok' "$guest"; then
 	echo "the guest itself failed:"
 	grep -A3 '^not ok' "$guest" | sed 's/^/  /'
 fi
 if [ "$rc" -eq 0 ]; then
-	echo "bench-guest: every rule holds"
+	echo "bench-guest: every rule holds; the timed rows ran (TCG timings: no ratio claimed)"
 else
-	echo "bench-guest: a rule or the guest failed (files in $logs)"
+	echo "bench-guest: a rule, compare or the guest failed (files in $logs)"
 	rc=1
 fi
 exit "$rc"

@@ -9,23 +9,34 @@
 # insmod it unless a pmuctl module is loaded already, run "pmuctl stat" on a
 # small built-in workload and "pmuctl info", and rmmod what it loaded.
 #
-# Anywhere else: say why, then boot one QEMU guest (the newest target
-# kernel, -cpu KnightsMill) with the register-model build of the module and
-# one demo script as its only test (info, stat, watch), and print the
-# guest's transcript under a banner: there the counts come from the
-# register model, which counts nothing, not from silicon.  Its files go to
+# Anywhere else: say why, then boot one QEMU guest with an emulated PMU
+# (scripts/vm/run.sh -P: the patched QEMU that scripts/vm/qemu.sh builds
+# once and caches, -cpu Skylake-Server,pmu=on with the rig's Core i7-7800X
+# properties, nmi_watchdog=0, the newest target kernel, pmuctl.ko's
+# default build on its MSR backend) and show the main job there with real
+# counts: "pmuctl stat -e instructions:u,cycles:u -- workload N", then a
+# table of the user-mode instructions of the known-count workload
+# (selftests/bench/workload.S) as its formula gives them, as pmuctl counts
+# them and as perf counts them (perf-count: perf_event_open with
+# enable_on_exec), under a banner: the emulation counts instructions
+# exactly and makes cycles up (one per instruction); a count on silicon is
+# proved only by selftests/hw on real hardware.  Its files go to
 # build/run-logs/ (label "run"), apart from "make check"'s build/logs/;
 # the rig's scratch is build/vm/, as for "make check", so do not run both
 # at once in one tree.
 #
 # usage: scripts/run.sh [host|vm]     (default: host when it can, else vm)
 # Environment:
+#   QEMU               the patched QEMU for the guest (default: the path
+#                      scripts/vm/qemu.sh prints, building it the first
+#                      time, about 5 minutes)
 #   PMUCTL_RUN_DRY=1   print the host path's commands instead of running
 #                      them, and the reason for the choice (for tests)
 #   PMUCTL_CPUINFO     read this file instead of /proc/cpuinfo (for tests)
 #   PMUCTL_RUN_ROOT=0|1  pretend not to be / to be able to act as root
 #   PMUCTL_RUN_KVER    the kernel to build for instead of uname -r (tests)
-# Exit status: 0 when the session ran, 1 when it did not, 2 usage.
+# Exit status: 0 when the session ran (in the guest: and pmuctl's count
+# equalled the formula's and perf's), 1 when it did not, 2 usage.
 set -uo pipefail
 
 cd "$(dirname "$0")/.." || exit 1
@@ -36,6 +47,8 @@ cpuinfo=${PMUCTL_CPUINFO:-/proc/cpuinfo}
 kver=${PMUCTL_RUN_KVER:-$(uname -r)}
 # A few million instructions, in any POSIX shell, under a second on silicon.
 workload="i=0; while [ \$i -lt 100000 ]; do i=\$((i + 1)); done"
+# The guest's workload size: 2N + 8D + 23 = 2000079 user-mode instructions.
+guest_n=1000000
 
 mode=${1:-auto}
 case $mode in
@@ -142,14 +155,16 @@ run_host() {
 
 # --- the guest path -----------------------------------------------------------------
 
-# The demo the guest runs (busybox sh): the same session, transcribed.
+# The demo the guest runs (busybox sh): the main job, transcribed, and the
+# three counts of the workload side by side.
 write_demo() {
 	cat >"$1" <<EOF
 #!/bin/sh
-# make run's demo in the QEMU guest (scripts/run.sh writes it).
+# make run's demo in the emulated-PMU guest (scripts/run.sh writes it).
+N=$guest_n
 failed=0
 run() {
-	printf '$'
+	printf '\$'
 	for a in "\$@"; do
 		case \$a in
 		*" "*) printf " '%s'" "\$a" ;;
@@ -164,46 +179,70 @@ run() {
 }
 echo "1..1"
 run pmuctl info
-run pmuctl stat -- sh -c '$workload'
-echo "# The register model counts nothing, so the counts above are what its"
-echo "# registers held: 0.  To show the path from a register to the report,"
-echo "# this command writes 1000000 into fixed counter 0 (IA32_FIXED_CTR0,"
-echo "# MSR 0x309) of its own CPU through the model's debugfs file:"
-run pmuctl stat -C 1 -e instruction_retired:u,unhalted_core_cycles:u -- \\
-	sh -c 'echo "1 0x309 1000000" >/sys/kernel/debug/pmuctl/regs'
-run pmuctl watch -I 200 -n 2
+run pmuctl stat -e instructions:u,cycles:u -- workload \$N
+# workload.S: 2N + 8D + 23 user-mode instructions from exec to exit.
+expected=\$((2 * N + 8 * \${#N} + 23))
+pmuctl=\$(pmuctl stat -x, -e instructions:u -- workload \$N 2>&1 |
+	awk -F, '\$3 == "instructions:u" { print \$1 }')
+perf=\$(perf-count -- workload \$N 2>&1)
+echo "User-mode instructions retired by 'workload \$N', from its exec to its exit:"
+printf '  %-52s %12s\n' "expected (workload.S: 2N + 8D + 23)" "\$expected" \\
+	"pmuctl stat -e instructions:u -- workload \$N" "\${pmuctl:-?}" \\
+	"perf (perf_event_open, enable_on_exec, user mode)" "\${perf:-?}"
+if [ "\$pmuctl" = "\$expected" ] && [ "\$perf" = "\$expected" ]; then
+	echo "pmuctl and perf both count exactly the expected number."
+else
+	echo "MISMATCH: pmuctl and perf should both count exactly the expected number."
+	failed=1
+fi
 [ \$failed = 0 ] && echo "ok 1 demo" || echo "not ok 1 demo"
 EOF
 	chmod +x "$1"
 }
 
 run_vm() {
-	local logs=build/run-logs tests=build/run/tests k id tap rc
+	local logs=build/run-logs tests=build/run/tests k id tap rc qemu=${QEMU:-} groups
 	local bar='=========================================================================='
 
 	if [ "$dry" = 1 ]; then
 		echo "dry: boot one guest"
 		return 0
 	fi
-	bash scripts/deps.sh gcc make libc6-dev libpfm4-dev kernel vm || return 1
-	k=$(scripts/kernels.sh installed | tail -n 1)
+	groups="gcc make libc6-dev libpfm4-dev kernel vm"
+	# The patched QEMU's build dependencies, where deps.sh knows them.
+	grep -q '^GROUP_qemu=' scripts/deps.sh && groups+=" qemu"
+	# shellcheck disable=SC2086 # one word per group
+	bash scripts/deps.sh $groups || return 1
+	k=$(scripts/kernels.sh installed | sort -V | tail -n 1)
 	if [ -z "$k" ]; then
 		say "no target kernel headers installed (scripts/kernels.sh installed): 'make check' installs them"
 		return 1
 	fi
-	"$make" -s build/vmbin/pmuctl || return 1
-	rm -rf "$tests" && mkdir -p "$tests" "$logs"
+	mkdir -p "$logs"
+	if [ -z "$qemu" ]; then
+		say "the patched QEMU (scripts/vm/qemu.sh: built once from Debian's source, about 5 minutes, then cached)"
+		if ! qemu=$(bash scripts/vm/qemu.sh 2>"$logs/qemu.log"); then
+			say "no patched QEMU: $(tail -n 1 "$logs/qemu.log")"
+			say "the guest needs its emulated PMU (see $logs/qemu.log)"
+			return 1
+		fi
+	fi
+	"$make" -s build/vmbin/pmuctl build/vmbin/workload build/vmbin/perf-count || return 1
+	rm -rf "$tests" && mkdir -p "$tests"
 	write_demo "$tests/demo"
-	say "booting Debian's $k under QEMU TCG as KnightsMill, with the register-model pmuctl.ko (under a minute once the kernel image is cached)"
-	bash scripts/vm/run.sh -k "$k" -c KnightsMill -t "$tests" -x build/vmbin/pmuctl \
+	say "booting Debian's $k under QEMU TCG as Skylake-Server with an emulated PMU and pmuctl.ko's default build (under a minute once the kernel image is cached)"
+	QEMU=$qemu bash scripts/vm/run.sh -P -k "$k" -c Skylake-Server -t "$tests" \
+		-x build/vmbin/pmuctl -x build/vmbin/workload -x build/vmbin/perf-count \
 		-o "$logs" -l run -T 90 -H 150 >"$logs/rig.log" 2>&1 </dev/null
 	rc=$?
 	id=$(sed -n 's/^vm: \(vm-[^:]*\.run\): .*/\1/p' "$logs/rig.log" | head -n 1)
 	tap=$logs/$id-demo.tap
 	echo
 	echo "$bar"
-	echo " THE GUEST'S TRANSCRIPT.  Its PMU is pmuctl's register model: the counts"
-	echo " come from registers that count nothing, not from silicon."
+	echo " THE GUEST'S TRANSCRIPT.  Its PMU is emulated in QEMU TCG (pmuctl's patch"
+	echo " to QEMU): instructions retired are exact, cycles are synthetic (one per"
+	echo " instruction).  A count on silicon is proved only by selftests/hw on real"
+	echo " hardware ('make hwtest')."
 	echo "$bar"
 	if [ -n "$id" ] && [ -s "$tap" ]; then
 		grep -Ev '^(1\.\.1|(not )?ok 1 demo|# check\.sh: exit=.*)$' "$tap"
@@ -211,7 +250,7 @@ run_vm() {
 		echo "(no transcript: see $logs/rig.log)"
 	fi
 	echo "$bar"
-	echo " (register model, not silicon; files: $logs/)"
+	echo " (emulated PMU in QEMU TCG, not silicon; files: $logs/)"
 	if [ $rc -ne 0 ]; then
 		say "the guest run failed: see $logs/rig.log and $logs/$id-guest.tap"
 		return 1
@@ -241,7 +280,7 @@ auto)
 		run_host
 	else
 		say "$why"
-		say "instead: the same session in a QEMU guest against pmuctl's register model"
+		say "instead: the same job in a QEMU guest with an emulated PMU"
 		run_vm
 	fi
 	;;

@@ -10,13 +10,17 @@
 #define PMUCTL_TOOL_H
 
 #include <sched.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "libpmuctl.h"
 
+#ifndef ARRAY_SIZE	/* kselftest.h has its own, for the tool's tests */
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
 
 #define EXIT_FAIL	1
 #define EXIT_USAGE	2
@@ -168,5 +172,63 @@ const char *tool_backend_name(uint32_t backend);
 
 /* Write @s as a JSON string (quotes and escapes) to @f. */
 void tool_json_str(FILE *f, const char *s);
+
+/*
+ * Starting a command to count (user/tool_launch.c, which explains both
+ * launches): exact, held by ptrace at its exec and started counting there;
+ * or plain, counting started just before its exec.
+ */
+enum tool_launch_how {
+	TOOL_LAUNCH_PLAIN,
+	TOOL_LAUNCH_EXACT,
+};
+
+struct tool_launch {
+	/* Set by the caller. */
+	char *const *argv;		/* the command, for execvp() */
+	const cpu_set_t *cpuset;	/* its affinity */
+	size_t setsize;
+	const sigset_t *mask;		/* its signal mask */
+	const struct sigaction *sigint, *sigquit;	/* its SIGINT, SIGQUIT */
+	bool plain;			/* do not try the exact launch */
+	int (*start)(void *arg);	/* start counting: 0 or -errno */
+	void *arg;
+	/* Set by tool_launch(). */
+	pid_t pid;			/* -1 when there is no child to wait for */
+	enum tool_launch_how how;
+	bool started;			/* start() ran and returned 0 */
+	bool ended;			/* already waited for: @status */
+	int status;
+	int trace_err;			/* errno of a refused PTRACE_SEIZE, or 0 */
+	const char *failed;		/* what failed, for the message */
+	int errfd;			/* internal: the child's error pipe */
+};
+
+/*
+ * Fork and exec @l->argv pinned to @l->cpuset, calling @l->start exactly
+ * once on the way: at the command's exec stop (exact), or just before
+ * its exec (plain, or a stop signal before the exec).  Return: 0 when the
+ * command runs (wait for @l->pid; it is untraced) or ended before its
+ * exec (@l->ended; e.g. SIGKILL, or an exec error that tool_launch_end()
+ * reports); -errno when a step of ours failed (@l->failed; the child is
+ * killed and reaped, @l->started says whether to stop counting).
+ */
+int tool_launch(struct tool_launch *l);
+
+/*
+ * Once the command has been waited for: -errno when it never ran
+ * (sched_setaffinity or exec failed in the child: @l->failed names which),
+ * else 0.  Frees what tool_launch() held.
+ */
+int tool_launch_end(struct tool_launch *l);
+
+/*
+ * Would an exec under ptrace change what @cmd does?  Resolves @cmd as
+ * execvp() does into @path.  Return: 0 (no, or not found), or
+ * TOOL_LAUNCH_SETUID / _SETGID / _FCAPS for a set-user-ID, set-group-ID
+ * (with group execute) or file-capability executable.
+ */
+enum { TOOL_LAUNCH_SETUID = 1, TOOL_LAUNCH_SETGID, TOOL_LAUNCH_FCAPS };
+int tool_launch_privileged(const char *cmd, char *path, size_t len);
 
 #endif /* PMUCTL_TOOL_H */

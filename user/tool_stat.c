@@ -6,19 +6,37 @@
  * command's affinity is set to that CPU alone, and whatever else runs
  * there is counted too.  The report says so in its first line.
  *
- * A run: RESET, READ (the baseline), START, fork and exec the command,
- * READ once a second while it runs, STOP when it has exited, READ.  The
- * count of an event is the sum of the differences of successive READs,
- * each masked to the counter's width, so a counter that wraps while the
- * command runs (2^40 events on KNL/KNM: minutes at full speed) is still
- * counted right; with no wrap it is the last READ minus the baseline.
- * Nothing else goes into a count: under the test register model, which
- * counts nothing, the counts are whatever the registers were set to.
+ * A run: fork the command, pinned; it execs and the kernel stops it at
+ * the end of its exec, before its first instruction (ptrace: the parent
+ * PTRACE_SEIZEs it with PTRACE_O_TRACEEXEC); then RESET, READ (the
+ * baseline), START, and PTRACE_DETACH: the command runs untraced and is
+ * counted from its first instruction, as perf stat counts with
+ * enable_on_exec.  READ once a second while it runs, STOP when it has
+ * exited, READ.  The count of an event is the sum of the differences of
+ * successive READs, each masked to the counter's width, so a counter that
+ * wraps while the command runs (2^40 events on KNL/KNM: minutes at full
+ * speed) is still counted right; with no wrap it is the last READ minus
+ * the baseline.  Nothing else goes into a count: under the test register
+ * model, which counts nothing, the counts are whatever the registers were
+ * set to.
+ *
+ * Where the command cannot be held at its exec, counting starts just
+ * before it (the "plain" launch), and the counts include the end of
+ * pmuctl's launch in the child (about 60 user-mode instructions on the
+ * counted CPU, more when execvp() searches $PATH): where ptrace is
+ * refused (pmuctl itself traced or given file capabilities,
+ * kernel.yama.ptrace_scope, seccomp, an LSM), said once on stderr; for a set-user-ID, set-group-ID or
+ * file-capability executable, which an exec under ptrace would deprive
+ * of its privileges, said once on stderr too; and for a run whose
+ * command got a stop signal (^Z) before its exec.
+ * The table says "counted from before the exec" and the JSON summary
+ * "launch":"plain" then.  user/tool_launch.c has the details.  The
+ * command's exit status and signals are its own either way.
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -32,6 +50,10 @@
 /* READ this often while the command runs: far below any counter's wrap. */
 #define POLL_SECONDS	1
 #define MAX_RUNS	100000
+
+/* The table's line when a run was counted from before the command's exec. */
+#define STAT_PLAIN_NOTE \
+	"counted from before the exec (plain launch): the counts include the end of pmuctl's launch"
 
 void stat_usage(FILE *f)
 {
@@ -61,14 +83,25 @@ void stat_usage(FILE *f)
 	      "                      type (\"event\"), event, value, counter, cpu, runs,\n"
 	      "                      stddev_pct, metric_value, metric_unit, backend; then\n"
 	      "                      one object with type \"summary\", cpu, command, runs,\n"
-	      "                      elapsed_s, exit_status, signal, failed_runs, backend\n"
+	      "                      elapsed_s, exit_status, signal, launch (\"exact\" or\n"
+	      "                      \"plain\"), failed_runs, backend\n"
 	      "  -o, --output FILE   write the report to FILE instead of stderr\n"
 	      "  -h, --help          show this help\n"
+	      "\n"
+	      "COMMAND is counted from its first instruction: pmuctl holds it at its\n"
+	      "exec (ptrace) and starts counting there.  Where that cannot be (ptrace\n"
+	      "refused; a set-user-ID, set-group-ID or file-capability COMMAND, whose\n"
+	      "exec under ptrace would drop its privileges), counting starts just\n"
+	      "before the exec, a note on stderr says why, and the counts include the\n"
+	      "end of pmuctl's launch (about 60 user-mode instructions, more when\n"
+	      "execvp() searches PATH).\n"
 	      "\n"
 	      "The report goes to stderr, as perf stat's does, so COMMAND keeps stdout.\n"
 	      "Table: the line ' Performance counter stats for CPU N, while 'COMMAND'\n"
 	      "ran pinned there:' (with ' (N runs)' before the colon when -r > 1); when\n"
 	      "the module is its test build, the line ' register model backend: ...';\n"
+	      "when a run was counted from before the exec, the line ' counted from\n"
+	      "before the exec (plain launch): ...';\n"
 	      "one line per event, '%18s  %-28s' VALUE EVENT, then '  # METRIC UNIT'\n"
 	      "and '  ( +- P% )' when there are; '%17.9f seconds time elapsed'; and\n"
 	      "when COMMAND failed, a line saying how.  Metrics: insn per cycle (on\n"
@@ -100,6 +133,7 @@ struct stat_acc {
 	long double sumsq[PMUCTL_MAX_EVENTS];
 	long double t_sum, t_sumsq;
 	unsigned int failed_runs;
+	unsigned int plain_runs;	/* runs counted from before the exec */
 	int last_status;		/* of the last run, as waitpid() gave it */
 	int fail_status;		/* of the last run that failed */
 };
@@ -115,6 +149,8 @@ struct stat_ctx {
 	size_t setsize;
 	char cmdline[512];
 	FILE *out;
+	bool plain;			/* launch plainly: set-ID, or ptrace refused */
+	bool noted;			/* the note on a plain launch was printed */
 };
 
 static int stat_parse(int argc, char **argv, struct stat_opts *o)
@@ -249,80 +285,98 @@ static int stat_read(struct stat_ctx *s, uint64_t *prev, uint64_t *count)
 	return 0;
 }
 
-/* The child: only the command's CPU, the signals as pmuctl found them. */
-static void __attribute__((noreturn))
-stat_child(struct stat_ctx *s, const sigset_t *mask, int errfd)
-{
-	int err;
-
-	sigprocmask(SIG_SETMASK, mask, NULL);
-	if (sched_setaffinity(0, s->setsize, s->cpuset))
-		err = errno;
-	else {
-		execvp(s->o->argv[0], s->o->argv);
-		err = errno;
-	}
-	/* The parent says why; the child only hands it the errno. */
-	if (write(errfd, &err, sizeof(err)) < 0)
-		_exit(127);
-	_exit(127);
-}
-
 static double elapsed(const struct timespec *a, const struct timespec *b)
 {
 	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
 }
 
-/*
- * One run of the command.  @count gets the counts, *@status its wait
- * status.  SIGINT and SIGQUIT are the command's while it runs (pmuctl
- * ignores them, as system(3) does), so ^C ends the command, not the count.
- */
-static int stat_run(struct stat_ctx *s, uint64_t *count, int *status, double *secs)
-{
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
-	uint64_t prev[PMUCTL_MAX_EVENTS];
-	struct timespec t0, t1, tick = { POLL_SECONDS, 0 };
-	sigset_t chld, old_mask;
-	int pipefd[2], err = 0, read_err = 0, ret;
-	ssize_t got;
-	pid_t pid;
+/* What the launch's start() needs: the run's baseline and clock. */
+struct stat_begin {
+	struct stat_ctx *s;
+	const struct tool_launch *l;
+	uint64_t *prev;
+	struct timespec *t0;
+};
 
-	memset(count, 0, sizeof(*count) * s->e.nr);
-	ret = pmuctl_reset(s->p);
+static void stat_note_plain(struct stat_ctx *s, const char *why);
+
+/* RESET, READ the baseline, START: the count begins here. */
+static int stat_begin(void *arg)
+{
+	struct stat_begin *b = arg;
+	char why[512];
+	int ret;
+
+	if (b->l->trace_err) {
+		/* Refused once, refused again: the next runs launch plainly. */
+		b->s->plain = true;
+		snprintf(why, sizeof(why), "cannot hold '%s' at its exec (ptrace: %s: is pmuctl traced or given file capabilities, or do kernel.yama.ptrace_scope, seccomp or a security module forbid it?)",
+			 b->s->o->argv[0], strerror(b->l->trace_err));
+		stat_note_plain(b->s, why);
+	}
+	ret = pmuctl_reset(b->s->p);
+
 	if (!ret) {
-		ret = pmuctl_read_values(s->p, s->cpu, prev, s->e.nr);
+		ret = pmuctl_read_values(b->s->p, b->s->cpu, b->prev, b->s->e.nr);
 		ret = ret < 0 ? ret : 0;
 	}
 	if (!ret)
-		ret = pmuctl_start(s->p);
-	if (ret)
-		return tool_fail("stat", "cannot start counting on CPU %d: %s",
-				 s->cpu, strerror(-ret));
-	if (pipe2(pipefd, O_CLOEXEC))
-		return tool_fail("stat", "pipe: %s", strerror(errno));
+		ret = pmuctl_start(b->s->p);
+	clock_gettime(CLOCK_MONOTONIC, b->t0);
+	return ret;
+}
 
+/* Once per pmuctl stat: why the counts include pmuctl's launch. */
+static void stat_note_plain(struct stat_ctx *s, const char *why)
+{
+	if (s->noted)
+		return;
+	s->noted = true;
+	fprintf(stderr, "pmuctl stat: note: %s; so counting starts before its exec, and the counts include the last instructions of pmuctl's launch on CPU %d (about 60 in user mode)\n",
+		why, s->cpu);
+}
+
+/*
+ * One run of the command.  @count gets the counts, *@status its wait
+ * status, *@exact whether the count began at its first instruction.
+ * SIGINT and SIGQUIT are the command's while it runs (pmuctl ignores
+ * them, as system(3) does), so ^C ends the command, not the count.
+ */
+static int stat_run(struct stat_ctx *s, uint64_t *count, int *status, double *secs,
+		    bool *exact)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	uint64_t prev[PMUCTL_MAX_EVENTS];
+	struct timespec t0 = { 0, 0 }, t1, tick = { POLL_SECONDS, 0 };
+	struct tool_launch l;
+	struct stat_begin b = { s, &l, prev, &t0 };
+	sigset_t chld, old_mask;
+	int read_err = 0, ret, run_err;
+
+	memset(count, 0, sizeof(*count) * s->e.nr);
+	memset(&l, 0, sizeof(l));
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &chld, &old_mask);
 	sigaction(SIGINT, &ign, &old_int);
 	sigaction(SIGQUIT, &ign, &old_quit);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	pid = fork();
-	if (pid == 0) {
-		close(pipefd[0]);
-		sigaction(SIGINT, &old_int, NULL);
-		sigaction(SIGQUIT, &old_quit, NULL);
-		stat_child(s, &old_mask, pipefd[1]);
-	}
-	close(pipefd[1]);
-	if (pid < 0) {
-		ret = -errno;
-	} else {
+	l.argv = s->o->argv;
+	l.cpuset = s->cpuset;
+	l.setsize = s->setsize;
+	l.mask = &old_mask;
+	l.sigint = &old_int;
+	l.sigquit = &old_quit;
+	l.plain = s->plain;
+	l.start = stat_begin;
+	l.arg = &b;
+	ret = tool_launch(&l);
+	if (!ret && l.ended) {
+		*status = l.status;
+	} else if (!ret) {
 		for (;;) {
-			pid_t w = waitpid(pid, status, WNOHANG);
+			pid_t w = waitpid(l.pid, status, WNOHANG);
 
-			if (w == pid || (w < 0 && errno != EINTR))
+			if (w == l.pid || (w < 0 && errno != EINTR))
 				break;
 			if (sigtimedwait(&chld, NULL, &tick) < 0 && errno == EAGAIN &&
 			    !read_err)
@@ -334,22 +388,30 @@ static int stat_run(struct stat_ctx *s, uint64_t *count, int *status, double *se
 	sigaction(SIGQUIT, &old_quit, NULL);
 	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 
-	got = pid > 0 ? read(pipefd[0], &err, sizeof(err)) : 0;
-	close(pipefd[0]);
-	pmuctl_stop(s->p);
-	if (pid < 0)
-		return tool_fail("stat", "cannot start '%s': fork: %s", s->o->argv[0],
-				 strerror(-ret));
-	if (got == (ssize_t)sizeof(err))
+	run_err = tool_launch_end(&l);
+	if (l.started)
+		pmuctl_stop(s->p);
+	if (ret && l.failed && !strcmp(l.failed, "start"))
+		return tool_fail("stat", "cannot start counting on CPU %d: %s",
+				 s->cpu, strerror(-ret));
+	if (ret)
+		return tool_fail("stat", "cannot start '%s': %s: %s", s->o->argv[0],
+				 l.failed ? l.failed : "launch", strerror(-ret));
+	if (run_err && !strcmp(l.failed, "exec"))
 		return tool_fail("stat", "cannot run '%s': %s", s->o->argv[0],
-				 strerror(err));
-	if (!read_err)
+				 strerror(-run_err));
+	if (run_err)
+		return tool_fail("stat", "cannot run '%s' on CPU %d: %s: %s",
+				 s->o->argv[0], s->cpu, l.failed, strerror(-run_err));
+	/* Gone before its exec (SIGKILL): it ran nothing, so nothing counted. */
+	if (l.started && !read_err)
 		read_err = stat_read(s, prev, count);
 	if (read_err)
 		return tool_fail("stat", "cannot read the counters of CPU %d: %s%s",
 				 s->cpu, strerror(-read_err), read_err == -ENODEV ?
 				 " (the CPU went offline while the command ran)" : "");
-	*secs = elapsed(&t0, &t1);
+	*secs = l.started ? elapsed(&t0, &t1) : 0;
+	*exact = l.how == TOOL_LAUNCH_EXACT;
 	return 0;
 }
 
@@ -490,6 +552,8 @@ static void print_table(const struct stat_ctx *s, const struct stat_acc *a,
 	fprintf(f, ":\n");
 	if (s->info->backend == PMUCTL_BACKEND_MODEL)
 		fprintf(f, " %s\n", TOOL_MODEL_NOTE);
+	if (a->plain_runs)
+		fprintf(f, " %s\n", STAT_PLAIN_NOTE);
 	fprintf(f, "\n");
 	for (unsigned int i = 0; i < s->e.nr; i++) {
 		char val[32];
@@ -588,8 +652,30 @@ static void print_json(const struct stat_ctx *s, const struct stat_acc *a,
 	else
 		fprintf(f, "\"exit_status\":null,\"signal\":%d,",
 			WIFSIGNALED(a->last_status) ? WTERMSIG(a->last_status) : 0);
-	fprintf(f, "\"failed_runs\":%u,\"backend\":\"%s\"}\n", a->failed_runs,
-		backend);
+	fprintf(f, "\"launch\":\"%s\",\"failed_runs\":%u,\"backend\":\"%s\"}\n",
+		a->plain_runs ? "plain" : "exact", a->failed_runs, backend);
+}
+
+/*
+ * A set-user-ID, set-group-ID or file-capability command would run
+ * without its privileges if exec'd under ptrace: launch it plainly.
+ */
+static void stat_check_privileged(struct stat_ctx *s)
+{
+	static const char *const what[] = {
+		[TOOL_LAUNCH_SETUID] = "set-user-ID",
+		[TOOL_LAUNCH_SETGID] = "set-group-ID",
+		[TOOL_LAUNCH_FCAPS] = "given file capabilities",
+	};
+	char path[PATH_MAX], why[PATH_MAX + 160];
+	int priv = tool_launch_privileged(s->o->argv[0], path, sizeof(path));
+
+	if (!priv)
+		return;
+	s->plain = true;
+	snprintf(why, sizeof(why), "%s is %s: pmuctl starts it without ptrace, under which its exec would drop its privileges",
+		 path, what[priv]);
+	stat_note_plain(s, why);
 }
 
 static int stat_main(struct stat_ctx *s)
@@ -619,11 +705,13 @@ static int stat_main(struct stat_ctx *s)
 	CPU_FREE(away);
 
 	metrics_find(s, m);
+	stat_check_privileged(s);
 	for (unsigned int r = 0; r < s->o->runs; r++) {
+		bool exact = false;
 		int status = 0;
 		double secs = 0;
 
-		ret = stat_run(s, count, &status, &secs);
+		ret = stat_run(s, count, &status, &secs, &exact);
 		if (ret) {
 			free(a);
 			return ret;
@@ -636,6 +724,7 @@ static int stat_main(struct stat_ctx *s)
 		a->t_sum += secs;
 		a->t_sumsq += (long double)secs * secs;
 		a->last_status = status;
+		a->plain_runs += !exact;
 		if (status_failed(status)) {
 			a->failed_runs++;
 			a->fail_status = status;

@@ -314,7 +314,7 @@ stat_json_parses() {
 	for e in $DEFAULTS; do
 		has "$tmp/err" "^\\{\"type\":\"event\",\"event\":\"$e\",\"value\":[0-9]+,\"counter\":\"(fixed|pmc)[0-9]+\",\"cpu\":$last_cpu,"
 	done
-	has "$tmp/err" '^\{"type":"summary",.*"command":"/bin/false".*"exit_status":1,.*"failed_runs":1,"backend":"model"\}$'
+	has "$tmp/err" '^\{"type":"summary",.*"command":"/bin/false".*"exit_status":1,.*"launch":"exact","failed_runs":1,"backend":"model"\}$'
 	[ "$(grep -c '"backend":"model"' "$tmp/err")" = 6 ] || fail "want backend model in every object"
 }
 

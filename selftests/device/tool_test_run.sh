@@ -61,7 +61,7 @@ report() {
 
 plan not_intel_boots_the_guest 0 amd 1 "$headers_kver"
 expect_lines '^run: no Intel PMU here: the CPU is AuthenticAMD ' \
-	'^run: instead: the same session in a QEMU guest against pmuctl.s register model$' \
+	'^run: instead: the same job in a QEMU guest with an emulated PMU$' \
 	'^dry: boot one guest$'
 report
 

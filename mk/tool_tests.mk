@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host unit tests of the pmuctl tool's C parts (selftests/tool/*.c); the
+# command-line tests are selftests/tool/*.sh, which scripts/check.sh runs
+# itself.  Each runs on any host, without a PMU or the device:
+#   launch_test   how "pmuctl stat" starts its command (user/tool_launch.c):
+#                 held at its exec by ptrace, or plainly; it runs the
+#                 known-count workload (build/vmbin/workload, mk/bench_guest.mk).
+# Included by the top Makefile, which defines CC, CFLAGS and KSFT_CFLAGS.
+
+TESTS += build/tests/tool-launch_test
+
+build/tests/tool-launch_test: selftests/tool/launch_test.c user/tool_launch.c \
+		user/tool.h user/libpmuctl.h uapi/linux/pmuctl.h build/vmbin/workload
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(KSFT_CFLAGS) -o $@ $< user/tool_launch.c
+
+# The emulated-PMU guests (scripts/vm/run.sh -P, "make vmcheck-pmu") run
+# build/vmtests-pmu/: there "pmuctl stat" must count the known-count
+# workload exactly (selftests/tool/stat_exact_test.sh; one SKIP elsewhere).
+VMTESTS_PMU += build/vmtests-pmu/tool_stat_exact_test
+
+build/vmtests-pmu/tool_stat_exact_test: selftests/tool/stat_exact_test.sh
+	@mkdir -p $(@D)
+	install -m 755 $< $@

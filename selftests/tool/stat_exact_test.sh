@@ -1,0 +1,179 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# "pmuctl stat" counts its command from the command's first instruction,
+# as perf stat does with enable_on_exec: checked where counts are exact,
+# in a QEMU guest whose patched QEMU emulates the PMU (pmu-spec.md:
+# instructions retired exact per privilege level, cycles = instructions;
+# the rig's emulated-PMU guests, scripts/vm/run.sh -P, with the default
+# build of pmuctl.ko).  The command is the known-count workload
+# (selftests/bench/workload.S, build/vmbin/workload): 2N + 8D + 23
+# user-mode instructions from exec to exit, D the digits of N, a formula
+# bench-workload_test checks on any host by single-stepping.
+#
+#   perf_counts_N          perf (perf-count: enable_on_exec, user mode)
+#                          counts it exactly: the emulation and the formula
+#                          agree, so the next test measures pmuctl alone;
+#   stat_counts_N          pmuctl stat -x, -e instructions:u,cycles:u gives
+#                          exactly the formula for both (cycles are
+#                          synthetic: one per instruction);
+#   stat_repeats_exactly   -r 3: the mean is exact, the spread 0.00;
+#   stat_json_says_exact   the JSON summary says "launch":"exact" and
+#                          stderr holds the report only;
+#   stat_setuid_is_plain   a set-user-ID copy of the workload is launched
+#                          the plain way: one note on stderr, the table's
+#                          "counted from before the exec" line,
+#                          "launch":"plain", and a count above the formula
+#                          (the excess, pmuctl's launch, is printed);
+#   stat_keeps_exit_status the command's exit status (workload x: 2) is
+#                          reported as before, pmuctl's own is 0.
+#
+# busybox sh (POSIX).  The tool is $PMUCTL (default pmuctl in PATH);
+# workload and perf-count are in PATH too (the rig's -x).  One SKIP
+# without /dev/pmuctl (the host), without the emulated PMU (silicon: an
+# interrupt adds instructions to a user-mode count there, so exact
+# equality is not promised; selftests/hw checks silicon), or with the
+# register-model build (it counts nothing).
+
+PMUCTL=${PMUCTL:-pmuctl}
+SIZES="1000000 10000000"
+
+echo "TAP version 13"
+if [ ! -c /dev/pmuctl ]; then
+	echo "1..0 # SKIP no /dev/pmuctl"
+	exit 0
+fi
+for p in "$PMUCTL" workload perf-count; do
+	if ! command -v "$p" >/dev/null 2>&1; then
+		echo "1..0"
+		echo "Bail out! no '$p' in PATH (the rig installs build/vmbin/* with -x)"
+		exit 1
+	fi
+done
+if ! perf-count --emulated >/dev/null; then
+	echo "1..0 # SKIP not QEMU TCG's emulated PMU: counts are exact only there"
+	exit 0
+fi
+if ! "$PMUCTL" info 2>/dev/null | grep -q '^backend: msr'; then
+	echo "1..0 # SKIP pmuctl.ko is not the default build (backend msr): nothing is counted"
+	exit 0
+fi
+
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+n=0
+failed=0
+plan=$((2 * $(echo $SIZES | wc -w) + 4))
+echo "1..$plan"
+
+# result NAME: ok or not ok, with the diagnostics collected in $tmp/why.
+result() {
+	n=$((n + 1))
+	if [ -s "$tmp/why" ]; then
+		echo "not ok $n - $1"
+		sed 's/^/# /' "$tmp/why"
+		failed=$((failed + 1))
+	else
+		echo "ok $n - $1"
+	fi
+	: >"$tmp/why"
+}
+
+fail() {
+	echo "$*" >>"$tmp/why"
+}
+
+# show: what the last command printed, into the diagnostics.
+show() {
+	echo "exit: $rc" >>"$tmp/why"
+	sed 's/^/stdout: /' "$tmp/out" >>"$tmp/why"
+	sed 's/^/stderr: /' "$tmp/err" >>"$tmp/why"
+}
+
+run() {
+	"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+}
+
+# expected N: the workload's user-mode instructions (workload.S).
+expected() {
+	echo $((2 * $1 + 8 * ${#1} + 23))
+}
+
+# csv_value EVENT: the value of EVENT in pmuctl's CSV on $tmp/err.
+csv_value() {
+	awk -F, -v e="$1" '$3 == e { print $1; exit }' "$tmp/err"
+}
+
+: >"$tmp/why"
+
+for N in $SIZES; do
+	want=$(expected "$N")
+	run perf-count -- workload "$N"
+	got=$(cat "$tmp/out")
+	if [ "$rc" != 0 ] || [ "$got" != "$want" ]; then
+		fail "perf counted $got user-mode instructions of 'workload $N', want $want"
+		show
+	fi
+	result "perf_counts_$N"
+done
+
+for N in $SIZES; do
+	want=$(expected "$N")
+	run "$PMUCTL" stat -x, -e instructions:u,cycles:u -- workload "$N"
+	ins=$(csv_value instructions:u)
+	cyc=$(csv_value cycles:u)
+	if [ "$rc" != 0 ] || [ "$ins" != "$want" ] || [ "$cyc" != "$want" ]; then
+		fail "pmuctl stat counted instructions:u $ins, cycles:u $cyc of 'workload $N', want $want for both"
+		show
+	fi
+	result "stat_counts_$N"
+done
+
+N=1000
+want=$(expected $N)
+run "$PMUCTL" stat -r 3 -x, -e instructions:u -- workload $N
+line=$(grep ',instructions:u,' "$tmp/err")
+case $line in
+"$want,,instructions:u,"*",0.00,"*) ;;
+*)
+	fail "3 runs of 'workload $N': '$line', want the mean $want and spread 0.00"
+	show
+	;;
+esac
+result stat_repeats_exactly
+
+run "$PMUCTL" stat --json -e instructions:u -- workload $N
+if [ "$rc" != 0 ] || ! grep -q '"launch":"exact"' "$tmp/err" ||
+   ! grep -q "\"value\":$want," "$tmp/err" || grep -q '^pmuctl stat: note:' "$tmp/err"; then
+	fail "want \"launch\":\"exact\", the value $want and no note"
+	show
+fi
+result stat_json_says_exact
+
+# /tmp is the guest's tmpfs (scripts/vm/init mounts it without nosuid).
+cp "$(command -v workload)" "$tmp/suid-workload" && chmod 4755 "$tmp/suid-workload"
+run "$PMUCTL" stat --json -e instructions:u -- "$tmp/suid-workload" $N
+notes=$(grep -c "^pmuctl stat: note: $tmp/suid-workload is set-user-ID: " "$tmp/err")
+got=$(sed -n 's/.*"event":"instructions:u","value":\([0-9]*\),.*/\1/p' "$tmp/err")
+if [ "$rc" != 0 ] || [ "$notes" != 1 ] || ! grep -q '"launch":"plain"' "$tmp/err" ||
+   [ -z "$got" ] || [ "$got" -le "$want" ]; then
+	fail "want one note, \"launch\":\"plain\" and more than $want instructions"
+	show
+else
+	run "$PMUCTL" stat -e instructions:u -- "$tmp/suid-workload" $N
+	grep -q '^ counted from before the exec (plain launch): ' "$tmp/err" ||
+		{ fail "no 'counted from before the exec' line in the table"; show; }
+fi
+result stat_setuid_is_plain
+echo "# the plain launch (set-user-ID workload $N): $got instructions:u, $((got - want)) more than the exact $want"
+
+run "$PMUCTL" stat -e instructions:u -- workload x
+if [ "$rc" != 0 ] || ! grep -q "^ 'workload x' exited with status 2\$" "$tmp/err"; then
+	fail "want pmuctl's exit 0 and \" 'workload x' exited with status 2\""
+	show
+fi
+result stat_keeps_exit_status
+
+[ "$failed" = 0 ]
