@@ -625,6 +625,97 @@ TEST_F(oracle, pmuctl_read_emulation_counts_the_loop_exactly_without_rdpmc)
 	EXPECT_EQ(KNOWN_DIFF, pmuctl_expect_exact(_metadata, c, "pmuctl READ emulation"));
 }
 
+/* perf counts instructions on fixed counter 0 and on a PMC, then lets them go. */
+static void perf_use_and_release(struct __test_metadata *_metadata,
+				 FIXTURE_DATA(oracle) *self)
+{
+	self->fd[0] = perf_insns(true, false, true, -1, 0, 0);
+	ASSERT_LE(0, self->fd[0]);
+	self->fd[1] = perf_insns(true, false, true, -1, 0, 0);
+	ASSERT_LE(0, self->fd[1]);
+	ASSERT_EQ(0, ioctl(self->fd[0], PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_EQ(0, ioctl(self->fd[1], PERF_EVENT_IOC_ENABLE, 0));
+	pmu_loop(1000);
+	perf_close_all(self);
+}
+
+/* A child run and reaped on this CPU: switches to its mm and back. */
+static void switch_mm_twice(struct __test_metadata *_metadata)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+}
+
+/*
+ * Program both counters, then @rounds times: read, pmu_loop(n), switch
+ * away and back, read: each delta must hold at least the loop.
+ */
+static void pmuctl_across_switches(struct __test_metadata *_metadata,
+				   FIXTURE_DATA(oracle) *self, int rounds,
+				   const char *what)
+{
+	const uint64_t n = 1000000;
+	struct pmuctl_event ev[2];
+	const struct pmuctl_counters *c;
+
+	pmuctl_events(ev);
+	PMUCTL_PROGRAM(self, ev, 2);
+	c = pmuctl_get_counters(self->p);
+	ASSERT_TRUE(!!(c->flags & PMUCTL_COUNTERS_RDPMC));
+	ASSERT_EQ(0, pmuctl_start(self->p));
+	for (int round = 0; round < rounds; round++) {
+		uint64_t a[2], b[2];
+
+		pmuctl_read_counters(c, a, 2);
+		pmu_loop(n);
+		switch_mm_twice(_metadata);
+		pmuctl_read_counters(c, b, 2);
+		for (int i = 0; i < 2; i++) {
+			uint64_t d = pmuctl_delta(c, i, a[i], b[i]);
+
+			TH_LOG("%s, round %d, counter %#x: %#llx -> %#llx: %llu (the loop alone %llu)",
+			       what, round, c->ecx[i], (unsigned long long)a[i],
+			       (unsigned long long)b[i], (unsigned long long)d,
+			       (unsigned long long)PMU_LOOP_INSNS(n));
+			EXPECT_LE(PMU_LOOP_INSNS(n), d)
+				TH_LOG("%s, round %d: counter %#x was reset", what,
+				       round, c->ecx[i]);
+			EXPECT_GT(PMU_LOOP_INSNS(n) + 1000000, d);
+		}
+	}
+	ASSERT_EQ(0, pmuctl_release(self->p));
+}
+
+/*
+ * pmuctl's counters survive perf's dirty-counter scrub: at a switch to an
+ * mm allowed rdpmc, perf_clear_dirty_counters() writes 0 to every counter
+ * perf used and gave back and does not hold now, once per use (FACTS 6).
+ *
+ * The control first: perf uses fixed counter 0 and a PMC and releases
+ * them, a switch with the sysfs rdpmc file at 2 runs the scrub before
+ * pmuctl programs, and pmuctl's counters then count across switches.  The
+ * test: perf uses and releases the same counters, pmuctl programs them at
+ * once, and the first switch to this mm (now allowed rdpmc by pmuctl's
+ * grant) must not reset them either.
+ */
+TEST_F(oracle, pmuctl_counts_survive_a_switch_after_perf_used_the_counters)
+{
+	PMUCTL_OPEN(self, PMUCTL_OPEN_NO_EMULATION);
+	perf_use_and_release(_metadata, self);
+	ASSERT_EQ(0, pmu_knob_set(&self->rdpmc, RDPMC_SYSFS, "2"));
+	switch_mm_twice(_metadata);
+	ASSERT_EQ(0, pmu_knob_set(&self->rdpmc, RDPMC_SYSFS, "1"));
+	pmuctl_across_switches(_metadata, self, 2, "control (perf's dirty bits scrubbed before PROGRAM)");
+
+	perf_use_and_release(_metadata, self);
+	pmuctl_across_switches(_metadata, self, 2, "right after perf released the counters");
+}
+
 static void __attribute__((constructor)) __constructor_order_last(void)
 {
 	if (!__constructor_order)
