@@ -1346,6 +1346,69 @@ TEST_F(emu, still_counts_exactly_after_the_faults)
 			     WIN_DELTA(100), RUNS, "100 nops");
 }
 
+/* ---- the end ------------------------------------------------------------------------- */
+
+/*
+ * The control registers of CPU 0 as main() found them, before any test:
+ * the last test compares.  (Counters are not compared: with rdpmc=2 the
+ * first switch to another mm zeroes those perf used before, FACTS 6.)
+ */
+#define MAX_FOUND	24
+static struct found {
+	uint32_t msr;
+	int ret;
+	uint64_t val;
+} found[MAX_FOUND];
+static unsigned int nfound;
+
+static void found_add(uint32_t msr)
+{
+	if (nfound < MAX_FOUND)
+		found[nfound++].msr = msr;
+}
+
+static void found_snapshot(void)
+{
+	struct pmu_caps c;
+	int fd;
+
+	pmu_caps_read(&c);
+	for (unsigned int i = 0; i < c.nr_gp && i < 8; i++)
+		found_add(MSR_EVTSEL(i));
+	found_add(MSR_FIXED_CTR_CTRL);
+	found_add(MSR_GLOBAL_CTRL);
+	found_add(MSR_GLOBAL_STATUS);
+	found_add(MSR_OFFCORE_RSP0);
+	found_add(MSR_OFFCORE_RSP1);
+	found_add(MSR_PEBS_LD_LAT);
+	found_add(MSR_PEBS_FRONTEND);
+	if (pmu_pin(CPU))
+		return;
+	fd = pmu_msr_open(CPU);
+	for (unsigned int i = 0; i < nfound; i++)
+		found[i].ret = fd < 0 ? fd : pmu_msr_read(fd, found[i].msr, &found[i].val);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Every control register, GLOBAL_STATUS included, is as main() found it. */
+TEST_F(emu, control_registers_are_left_as_found)
+{
+	NEED_IDLE_PERF();
+	ASSERT_LT(0U, nfound);
+	for (unsigned int i = 0; i < nfound; i++) {
+		uint64_t v = 0;
+		int ret = pmu_msr_read(self->msr, found[i].msr, &v);
+
+		EXPECT_EQ(found[i].ret, ret) TH_LOG("MSR %#x", found[i].msr);
+		if (!ret && !found[i].ret)
+			EXPECT_EQ(found[i].val, v) TH_LOG("MSR %#x: found %#llx, left %#llx",
+							  found[i].msr,
+							  (unsigned long long)found[i].val,
+							  (unsigned long long)v);
+	}
+}
+
 /* The harness's main, preceded by the one SKIP for a machine without the emulation. */
 static void __attribute__((constructor)) __constructor_order_last(void)
 {
@@ -1361,5 +1424,6 @@ int main(int argc, char **argv)
 		ksft_print_header();
 		ksft_exit_skip("%s\n", why);
 	}
+	found_snapshot();
 	return test_harness_run(argc, argv);
 }
