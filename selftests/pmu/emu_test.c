@@ -281,12 +281,13 @@ _Static_assert(SYS_pwrite64 == 18, "x86-64 pwrite64");
 /* ---- the fixture ------------------------------------------------------------ */
 
 FIXTURE(emu) {
-	int msr;
+	int msr;			/* /dev/cpu/CPU/msr */
+	int msr_other;			/* another CPU's, or -1 */
 	struct pmu_caps c;
 	struct pmu_knob rdpmc;
 	uint64_t status0;		/* IA32_PERF_GLOBAL_STATUS at setup */
 	unsigned int nsaved;
-	struct { uint32_t msr; uint64_t val; } saved[MAX_SAVED];
+	struct { int fd; uint32_t msr; uint64_t val; } saved[MAX_SAVED];
 };
 
 /*
@@ -309,6 +310,7 @@ FIXTURE_SETUP(emu)
 {
 	pmu_caps_read(&self->c);
 	self->msr = -1;
+	self->msr_other = -1;
 	ASSERT_EQ(0, pmu_pin(CPU));
 	self->msr = pmu_msr_open(CPU);
 	ASSERT_LE(0, self->msr) TH_LOG("/dev/cpu/%d/msr: %s", CPU, strerror(-self->msr));
@@ -323,16 +325,29 @@ FIXTURE_TEARDOWN(emu)
 	uint64_t st, ctrl_old = 0, counters;
 	bool ctrl_saved = false;
 
+	/* The other CPU's registers first: the same order, see below. */
+	for (unsigned int i = 0; i < self->nsaved; i++)
+		if (self->saved[i].fd == self->msr_other &&
+		    self->saved[i].msr == MSR_GLOBAL_CTRL)
+			pmu_msr_write(self->msr_other, MSR_GLOBAL_CTRL, 0);
+	for (unsigned int i = self->nsaved; i-- > 0;)
+		if (self->saved[i].fd == self->msr_other)
+			pmu_msr_write(self->msr_other, self->saved[i].msr,
+				      self->saved[i].val);
+	if (self->msr_other >= 0)
+		close(self->msr_other);
 	if (self->msr >= 0) {
 		/* Stop first, then every register back as found, GLOBAL_CTRL last. */
 		for (unsigned int i = 0; i < self->nsaved; i++)
-			if (self->saved[i].msr == MSR_GLOBAL_CTRL) {
+			if (self->saved[i].fd == self->msr &&
+			    self->saved[i].msr == MSR_GLOBAL_CTRL) {
 				ctrl_saved = true;
 				ctrl_old = self->saved[i].val;
 				pmu_msr_write(self->msr, MSR_GLOBAL_CTRL, 0);
 			}
 		for (unsigned int i = self->nsaved; i-- > 0;)
-			if (self->saved[i].msr != MSR_GLOBAL_CTRL)
+			if (self->saved[i].fd == self->msr &&
+			    self->saved[i].msr != MSR_GLOBAL_CTRL)
 				pmu_msr_write(self->msr, self->saved[i].msr,
 					      self->saved[i].val);
 		if (ctrl_saved)
@@ -356,24 +371,29 @@ FIXTURE_TEARDOWN(emu)
 } while (0)
 
 /*
- * Write an MSR, remembering its old value for the teardown the first
- * time.  GLOBAL_STATUS and GLOBAL_OVF_CTRL are never restored (read-only,
- * and write-1-to-clear).  0 or -errno.
+ * Write an MSR through @fd (a CPU's msr device), remembering its old value
+ * for the teardown the first time.  GLOBAL_STATUS and GLOBAL_OVF_CTRL are
+ * never restored (read-only, and write-1-to-clear).  0 or -errno.
  */
-static int wr(FIXTURE_DATA(emu) *self, uint32_t msr, uint64_t v)
+static int wr_fd(FIXTURE_DATA(emu) *self, int fd, uint32_t msr, uint64_t v)
 {
 	bool known = msr == MSR_GLOBAL_STATUS || msr == MSR_GLOBAL_OVF_CTRL;
 	uint64_t old;
 
 	for (unsigned int i = 0; i < self->nsaved && !known; i++)
-		known = self->saved[i].msr == msr;
-	if (!known && self->nsaved < MAX_SAVED &&
-	    !pmu_msr_read(self->msr, msr, &old)) {
+		known = self->saved[i].fd == fd && self->saved[i].msr == msr;
+	if (!known && self->nsaved < MAX_SAVED && !pmu_msr_read(fd, msr, &old)) {
+		self->saved[self->nsaved].fd = fd;
 		self->saved[self->nsaved].msr = msr;
 		self->saved[self->nsaved].val = old;
 		self->nsaved++;
 	}
-	return pmu_msr_write(self->msr, msr, v);
+	return pmu_msr_write(fd, msr, v);
+}
+
+static int wr(FIXTURE_DATA(emu) *self, uint32_t msr, uint64_t v)
+{
+	return wr_fd(self, self->msr, msr, v);
 }
 
 static uint64_t rd(struct __test_metadata *_metadata, FIXTURE_DATA(emu) *self,
@@ -488,6 +508,15 @@ static void expect_exact(struct __test_metadata *_metadata,
 					  (unsigned long long)w->a,
 					  (unsigned long long)w->b);
 	}
+	/* Stopped, the counter reads the same through rdmsr and rdpmc, past B. */
+	WR(MSR_GLOBAL_CTRL, 0);
+	{
+		uint64_t m = ctr_read_msr(_metadata, self, k);
+
+		EXPECT_EQ(m, pmu_rdpmc(ctr_ecx(k))) TH_LOG("%s: rdmsr vs rdpmc", k->name);
+		EXPECT_LE(w->b, m) TH_LOG("%s: rdmsr %#llx below the last B %#llx", k->name,
+					  (unsigned long long)m, (unsigned long long)w->b);
+	}
 	ctr_disarm(_metadata, self, k);
 }
 
@@ -590,6 +619,11 @@ TEST_F(emu, rep_movsb_counts_once)
 			expect_exact(_metadata, self, &ks[i], win_rep_loop, &w,
 				     WIN_DELTA(REP_LOOP_BODY(iters[n])), 3, what);
 		}
+	/* RCX = 0: the REP moves nothing and still retires, once. */
+	w.arg[3] = 0;
+	for (size_t i = 0; i < 2; i++)
+		expect_exact(_metadata, self, &ks[i], win_rep_once, &w,
+			     WIN_DELTA(REP_ONCE_BODY), 3, "rep movsb, rcx 0");
 	munmap(buf, 2 * PAGE);
 }
 
@@ -936,6 +970,49 @@ TEST_F(emu, other_events_and_cmask_inv_edge_count_nothing)
 		EXPECT_EQ(0ULL, ctr_read_msr(_metadata, self, &ks[i])) TH_LOG("%s", ks[i].name);
 		ctr_disarm(_metadata, self, &ks[i]);
 	}
+}
+
+/*
+ * Counting is per vCPU: the same event programmed on another CPU's fixed
+ * counter 0 (through that CPU's msr device) does not see a loop run here,
+ * which this CPU's counter counts exactly.  The other CPU runs no user
+ * code meanwhile (everything here is pinned to CPU 0), so its count stays
+ * far below the loop's.
+ */
+TEST_F(emu, counting_is_per_vcpu)
+{
+	const struct ctr k = { "fixed 0 USR", true, 0, FIXED_USR };
+	const uint64_t n = 1000000;
+	uint64_t here, there0 = 0, there1 = 0;
+	struct win w = { 0 };
+	int other = CPU + 1;
+	int ret;
+
+	NEED_IDLE_PERF();
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU online");
+	self->msr_other = pmu_msr_open(other);
+	ASSERT_LE(0, self->msr_other) TH_LOG("/dev/cpu/%d/msr", other);
+	ASSERT_EQ(0, wr_fd(self, self->msr_other, MSR_GLOBAL_CTRL, 0));
+	ASSERT_EQ(0, wr_fd(self, self->msr_other, MSR_FIXED_CTR(0), 0));
+	ASSERT_EQ(0, wr_fd(self, self->msr_other, MSR_FIXED_CTR_CTRL,
+			   FIXED_NIBBLE(0, FIXED_USR)));
+	ASSERT_EQ(0, wr_fd(self, self->msr_other, MSR_GLOBAL_CTRL, ctr_bit(&k)));
+	ret = pmu_msr_read(self->msr_other, MSR_FIXED_CTR(0), &there0);
+	ASSERT_EQ(0, ret);
+
+	w.arg[0] = n;
+	ctr_arm(_metadata, self, &k, 0, true, true);
+	here = window(self, &k, win_loop, &w);
+	ctr_disarm(_metadata, self, &k);
+
+	ASSERT_EQ(0, pmu_msr_read(self->msr_other, MSR_FIXED_CTR(0), &there1));
+	ASSERT_EQ(0, wr_fd(self, self->msr_other, MSR_GLOBAL_CTRL, 0));
+	TH_LOG("a loop of %llu instructions: CPU %d counted %llu, CPU %d %llu",
+	       (unsigned long long)WIN_DELTA(LOOP_BODY(n)), CPU,
+	       (unsigned long long)here, other, (unsigned long long)(there1 - there0));
+	EXPECT_EQ(WIN_DELTA(LOOP_BODY(n)), here);
+	EXPECT_GT(LOOP_BODY(n) / 2, there1 - there0);
 }
 
 /* ---- widths ---------------------------------------------------------------------- */
