@@ -116,6 +116,25 @@ static int perf_insns(bool user, bool kernel, bool disabled, int group_fd,
 	return fd < 0 ? -errno : fd;
 }
 
+/* Raw INST_RETIRED.ANY_P (0x00c0), user mode, sampling every @period. */
+static int perf_raw_inst_sampling(uint64_t period)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_RAW;
+	a.config = EV_INST_RETIRED;
+	a.disabled = 1;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.sample_period = period;
+	a.sample_type = PERF_SAMPLE_IP;
+	fd = syscall(SYS_perf_event_open, &a, 0, CPU, -1, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
 /* ENABLE, pmu_loop(n), DISABLE, read: the same path for every n. */
 static uint64_t __attribute__((noinline)) perf_window(int fd, uint64_t n)
 {
@@ -515,32 +534,57 @@ static int sampling_unthrottle(FIXTURE_DATA(oracle) *self)
 }
 
 /*
- * (f) The emulated PMI, through perf sampling: user-mode instructions
- * with sample_period 100000 over pmu_loop() retiring 10,000,000 user
+ * The emulated PMI, through perf sampling: user-mode instructions with
+ * sample_period 100000 over pmu_loop() retiring 10,000,000 user
  * instructions.  perf arms the counter at -period; each overflow raises
  * the PMI (the local APIC's LVTPC, NMI), perf writes a PERF_RECORD_SAMPLE
  * and re-arms at -(period - overshoot), so the k-th PMI comes after k
  * periods of counted instructions wherever the skid (at most one
  * translation block) let the previous one land.  Samples are therefore
  * exactly floor(count / period) with count the event's total, = 100 here
- * (count is 10,000,000 plus the few instructions of the ioctl path): the
- * bound is 100 +- 0, and [99, 101] is checked as well so that a failure
- * says "off by a skid" or "PMIs lost".  Every sample's IP lies in
- * pmu_loop (a PMI taken at the end of a translation block of the loop),
- * and perf reports no throttling or lost records.
+ * (count is 10,000,000 plus the few instructions of the ioctl path, far
+ * less than a period; the last overflow lies inside the loop, more than a
+ * translation block before the DISABLE): the bound is 100 +- 0, and
+ * [99, 101] is checked as well so that a failure says "off by a skid" or
+ * "PMIs lost".  Every sample's IP lies in pmu_loop (a PMI taken at the end
+ * of a translation block of the loop: its head or its ret), and perf
+ * reports no throttling or lost records.
+ *
+ * @generic: the sampling event is raw 0x00c0 on a generic counter (INT in
+ * its PERFEVTSEL), a pinned counting event holding fixed counter 0;
+ * otherwise PERF_COUNT_HW_INSTRUCTIONS on fixed counter 0 (the PMI bit of
+ * its FIXED_CTR_CTRL nibble).
  */
-TEST_F(oracle, perf_sampling_takes_one_pmi_per_period)
+static void sampling_check(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(oracle) *self, bool generic)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	volatile struct perf_event_mmap_page *pc;
 	uint64_t count = 0, head, samples = 0, in_loop = 0, other = 0;
 	uint64_t throttled = 0, lost = 0;
+	uint32_t index;
 	const char *data;
 	int ret;
 
 	ret = sampling_unthrottle(self);
 	ASSERT_EQ(0, ret) TH_LOG("perf sample-rate knobs: %s", strerror(-ret));
-	self->fd[0] = perf_insns(true, false, true, -1, 0, SAMPLE_PERIOD);
+	if (generic) {
+		struct perf_event_attr a;
+
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		a.type = PERF_TYPE_HARDWARE;
+		a.config = PERF_COUNT_HW_INSTRUCTIONS;
+		a.pinned = 1;
+		a.exclude_kernel = 1;
+		a.exclude_hv = 1;
+		self->fd[1] = syscall(SYS_perf_event_open, &a, 0, CPU, -1,
+				      PERF_FLAG_FD_CLOEXEC);
+		ASSERT_LE(0, self->fd[1]) TH_LOG("pinned instructions: %s", strerror(errno));
+		self->fd[0] = perf_raw_inst_sampling(SAMPLE_PERIOD);
+	} else {
+		self->fd[0] = perf_insns(true, false, true, -1, 0, SAMPLE_PERIOD);
+	}
 	ASSERT_LE(0, self->fd[0]) TH_LOG("perf_event_open: %s", strerror(-self->fd[0]));
 	self->ring_len = (1 + RING_PAGES) * page;
 	self->ring = mmap(NULL, self->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED,
@@ -550,8 +594,17 @@ TEST_F(oracle, perf_sampling_takes_one_pmi_per_period)
 
 	ASSERT_EQ(0, ioctl(self->fd[0], PERF_EVENT_IOC_ENABLE, 0));
 	pmu_loop(SAMPLE_LOOP_N);
+	index = pc->index;	/* published by x86_pmu_start() */
 	ASSERT_EQ(0, ioctl(self->fd[0], PERF_EVENT_IOC_DISABLE, 0));
 	ASSERT_EQ((ssize_t)sizeof(count), read(self->fd[0], &count, sizeof(count)));
+	if (index) {
+		TH_LOG("sampling on counter %#x", index - 1);
+		if (generic) {
+			EXPECT_GT(RDPMC_FIXED, index - 1);
+		} else {
+			EXPECT_EQ(RDPMC_FIXED | 0, index - 1);
+		}
+	}
 
 	head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
 	ASSERT_GT((uint64_t)RING_PAGES * page, head) TH_LOG("the ring wrapped");
@@ -595,6 +648,18 @@ TEST_F(oracle, perf_sampling_takes_one_pmi_per_period)
 	EXPECT_LE(99ULL, samples);
 	EXPECT_GE(101ULL, samples);
 	EXPECT_EQ(samples, in_loop);
+}
+
+/* (f) One PMI per period from fixed counter 0 (perf's instructions). */
+TEST_F(oracle, perf_sampling_takes_one_pmi_per_period)
+{
+	sampling_check(_metadata, self, false);
+}
+
+/* (f) One PMI per period from a generic counter (raw 0x00c0). */
+TEST_F(oracle, perf_sampling_on_a_generic_counter_takes_one_pmi_per_period)
+{
+	sampling_check(_metadata, self, true);
 }
 
 /* ---- the library's READ emulation ------------------------------------------------------ */
