@@ -24,8 +24,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
