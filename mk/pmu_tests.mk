@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The emulated-PMU selftests (selftests/pmu/): static programs for the
+# QEMU guests whose patched QEMU emulates a counting Intel PMU (-cpu
+# MODEL,pmu=on), built into build/vmtests-pmu/ (VMTESTS_PMU, which the
+# rig's mk/vm.mk boots with the default, MSR-backend pmuctl.ko and msr.ko).
+#   emu_test          the emulation itself: CPUID.0AH, exact counts, widths,
+#                     wraps, the registers' #GP rules, rdpmc (MSR writes
+#                     through /dev/cpu/0/msr)
+#   perf_oracle_test  perf as the oracle: perf_event_open, perf's mmap
+#                     rdpmc page, PMI sampling, and pmuctl through
+#                     libpmuctl counting the same known code exactly
+# The same binaries are copied into build/tests/ as pmu-NAME so that
+# "make check" runs them on the host, where each is one SKIP decided in
+# main() (no emulated PMU).  Build one alone with
+#   make build/vmtests-pmu/emu_test
+# Included by the top Makefile, which defines CC, CFLAGS and KSFT_CFLAGS;
+# build/lib/libpmuctl.a comes from mk/lib.mk.
+
+PMU_TEST_NAMES := emu perf_oracle
+PMU_VMTESTS := $(PMU_TEST_NAMES:%=build/vmtests-pmu/%_test)
+PMU_HOSTTESTS := $(PMU_TEST_NAMES:%=build/tests/pmu-%_test)
+PMU_LIB := selftests/pmu/pmu.c
+PMU_DEPS := $(PMU_LIB) selftests/pmu/pmu.h
+
+VMTESTS_PMU += $(PMU_VMTESTS)
+TESTS += $(PMU_HOSTTESTS)
+
+build/vmtests-pmu/emu_test: selftests/pmu/emu_test.c $(PMU_DEPS)
+	@mkdir -p $(@D)
+	$(CC) -static $(CFLAGS) $(KSFT_CFLAGS) -o $@ $< $(PMU_LIB)
+
+build/vmtests-pmu/perf_oracle_test: selftests/pmu/perf_oracle_test.c $(PMU_DEPS) \
+		build/lib/libpmuctl.a user/libpmuctl.h uapi/linux/pmuctl.h
+	@mkdir -p $(@D)
+	$(CC) -static -pthread $(CFLAGS) $(KSFT_CFLAGS) -o $@ $< $(PMU_LIB) \
+		build/lib/libpmuctl.a -lpfm
+
+$(PMU_HOSTTESTS): build/tests/pmu-%: build/vmtests-pmu/%
+	@mkdir -p $(@D)
+	cp -f $< $@

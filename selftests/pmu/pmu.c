@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Helpers of the emulated-PMU selftests: see pmu.h.
+ */
+#define _GNU_SOURCE
+#include <cpuid.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "pmu.h"
+
+/*
+ * pmu_loop(n): 2n + 3 instructions (pmu.h).  In assembly, so that the
+ * count is the same for every compiler and flag.
+ */
+__asm__(".pushsection .text\n"
+	".globl pmu_loop\n"
+	".type pmu_loop, @function\n"
+	".p2align 4\n"
+	"pmu_loop:\n\t"
+	"xor %eax, %eax\n\t"
+	"mov %rdi, %rcx\n"
+	"1:\n\t"
+	"dec %rcx\n\t"
+	"jnz 1b\n\t"
+	"ret\n"
+	".size pmu_loop, .-pmu_loop\n"
+	".globl pmu_loop_end\n"
+	"pmu_loop_end:\n"
+	".popsection");
+
+/* pmu-spec.md, "The rig's models". */
+static const struct pmu_rig_model rig_models[] = {
+	{
+		/* KnightsMill: pmu-gp=2 or the 4-counter variant pmu-gp=4. */
+		.name = "KnightsMill",
+		.model = 0x85,
+		.leafa_eax = { 0x07280203, 0x07280403 },
+		.leafa_ebx = 0,
+		.leafa_edx = 0x503,
+		.perf_caps = 0,
+		.rsp_mask = { 0x799ffbb6e7ULL, 0x399ffbffe7ULL },
+	},
+	{
+		/* Skylake-Server, as a Core i7-7800X reports it. */
+		.name = "Skylake-Server",
+		.model = 0x55,
+		.leafa_eax = { 0x07300404, 0x07300404 },
+		.leafa_ebx = 0,
+		.leafa_edx = 0x603,
+		.perf_caps = 0x2000,
+		.rsp_mask = { 0x3fffff8fffULL, 0x3fffff8fffULL },
+		.ldlat_mask = 0xffff,
+		.frontend_mask = 0x7fff17,
+	},
+};
+
+void pmu_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
+{
+	__cpuid_count(leaf, sub, r[0], r[1], r[2], r[3]);
+}
+
+void pmu_caps_read(struct pmu_caps *c)
+{
+	uint32_t r[4];
+	uint32_t max;
+
+	memset(c, 0, sizeof(*c));
+	pmu_cpuid(0, 0, r);
+	max = r[0];
+	pmu_cpuid(1, 0, r);
+	c->family = (r[0] >> 8) & 0xf;
+	c->model = (r[0] >> 4) & 0xf;
+	if (c->family == 0xf)
+		c->family += (r[0] >> 20) & 0xff;
+	if (c->family == 6 || c->family == 0xf)
+		c->model |= ((r[0] >> 16) & 0xf) << 4;
+	c->pdcm = r[2] & (1U << 15);
+	if (max >= 0xa) {
+		pmu_cpuid(0xa, 0, r);
+		c->eax = r[0];
+		c->ebx = r[1];
+		c->ecx = r[2];
+		c->edx = r[3];
+	}
+	c->version = c->eax & 0xff;
+	c->nr_gp = (c->eax >> 8) & 0xff;
+	c->gp_width = (c->eax >> 16) & 0xff;
+	c->nr_fixed = c->edx & 0x1f;
+	c->fixed_width = (c->edx >> 5) & 0xff;
+	for (size_t i = 0; i < sizeof(rig_models) / sizeof(rig_models[0]); i++)
+		if (c->family == 6 && c->model == rig_models[i].model)
+			c->rig = &rig_models[i];
+}
+
+const char *pmu_emulation_absent(bool need_msr)
+{
+	static char why[200];
+	struct pmu_caps c;
+	uint32_t r[4];
+	char sig[13];
+
+	pmu_cpuid(0x40000000, 0, r);
+	memcpy(sig, &r[1], 4);
+	memcpy(sig + 4, &r[2], 4);
+	memcpy(sig + 8, &r[3], 4);
+	sig[12] = 0;
+	for (int i = 0; i < 12; i++)
+		if (sig[i] < 0x20 || sig[i] > 0x7e)
+			sig[i] = '.';
+	if (strcmp(sig, "TCGTCGTCGTCG")) {
+		snprintf(why, sizeof(why),
+			 "not a QEMU TCG guest (CPUID 0x40000000 signature \"%s\"): no emulated PMU",
+			 sig);
+		return why;
+	}
+	pmu_caps_read(&c);
+	if (c.version < 2) {
+		snprintf(why, sizeof(why),
+			 "QEMU TCG without an emulated PMU (CPUID.0AH:EAX %#x: version %u < 2; -cpu ...,pmu=on)",
+			 c.eax, c.version);
+		return why;
+	}
+	if (access(RDPMC_SYSFS, F_OK)) {
+		snprintf(why, sizeof(why),
+			 "no perf x86 PMU driver (%s missing)", RDPMC_SYSFS);
+		return why;
+	}
+	if (need_msr && access("/dev/cpu/0/msr", F_OK)) {
+		snprintf(why, sizeof(why),
+			 "no /dev/cpu/0/msr (modprobe msr allow_writes=on)");
+		return why;
+	}
+	return NULL;
+}
+
+int pmu_pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+}
+
+int pmu_read_line(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+int pmu_write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	if (n < 0)
+		ret = -errno;
+	else if ((size_t)n != strlen(s))
+		ret = -EIO;
+	close(fd);
+	return ret;
+}
+
+bool pmu_watchdog_on(void)
+{
+	char v[16];
+
+	return !pmu_read_line(NMI_WATCHDOG, v, sizeof(v)) && v[0] == '1';
+}
+
+bool pmu_kmsg_has(const char *needle)
+{
+	char rec[2048];
+	bool found = false;
+	ssize_t n;
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	for (;;) {
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)
+			continue;	/* records overwritten meanwhile */
+		if (n <= 0)
+			break;
+		rec[n] = 0;
+		if (strstr(rec, needle))
+			found = true;
+	}
+	close(fd);
+	return found;
+}
+
+int pmu_knob_set(struct pmu_knob *k, const char *path, const char *val)
+{
+	int ret;
+
+	if (!k->changed) {
+		ret = pmu_read_line(path, k->old, sizeof(k->old));
+		if (ret)
+			return ret;
+		k->path = path;
+	}
+	ret = pmu_write_str(path, val);
+	if (!ret)
+		k->changed = true;
+	return ret;
+}
+
+int pmu_knob_restore(struct pmu_knob *k)
+{
+	int ret;
+
+	if (!k->changed)
+		return 0;
+	ret = pmu_write_str(k->path, k->old);
+	if (!ret)
+		k->changed = false;
+	return ret;
+}
+
+int pmu_msr_open(int cpu)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/dev/cpu/%d/msr", cpu);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+int pmu_msr_read(int fd, uint32_t msr, uint64_t *v)
+{
+	ssize_t n = pread(fd, v, sizeof(*v), msr);
+
+	if (n < 0)
+		return -errno;
+	return n == sizeof(*v) ? 0 : -EIO;
+}
+
+int pmu_msr_write(int fd, uint32_t msr, uint64_t v)
+{
+	ssize_t n = pwrite(fd, &v, sizeof(v), msr);
+
+	if (n < 0)
+		return -errno;
+	return n == sizeof(v) ? 0 : -EIO;
+}
+
+int pmu_child_status(int wstatus)
+{
+	if (WIFEXITED(wstatus))
+		return WEXITSTATUS(wstatus) ? -1 : 0;
+	if (WIFSIGNALED(wstatus))
+		return WTERMSIG(wstatus);
+	return -1;
+}
