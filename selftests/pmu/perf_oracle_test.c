@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf as the oracle: on the emulated PMU (pmu-spec.md), the kernel's own
+ * perf as the oracle: on the emulated PMU (scripts/vm/qemu/pmu-spec.md), the kernel's own
  * perf driver, perf's mmap self-monitoring and pmuctl (through libpmuctl)
  * count the same known code, user mode, exactly alike; perf and pmuctl
  * exclude each other; the emulated PMI drives perf's sampling.
@@ -370,6 +370,24 @@ pmuctl_window(const struct pmuctl_counters *c, uint64_t n, uint64_t *a,
 }
 
 /*
+ * pmuctl_window() in which this thread was not switched out (pmuctl counts
+ * the CPU: another task's instructions would count too): true if even the
+ * last of PMU_WINDOW_TRIES was.
+ */
+static bool pmuctl_window_alone(const struct pmuctl_counters *c, uint64_t n,
+				uint64_t *a, uint64_t *b)
+{
+	for (unsigned int t = 0; t < PMU_WINDOW_TRIES; t++) {
+		uint64_t s0 = pmu_switches();
+
+		pmuctl_window(c, n, a, b);
+		if (pmu_switches() == s0)
+			return false;
+	}
+	return true;
+}
+
+/*
  * Both counters over pmu_loop(N1) and pmu_loop(N2), REPEATS times: each
  * repeat the same, the difference exactly KNOWN_DIFF.  Returns counter
  * 0's difference.
@@ -383,10 +401,12 @@ static uint64_t pmuctl_expect_exact(struct __test_metadata *_metadata,
 	for (int r = 0; r < REPEATS; r++) {
 		uint64_t a[2], b[2];
 
-		pmuctl_window(c, N1, a, b);
+		EXPECT_FALSE(pmuctl_window_alone(c, N1, a, b))
+			TH_LOG("%s: switched out in %d windows in a row", what, PMU_WINDOW_TRIES);
 		for (int i = 0; i < 2; i++)
 			d1[r][i] = pmuctl_delta(c, i, a[i], b[i]);
-		pmuctl_window(c, N2, a, b);
+		EXPECT_FALSE(pmuctl_window_alone(c, N2, a, b))
+			TH_LOG("%s: switched out in %d windows in a row", what, PMU_WINDOW_TRIES);
 		for (int i = 0; i < 2; i++)
 			d2[r][i] = pmuctl_delta(c, i, a[i], b[i]);
 	}

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include "pmu.h"
@@ -34,7 +35,7 @@ __asm__(".pushsection .text\n"
 	"pmu_loop_end:\n"
 	".popsection");
 
-/* pmu-spec.md, "The rig's models". */
+/* scripts/vm/qemu/pmu-spec.md, "The rig's models". */
 static const struct pmu_rig_model rig_models[] = {
 	{
 		/* KnightsMill: pmu-gp=2 or the 4-counter variant pmu-gp=4. */
@@ -274,4 +275,13 @@ int pmu_child_status(int wstatus)
 	if (WIFSIGNALED(wstatus))
 		return WTERMSIG(wstatus);
 	return -1;
+}
+
+uint64_t pmu_switches(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return 0;
+	return (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
 }

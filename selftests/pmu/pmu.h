@@ -2,7 +2,7 @@
 /*
  * Helpers of the emulated-PMU selftests (selftests/pmu/): the guest
  * programs that prove, inside a QEMU TCG guest whose patched QEMU emulates
- * a counting Intel PMU (the contract: pmu-spec.md, "The emulated PMU"),
+ * a counting Intel PMU (the contract: scripts/vm/qemu/pmu-spec.md, "The emulated PMU"),
  * that the emulation counts what it promises and that pmuctl and perf
  * count it exactly.
  *
@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* MSRs [SDM vol. 4; FACTS 1; pmu-spec.md "Registers"]. */
+/* MSRs [SDM vol. 4; FACTS 1; scripts/vm/qemu/pmu-spec.md "Registers"]. */
 #define MSR_PMC(i)		(0xc1U + (i))		/* legacy: 31:0 sign-extended */
 #define MSR_EVTSEL(i)		(0x186U + (i))
 #define MSR_A_PMC(i)		(0x4c1U + (i))		/* full width, PERF_CAPABILITIES[13] */
@@ -54,7 +54,7 @@
 /* rdpmc ECX: bit 30 selects the fixed counters [FACTS 1]. */
 #define RDPMC_FIXED		(1U << 30)
 
-/* Events (event | umask << 8) [SDM vol. 3B Table 20-1; pmu-spec.md "Events"]. */
+/* Events (event | umask << 8) [SDM vol. 3B Table 20-1; scripts/vm/qemu/pmu-spec.md "Events"]. */
 #define EV_INST_RETIRED		0x00c0ULL	/* counted exactly */
 #define EV_INST_RETIRED_01	0x01c0ULL	/* counted exactly */
 #define EV_CORE_CYCLES		0x003cULL	/* = instructions (synthetic) */
@@ -70,7 +70,7 @@
 
 /*
  * The rig's CPU models and what the rig configures for each
- * (pmu-spec.md, "The rig's models").
+ * (scripts/vm/qemu/pmu-spec.md, "The rig's models").
  */
 struct pmu_rig_model {
 	const char *name;
@@ -154,5 +154,16 @@ static inline uint64_t pmu_rdpmc(uint32_t ecx)
 	__asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(ecx));
 	return (uint64_t)hi << 32 | lo;
 }
+
+/*
+ * Context switches of the calling thread so far (RUSAGE_THREAD, voluntary
+ * and involuntary).  pmuctl's counters and the MSR-programmed ones count
+ * the CPU, not the thread: a window in which this thread was switched out
+ * also counts whatever ran there instead (another user task: busybox's
+ * timeout polls once a second in the guests), so such a window says
+ * nothing about exactness and is measured again (PMU_WINDOW_TRIES).
+ */
+uint64_t pmu_switches(void);
+#define PMU_WINDOW_TRIES	10
 
 #endif /* PMUCTL_SELFTESTS_PMU_H */
