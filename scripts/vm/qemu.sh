@@ -3,9 +3,9 @@
 #
 # Build and cache the patched QEMU the rig's guests run on: Debian's own
 # QEMU source (the version of the installed qemu-system-x86) with
-# scripts/vm/qemu/*.patch applied (the emulated Intel PMU, /work/pmu-spec.md
-# in the design notes), built for x86_64-softmmu only.  Prints the binary's
-# absolute path on stdout; everything else goes to stderr.
+# scripts/vm/qemu/*.patch applied (the emulated Intel PMU; its contract is
+# scripts/vm/qemu/pmu-spec.md), built for x86_64-softmmu only.  Prints the
+# binary's absolute path on stdout; everything else goes to stderr.
 #
 # usage: scripts/vm/qemu.sh
 #

@@ -54,7 +54,7 @@
  * "skipped: <why>".  pmuctl and perf never hold counters at the same time
  * (pmuctl reserves them from perf), so each side is timed in its own phase.
  *
- * On QEMU TCG's emulated PMU (pmu-spec.md: CPUID 0x40000000 says
+ * On QEMU TCG's emulated PMU (scripts/vm/qemu/pmu-spec.md: CPUID 0x40000000 says
  * "TCGTCGTCGTCG" and CPUID.0AH a version >= 2; scripts/bench-guest.sh runs
  * compare there) every row runs end to end, but what it times is QEMU's
  * translated code and helpers, not silicon: the table is printed under
@@ -967,7 +967,7 @@ static void print_table(const struct results *r)
 	printf("\n");
 }
 
-/* QEMU TCG's hypervisor signature in CPUID 0x40000000 (pmu-spec.md). */
+/* QEMU TCG's hypervisor signature in CPUID 0x40000000 (scripts/vm/qemu/pmu-spec.md). */
 static bool tcg_signature(void)
 {
 	unsigned int a, b, c, d;

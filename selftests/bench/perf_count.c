@@ -15,7 +15,7 @@
  *   event cannot be opened or COMMAND cannot run or does not exit 0 (the
  *   count is printed all the same when there is one).
  * usage: perf-count --emulated
- *   Exit 0 iff this CPU is QEMU TCG with the emulated PMU (pmu-spec.md:
+ *   Exit 0 iff this CPU is QEMU TCG with the emulated PMU (scripts/vm/qemu/pmu-spec.md:
  *   CPUID 0x40000000 EBX,ECX,EDX = "TCGTCGTCGTCG" and CPUID.0AH:EAX[7:0]
  *   >= 2), where user-mode instruction counts are exact; 1 otherwise.
  *   Prints which on stdout.

@@ -8,7 +8,7 @@
  * one being the exit_group system call, after which the child is gone.
  * So the number of steps is the number of instructions it retired, the
  * same number an exact "instructions retired, user mode" counter gives
- * (pmu-spec.md: the emulated PMU counts each instruction once; the
+ * (scripts/vm/qemu/pmu-spec.md: the emulated PMU counts each instruction once; the
  * syscall instruction retires at CPL 3).
  *
  * The workload is $WORKLOAD, default build/vmbin/workload (check.sh runs

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Is the PMU under us the emulated one: QEMU under TCG with pmuctl's patch
- * (scripts/vm/qemu/, contract in its pmu-spec.md) and -cpu MODEL,pmu=on?
+ * (scripts/vm/qemu/, contract in scripts/vm/qemu/pmu-spec.md) and -cpu MODEL,pmu=on?
  * Its contract says how software tells: CPUID 0x40000000 EBX, ECX, EDX
  * spell "TCGTCGTCGTCG" (TCG's hypervisor signature, on by default) and
  * CPUID.0AH:EAX[7:0], the perfmon version, is at least 2 (without pmu=on

@@ -188,7 +188,7 @@ static uint32_t counter_msr(const struct pmuctl_counters *c, unsigned int i)
 
 /*
  * The value whose write puts event @i's counter PRESET_BELOW under its
- * top (pmu-spec.md): IA32_FIXED_CTRx takes it masked to the width; a
+ * top (scripts/vm/qemu/pmu-spec.md): IA32_FIXED_CTRx takes it masked to the width; a
  * legacy IA32_PMCx write takes bits 31:0 sign-extended to the width, so
  * -PRESET_BELOW in 32 bits is 2^width - PRESET_BELOW there too (as on
  * silicon, FACTS 1).
