@@ -51,7 +51,7 @@ build/tests build/bin:
 	@mkdir -p $@
 
 deps:
-	@bash scripts/deps.sh core kernel
+	@bash scripts/deps.sh core kernel vm qemu
 
 # Extract kselftest_harness.h, checkpatch.pl and friends into $(KSRC).
 ksrc:
@@ -59,7 +59,8 @@ ksrc:
 
 # The main job (scripts/run.sh): on a host with an Intel PMU, build and load
 # pmuctl.ko and count a small workload with pmuctl stat; elsewhere, say why
-# and show the same session in a QEMU guest against the register model.
+# and count a workload of known instruction count in a QEMU guest on the
+# emulated PMU, beside the expected value and perf's count.
 # RUN=host or RUN=vm forces one.
 run:
 	@bash scripts/run.sh $(RUN)
