@@ -85,6 +85,7 @@
 #include <unistd.h>
 
 #include "libpmuctl.h"
+#include "../hw/emulated.h"
 
 #if defined(BENCH_PAPI) && __has_include(<papi.h>)
 #include <papi.h>
@@ -967,20 +968,6 @@ static void print_table(const struct results *r)
 	printf("\n");
 }
 
-/* QEMU TCG's hypervisor signature in CPUID 0x40000000 (scripts/vm/qemu/pmu-spec.md). */
-static bool tcg_signature(void)
-{
-	unsigned int a, b, c, d;
-	char sig[13];
-
-	__cpuid(0x40000000, a, b, c, d);
-	memcpy(sig, &b, 4);
-	memcpy(sig + 4, &c, 4);
-	memcpy(sig + 8, &d, 4);
-	sig[12] = '\0';
-	return !strcmp(sig, "TCGTCGTCGTCG");
-}
-
 static void usage(const char *prog)
 {
 	fprintf(stderr, "usage: %s [-c CPU] [-n SAMPLES]\n"
@@ -1082,8 +1069,8 @@ int main(int argc, char **argv)
 		__cpuid(0xa, eax, ebx, ecx, edx);
 		gp = (eax >> 8) & 0xff;
 		fixed = edx & 0x1f;
-		tcg = tcg_signature() && (eax & 0xff) >= 2;
 	}
+	tcg = hw_cpu_is_emulated();
 	/* The module's view wins: the counters it will hand out. */
 	if (!pm_why)
 		pm_why = pm_probe(&pm);

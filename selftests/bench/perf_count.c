@@ -34,29 +34,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../hw/emulated.h"
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: perf-count [-k] -- COMMAND [ARGS]...\n"
 		"       perf-count --emulated\n");
 	return 2;
-}
-
-static bool emulated(void)
-{
-	unsigned int a, b, c, d;
-	char sig[13];
-
-	__cpuid(0x40000000, a, b, c, d);
-	memcpy(sig, &b, 4);
-	memcpy(sig + 4, &c, 4);
-	memcpy(sig + 8, &d, 4);
-	sig[12] = '\0';
-	if (strcmp(sig, "TCGTCGTCGTCG"))
-		return false;
-	if (__get_cpuid_max(0, NULL) < 0xa)
-		return false;
-	__cpuid(0xa, a, b, c, d);
-	return (a & 0xff) >= 2;
 }
 
 int main(int argc, char **argv)
@@ -70,7 +54,7 @@ int main(int argc, char **argv)
 	char c = 0;
 
 	if (argc == 2 && !strcmp(argv[1], "--emulated")) {
-		bool e = emulated();
+		bool e = hw_cpu_is_emulated();
 
 		printf("%s\n", e ? "emulated PMU (QEMU TCG)" : "not QEMU TCG's emulated PMU");
 		return e ? 0 : 1;
