@@ -20,18 +20,20 @@
 PMU_TEST_NAMES := emu perf_oracle
 PMU_VMTESTS := $(PMU_TEST_NAMES:%=build/vmtests-pmu/%_test)
 PMU_HOSTTESTS := $(PMU_TEST_NAMES:%=build/tests/pmu-%_test)
-PMU_LIB := selftests/pmu/pmu.c
-PMU_DEPS := $(PMU_LIB) selftests/pmu/pmu.h
+# selftests/hw/hw.c: the helpers the hardware tests already have.
+PMU_LIB := selftests/pmu/pmu.c selftests/hw/hw.c
+PMU_DEPS := $(PMU_LIB) selftests/pmu/pmu.h selftests/hw/hw.h selftests/hw/emulated.h \
+	    build/lib/libpmuctl.a user/libpmuctl.h uapi/linux/pmuctl.h
 
 VMTESTS_PMU += $(PMU_VMTESTS)
 TESTS += $(PMU_HOSTTESTS)
 
 build/vmtests-pmu/emu_test: selftests/pmu/emu_test.c $(PMU_DEPS)
 	@mkdir -p $(@D)
-	$(CC) -static $(CFLAGS) $(KSFT_CFLAGS) -o $@ $< $(PMU_LIB)
+	$(CC) -static $(CFLAGS) $(KSFT_CFLAGS) -o $@ $< $(PMU_LIB) \
+		build/lib/libpmuctl.a -lpfm
 
-build/vmtests-pmu/perf_oracle_test: selftests/pmu/perf_oracle_test.c $(PMU_DEPS) \
-		build/lib/libpmuctl.a user/libpmuctl.h uapi/linux/pmuctl.h
+build/vmtests-pmu/perf_oracle_test: selftests/pmu/perf_oracle_test.c $(PMU_DEPS)
 	@mkdir -p $(@D)
 	$(CC) -static -pthread $(CFLAGS) $(KSFT_CFLAGS) -o $@ $< $(PMU_LIB) \
 		build/lib/libpmuctl.a -lpfm

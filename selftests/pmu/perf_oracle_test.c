@@ -510,7 +510,7 @@ TEST_F(oracle, pmuctl_program_is_refused_with_perf_busy_under_the_nmi_watchdog)
 
 	if (!pmu_watchdog_on())
 		SKIP(return, "kernel.nmi_watchdog=0: no perf watchdog here (the guest booted with the watchdog on tests this)");
-	if (!pmu_kmsg_has(PERF_WATCHDOG_MSG))
+	if (!hw_kmsg_has(PERF_WATCHDOG_MSG))
 		SKIP(return, "kernel.nmi_watchdog=1 but no perf watchdog event in the kernel log (\"%s\")",
 		     PERF_WATCHDOG_MSG);
 	PMUCTL_OPEN(self, PMUCTL_OPEN_NO_EMULATION);
@@ -541,7 +541,7 @@ TEST_F(oracle, pmuctl_program_is_refused_with_perf_busy_under_the_nmi_watchdog)
 static int sampling_unthrottle(FIXTURE_DATA(oracle) *self)
 {
 	char pct[16];
-	int ret = pmu_read_line(CPU_TIME_MAX_PERCENT, pct, sizeof(pct));
+	int ret = hw_read_line(CPU_TIME_MAX_PERCENT, pct, sizeof(pct));
 
 	if (ret)
 		return ret;

@@ -14,7 +14,6 @@
 #include <sys/wait.h>
 
 #include "pmu.h"
-#include "../hw/emulated.h"
 
 /*
  * pmu_loop(n): 2n + 3 instructions (pmu.h).  In assembly, so that the
@@ -62,20 +61,15 @@ static const struct pmu_rig_model rig_models[] = {
 	},
 };
 
-void pmu_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
-{
-	__cpuid_count(leaf, sub, r[0], r[1], r[2], r[3]);
-}
-
 void pmu_caps_read(struct pmu_caps *c)
 {
 	uint32_t r[4];
 	uint32_t max;
 
 	memset(c, 0, sizeof(*c));
-	pmu_cpuid(0, 0, r);
+	hw_cpuid(0, 0, r);
 	max = r[0];
-	pmu_cpuid(1, 0, r);
+	hw_cpuid(1, 0, r);
 	c->family = (r[0] >> 8) & 0xf;
 	c->model = (r[0] >> 4) & 0xf;
 	if (c->family == 0xf)
@@ -84,7 +78,7 @@ void pmu_caps_read(struct pmu_caps *c)
 		c->model |= ((r[0] >> 16) & 0xf) << 4;
 	c->pdcm = r[2] & (1U << 15);
 	if (max >= 0xa) {
-		pmu_cpuid(0xa, 0, r);
+		hw_cpuid(0xa, 0, r);
 		c->eax = r[0];
 		c->ebx = r[1];
 		c->ecx = r[2];
@@ -109,7 +103,7 @@ const char *pmu_emulation_absent(bool need_msr)
 
 	/* The decision is the one every test makes (hw/emulated.h). */
 	if (!hw_cpu_is_emulated()) {
-		pmu_cpuid(0x40000000, 0, r);
+		hw_cpuid(0x40000000, 0, r);
 		memcpy(sig, &r[1], 4);
 		memcpy(sig + 4, &r[2], 4);
 		memcpy(sig + 8, &r[3], 4);
@@ -145,67 +139,11 @@ int pmu_pin(int cpu)
 	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
 }
 
-int pmu_read_line(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = 0;
-	buf[strcspn(buf, "\n")] = 0;
-	return 0;
-}
-
-int pmu_write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-	int ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, strlen(s));
-	if (n < 0)
-		ret = -errno;
-	else if ((size_t)n != strlen(s))
-		ret = -EIO;
-	close(fd);
-	return ret;
-}
-
 bool pmu_watchdog_on(void)
 {
 	char v[16];
 
-	return !pmu_read_line(NMI_WATCHDOG, v, sizeof(v)) && v[0] == '1';
-}
-
-bool pmu_kmsg_has(const char *needle)
-{
-	char rec[2048];
-	bool found = false;
-	ssize_t n;
-	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-
-	if (fd < 0)
-		return false;
-	for (;;) {
-		n = read(fd, rec, sizeof(rec) - 1);
-		if (n < 0 && errno == EPIPE)
-			continue;	/* records overwritten meanwhile */
-		if (n <= 0)
-			break;
-		rec[n] = 0;
-		if (strstr(rec, needle))
-			found = true;
-	}
-	close(fd);
-	return found;
+	return !hw_read_line(NMI_WATCHDOG, v, sizeof(v)) && v[0] == '1';
 }
 
 int pmu_knob_set(struct pmu_knob *k, const char *path, const char *val)
@@ -213,12 +151,12 @@ int pmu_knob_set(struct pmu_knob *k, const char *path, const char *val)
 	int ret;
 
 	if (!k->changed) {
-		ret = pmu_read_line(path, k->old, sizeof(k->old));
+		ret = hw_read_line(path, k->old, sizeof(k->old));
 		if (ret)
 			return ret;
 		k->path = path;
 	}
-	ret = pmu_write_str(path, val);
+	ret = hw_write_str(path, val);
 	if (!ret)
 		k->changed = true;
 	return ret;
@@ -230,7 +168,7 @@ int pmu_knob_restore(struct pmu_knob *k)
 
 	if (!k->changed)
 		return 0;
-	ret = pmu_write_str(k->path, k->old);
+	ret = hw_write_str(k->path, k->old);
 	if (!ret)
 		k->changed = false;
 	return ret;

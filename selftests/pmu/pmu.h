@@ -21,6 +21,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * The hardware tests' helpers (CPUID, one-line files, the kernel log) and
+ * their test of the emulation (hw_cpu_is_emulated()) serve here too.
+ */
+#include "../hw/hw.h"
+#include "../hw/emulated.h"
+
 /* MSRs [SDM vol. 4; FACTS 1; scripts/vm/qemu/pmu-spec.md "Registers"]. */
 #define MSR_PMC(i)		(0xc1U + (i))		/* legacy: 31:0 sign-extended */
 #define MSR_EVTSEL(i)		(0x186U + (i))
@@ -59,7 +66,7 @@
 #define EV_INST_RETIRED_01	0x01c0ULL	/* counted exactly */
 #define EV_CORE_CYCLES		0x003cULL	/* = instructions (synthetic) */
 #define EV_REF_CYCLES		0x013cULL	/* = instructions (synthetic) */
-#define EV_BRANCHES		0x00c4ULL	/* exact, or 0 if not implemented */
+/* EV_BRANCHES 0x00c4 (hw.h): counted exactly */
 #define EV_BRANCH_MISSES	0x00c5ULL	/* 0 */
 #define EV_LLC_MISSES		0x412eULL	/* 0 */
 
@@ -91,7 +98,6 @@ struct pmu_caps {
 	const struct pmu_rig_model *rig;	/* NULL: not one of the rig's */
 };
 
-void pmu_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4]);
 void pmu_caps_read(struct pmu_caps *c);
 
 /*
@@ -108,12 +114,8 @@ static inline uint64_t pmu_width_mask(unsigned int width)
 /* ---- the machine --------------------------------------------------------- */
 
 int pmu_pin(int cpu);				/* 0 or -errno */
-int pmu_read_line(const char *path, char *buf, size_t len);	/* 0 or -errno */
-int pmu_write_str(const char *path, const char *s);	/* 0 or -errno */
 /* kernel.nmi_watchdog is 1 (perf then holds a counter on every CPU). */
 bool pmu_watchdog_on(void);
-/* Does what is left of the kernel log contain @needle? */
-bool pmu_kmsg_has(const char *needle);
 
 /*
  * A sysfs/procfs value changed for a test and put back after it: set()
