@@ -16,7 +16,9 @@
 #                          agree, so the next test measures pmuctl alone;
 #   stat_counts_N          pmuctl stat -x, -e instructions:u,cycles:u gives
 #                          exactly the formula for both (cycles are
-#                          synthetic: one per instruction);
+#                          synthetic: one per instruction), in one of
+#                          TRIES runs, none below it (another task on the
+#                          CPU counts too);
 #   stat_repeats_exactly   -r 3: the mean is exact, the spread 0.00;
 #   stat_json_says_exact   the JSON summary says "launch":"exact" and
 #                          stderr holds the report only;
@@ -133,13 +135,28 @@ if "$PMUCTL" stat -e instructions:u -- workload 1 2>&1 >/dev/null |
 	exit 0
 fi
 
+# pmuctl stat counts the CPU, not the command: another task that runs on
+# that CPU while the command does is counted too (in the guests, busybox's
+# timeout polling once a second: +216 and +440 seen in about 1 run in 20).
+# So a count may be tried TRIES times: one must be exact, and none may be
+# below the formula (that would be no other task's doing).
+TRIES=3
 for N in $SIZES; do
 	want=$(expected "$N")
-	run "$PMUCTL" stat -x, -e instructions:u,cycles:u -- workload "$N"
-	ins=$(csv_value instructions:u)
-	cyc=$(csv_value cycles:u)
+	seen=
+	try=0
+	while [ $try -lt $TRIES ]; do
+		try=$((try + 1))
+		run "$PMUCTL" stat -x, -e instructions:u,cycles:u -- workload "$N"
+		ins=$(csv_value instructions:u)
+		cyc=$(csv_value cycles:u)
+		seen="$seen $ins/$cyc"
+		[ "$rc" = 0 ] && [ "$ins" = "$want" ] && [ "$cyc" = "$want" ] && break
+		[ "$rc" = 0 ] && [ "${ins:-0}" -gt "$want" ] 2>/dev/null &&
+			[ "${cyc:-0}" -gt "$want" ] 2>/dev/null || break
+	done
 	if [ "$rc" != 0 ] || [ "$ins" != "$want" ] || [ "$cyc" != "$want" ]; then
-		fail "pmuctl stat counted instructions:u $ins, cycles:u $cyc of 'workload $N', want $want for both"
+		fail "pmuctl stat counted instructions:u/cycles:u$seen of 'workload $N' ($try tries), want $want for both"
 		show
 	fi
 	result "stat_counts_$N"
