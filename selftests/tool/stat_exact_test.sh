@@ -19,9 +19,11 @@
 #                          synthetic: one per instruction), in one of
 #                          TRIES runs, none below it (another task on the
 #                          CPU counts too);
-#   stat_repeats_exactly   -r 3: the mean is exact, the spread 0.00;
+#   stat_repeats_exactly   -r 3: the mean is exact, the spread 0.00 (in
+#                          one of TRIES, none below);
 #   stat_json_says_exact   the JSON summary says "launch":"exact" and
-#                          stderr holds the report only;
+#                          stderr holds the report only (the value: in
+#                          one of TRIES, none below);
 #   stat_setuid_is_plain   a set-user-ID copy of the workload is launched
 #                          the plain way: one note on stderr, the table's
 #                          "counted from before the exec" line,
@@ -164,21 +166,41 @@ done
 
 N=1000
 want=$(expected $N)
-run "$PMUCTL" stat -r 3 -x, -e instructions:u -- workload $N
-line=$(grep ',instructions:u,' "$tmp/err")
+# As above: up to TRIES, one exact, none below.
+seen=
+try=0
+while [ $try -lt $TRIES ]; do
+	try=$((try + 1))
+	run "$PMUCTL" stat -r 3 -x, -e instructions:u -- workload $N
+	line=$(grep ',instructions:u,' "$tmp/err")
+	seen="$seen '$line'"
+	case $line in
+	"$want,,instructions:u,"*",0.00,"*) break ;;
+	esac
+	mean=${line%%,*}
+	mean=${mean%%.*}
+	[ "$rc" = 0 ] && [ "${mean:-0}" -gt "$want" ] 2>/dev/null || break
+done
 case $line in
 "$want,,instructions:u,"*",0.00,"*) ;;
 *)
-	fail "3 runs of 'workload $N': '$line', want the mean $want and spread 0.00"
+	fail "3 runs of 'workload $N', $try tries:$seen; want the mean $want and spread 0.00"
 	show
 	;;
 esac
 result stat_repeats_exactly
 
-run "$PMUCTL" stat --json -e instructions:u -- workload $N
+try=0
+while [ $try -lt $TRIES ]; do
+	try=$((try + 1))
+	run "$PMUCTL" stat --json -e instructions:u -- workload $N
+	grep -q "\"value\":$want," "$tmp/err" && break
+	value=$(sed -n 's/.*"value":\([0-9]*\),.*/\1/p' "$tmp/err" | head -n 1)
+	[ "$rc" = 0 ] && [ "${value:-0}" -gt "$want" ] 2>/dev/null || break
+done
 if [ "$rc" != 0 ] || ! grep -q '"launch":"exact"' "$tmp/err" ||
    ! grep -q "\"value\":$want," "$tmp/err" || grep -q '^pmuctl stat: note:' "$tmp/err"; then
-	fail "want \"launch\":\"exact\", the value $want and no note"
+	fail "want \"launch\":\"exact\", the value $want and no note ($try tries)"
 	show
 fi
 result stat_json_says_exact
