@@ -23,9 +23,8 @@
 #                             semantics the emulation provides passes, the
 #                             others SKIP naming the emulation (hw.h).
 # With them, in both guest sets, hw-tool_counts_test (tool_counts_test.sh:
-# pmuctl stat and watch against a known workload) and, in every guest's
-# /bin, known_loop (known_loop.c: static, no libc, a known instruction
-# count).  Included by the top Makefile, which defines CC, CFLAGS,
+# pmuctl stat and watch against the known-count workload of
+# mk/bench_guest.mk, build/vmbin/workload).  Included by the top Makefile, which defines CC, CFLAGS,
 # KSFT_CFLAGS and KSRC; mk/lib.mk is read after this file, so the
 # library's archive is named here.
 
@@ -41,7 +40,6 @@ HW_DEPS := $(HW_LIB) selftests/hw/hw.h selftests/hw/emulated.h \
 
 VMTESTS += $(HW_VMTESTS) build/vmtests/hw-tool_counts_test
 VMTESTS_PMU += $(HW_PMUTESTS) build/vmtests-pmu/hw-tool_counts_test
-VMBINS += build/vmbin/known_loop
 TESTS += $(HW_HOSTTESTS)
 
 $(HW_VMTESTS): build/vmtests/hw-%_test: selftests/hw/%_test.c $(HW_DEPS)
@@ -60,12 +58,6 @@ $(HW_HOSTTESTS): build/tests/hw-%: build/vmtests/hw-%
 $(HW_SCRIPTS): selftests/hw/tool_counts_test.sh
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
-
-# No libc in the guests, none needed: _start is assembly (known_loop.c).
-build/vmbin/known_loop: selftests/hw/known_loop.c selftests/hw/emulated.h
-	@mkdir -p $(@D)
-	$(CC) -static -nostdlib -ffreestanding -fno-stack-protector -fno-pie \
-		-no-pie -O2 -Wall -Wextra -Werror -std=gnu11 -o $@ $<
 
 # The emulated-PMU guests' programs come with the others (mk/vm.mk).
 vmtests: $(HW_PMUTESTS) build/vmtests-pmu/hw-tool_counts_test

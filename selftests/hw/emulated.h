@@ -9,8 +9,8 @@
  * basic leaves and returns the highest basic leaf's data (Intel) or zeros
  * (AMD): never that signature.  Under KVM it spells "KVMKVMKVM".
  *
- * No libc here: selftests/hw/known_loop.c, a program without one, uses
- * it too (its -e mode, for the shell tests).
+ * The one place every test program decides it: selftests/hw/, selftests/
+ * pmu/ and selftests/bench/ (perf-count --emulated, for the shell tests).
  */
 #ifndef PMUCTL_SELFTESTS_HW_EMULATED_H
 #define PMUCTL_SELFTESTS_HW_EMULATED_H

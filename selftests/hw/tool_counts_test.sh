@@ -4,33 +4,35 @@
 # "pmuctl stat" and "pmuctl watch" with real counts, on the emulated PMU
 # (QEMU TCG with pmuctl's patch, scripts/vm/qemu/), where user-mode
 # instructions retired are exact: the tool must print exactly what a
-# known workload retires.  The workload is known_loop (selftests/hw/
-# known_loop.c, no libc): "known_loop N" retires exactly
-# 10 N + 10 D + 15 user-mode instructions, D being the digits of N.
+# known workload retires.  The workload is selftests/bench/workload.S (no
+# libc; its formula is checked on any host by bench-workload_test):
+# "workload N" retires exactly 2 N + 8 D + 23 user-mode instructions, D
+# being the digits of N.
 #
-# pmuctl stat counts the CPU, not the command: its count also holds the
-# tool's own user-mode instructions on that CPU (the forked child between
-# its sched_setaffinity() and execve()), a constant.  So the check is
-# exact on a difference: two sizes of the same number of digits differ by
-# exactly 10 (N2 - N1).  The constant itself must be small.  Another
+# pmuctl stat counts the CPU, not the command: where it cannot hold the
+# command at its exec (selftests/tool/stat_exact_test.sh checks that it
+# does), its count also holds the tool's own user-mode instructions on
+# that CPU before the exec, a constant.  So the check is exact on a
+# difference: two sizes of the same number of digits differ by exactly
+# 2 (N2 - N1).  The constant itself must be small.  Another
 # task's user-mode instructions on the CPU (a busybox timeout waking up)
 # can only add, so each size is counted RUNS times and the smallest count
 # kept.
 #
 # Busybox sh (POSIX), run as root in the emulated-PMU guests with the
-# tool and known_loop in PATH (the rig installs build/vmbin/).  Elsewhere
+# tool, workload and perf-count in PATH (the rig installs build/vmbin/).  Elsewhere
 # the whole script is one SKIP saying why: no /dev/pmuctl (the host), the
 # register model (no counts), silicon (interrupts add instructions to
 # user-mode counts there: no exact count of a whole command), or perf
 # holding the counters (kernel.nmi_watchdog=1).
 
 PMUCTL=${PMUCTL:-pmuctl}
-KNOWN_LOOP=${KNOWN_LOOP:-known_loop}
+WORKLOAD=${WORKLOAD:-workload}
 EMULATED="emulated PMU (QEMU TCG, scripts/vm/qemu/)"
 
 N1=1000000
 N2=3000000		# as many digits as N1
-NW=5000000		# the workload pmuctl watch sees: 50 M instructions
+NW=25000000		# the workload pmuctl watch sees: 50 M instructions
 RUNS=3
 # The tool's own instructions on the counted CPU: tens (FACTS 7 saw 63).
 OVERHEAD_MAX=4096
@@ -55,9 +57,11 @@ info=$("$PMUCTL" info 2>&1) || bail "pmuctl info failed: $info"
 case $info in
 *"backend: model"*) skip_all "register model: no real counts (PMUCTL_BACKEND_MODEL)" ;;
 esac
-kl=$(command -v "$KNOWN_LOOP") ||
-	bail "no '$KNOWN_LOOP' in PATH (the rig installs build/vmbin/known_loop)"
-"$kl" -e ||
+kl=$(command -v "$WORKLOAD") ||
+	bail "no '$WORKLOAD' in PATH (the rig installs build/vmbin/workload)"
+command -v perf-count >/dev/null 2>&1 ||
+	bail "no 'perf-count' in PATH (the rig installs build/vmbin/perf-count)"
+perf-count --emulated >/dev/null ||
 	skip_all "not the $EMULATED: on silicon interrupts add instructions to user-mode counts, so a whole command has no exact count"
 [ "$(cat /proc/sys/kernel/nmi_watchdog 2>/dev/null)" != 1 ] ||
 	skip_all "kernel.nmi_watchdog=1: perf holds the counters"
@@ -98,13 +102,13 @@ note() {
 	echo "$*" >>"$tmp/note"
 }
 
-# known N: the user-mode instructions of "known_loop N".
+# known N: the user-mode instructions of "workload N" (workload.S).
 known() {
-	echo $((10 * $1 + 10 * ${#1} + 15))
+	echo $((2 * $1 + 8 * ${#1} + 23))
 }
 
 # stat_count N: the smallest instructions:u count of RUNS "pmuctl stat"
-# runs of known_loop N on $cpu, or nothing (and a failure) when a run
+# runs of workload N on $cpu, or nothing (and a failure) when a run
 # failed or printed no count.
 stat_count() {
 	best=
@@ -124,7 +128,7 @@ stat_count() {
 			sed 's/^/  /' "$tmp/stat" >>"$tmp/why"
 			return
 		fi
-		note "known_loop $1: $v"
+		note "workload $1: $v"
 		if [ -z "$best" ] || [ "$v" -lt "$best" ]; then
 			best=$v
 		fi
@@ -147,7 +151,7 @@ if [ -n "$c1" ] && [ -n "$c2" ]; then
 	want=$(($(known "$N2") - $(known "$N1")))
 	got=$((c2 - c1))
 	[ "$got" = "$want" ] ||
-		fail "known_loop $N2 counted $c2, known_loop $N1 $c1: $got more, want exactly $want"
+		fail "workload $N2 counted $c2, workload $N1 $c1: $got more, want exactly $want"
 fi
 result stat_counts_the_difference_of_two_workloads_exactly
 
@@ -175,7 +179,7 @@ wait_lines() {
 	done
 }
 
-# pmuctl watch on $cpu while known_loop NW runs there: every interval
+# pmuctl watch on $cpu while workload NW runs there: every interval
 # has a count, and together they hold at least the workload (it ran
 # between the first interval's end and the last one's start) and not
 # much more (the others' user-mode instructions on the CPU meanwhile).
@@ -211,7 +215,7 @@ while read -r v; do
 done <"$tmp/values"
 lo=$(known "$NW")
 hi=$((lo + lo / 10))
-note "pmuctl watch: $lines intervals, $nonzero non-zero, $sum instructions for known_loop's $lo"
+note "pmuctl watch: $lines intervals, $nonzero non-zero, $sum instructions for workload's $lo"
 if [ "$sum" -lt "$lo" ] || [ "$sum" -gt "$hi" ]; then
 	fail "the intervals sum to $sum, want $lo..$hi"
 	sed 's/^/  /' "$tmp/watch" | head -n 40 >>"$tmp/why"
