@@ -208,9 +208,8 @@ run_vm() {
 		echo "dry: boot one guest"
 		return 0
 	fi
-	groups="gcc make libc6-dev libpfm4-dev kernel vm"
-	# The patched QEMU's build dependencies, where deps.sh knows them.
-	grep -q '^GROUP_qemu=' scripts/deps.sh && groups+=" qemu"
+	# qemu: the patched QEMU's build dependencies.
+	groups="gcc make libc6-dev libpfm4-dev kernel vm qemu"
 	# shellcheck disable=SC2086 # one word per group
 	bash scripts/deps.sh $groups || return 1
 	k=$(scripts/kernels.sh installed | sort -V | tail -n 1)
