@@ -40,6 +40,28 @@
 #define FIXED_USR	0x2
 #define FIXED_ANY	0x4
 
+/*
+ * Perfmon v6 addressing in perf (Linux 6.11+, commit 149fd4712bcd) came
+ * with these MSR names: where the kernel has them, perf puts a v6 PMU's
+ * counters at 0x1900+, which the NMI reservation does not manage.
+ */
+#ifdef MSR_IA32_PMC_V6_GP0_CTR
+#define PERF_V6_UNRESERVED	true
+#else
+#define PERF_V6_UNRESERVED	false
+#endif
+
+/*
+ * Linux's allow_tsx_force_abort (arch/x86/events/intel/core.c), with its
+ * default: where the microcode corrupts PMC3 during RTM transactions, use
+ * PMC3 and make RTM abort while a session holds it, or (0) withhold PMC3.
+ * Read at load.
+ */
+static bool allow_tsx_force_abort = true;
+module_param(allow_tsx_force_abort, bool, 0444);
+MODULE_PARM_DESC(allow_tsx_force_abort,
+		 "Skylake TSX force abort: 1 (default, as Linux) abort RTM transactions while PMC3 is held, 0 never use PMC3");
+
 struct pmuctl_shadow {
 	u64 evtsel[PMUCTL_MAX_GP];
 	u64 fixed_ctrl;
@@ -52,6 +74,8 @@ struct pmuctl_pcpu {
 	struct pmuctl_shadow sh;	/* wanted; pmuctl_lock + hotplug lock */
 	struct pmuctl_shadow bak;	/* sh before the operation under way */
 	bool saved;			/* found holds the state before pmuctl */
+	bool tfa;			/* pmuctl set MSR_TSX_FORCE_ABORT[0] */
+	u64 refused;			/* counters the last wave found in use */
 	struct pmuctl_shadow found;
 };
 
@@ -69,8 +93,11 @@ struct pmuctl_wave {
 	bool restore;		/* CPUs left without claims get their found state */
 	struct mm_struct *mm;	/* CR4.PCE re-evaluated where it runs, or NULL */
 	bool pce_keep;		/* rdpmc=2: never clear CR4.PCE */
+	bool check_free;	/* refuse a CPU where a touched counter runs */
 	atomic_t failed;
 	int fail_cpu;
+	atomic_t busy;		/* CPUs refused by check_free */
+	int busy_cpu;
 };
 
 static int hw_wr(u32 msr, u64 val)
@@ -103,6 +130,57 @@ static void hw_save_local(struct pmuctl_pcpu *pc)
 	pc->saved = true;
 }
 
+/*
+ * MSR_TSX_FORCE_ABORT[0] on this CPU: set before PMC3 is written for a
+ * session, cleared once no session holds PMC3 here (Linux's
+ * intel_tfa_commit_scheduling and intel_tfa_pmu_enable_all).  The other
+ * bits of the MSR belong to the kernel's TSX code: read, modify, write.
+ */
+static int hw_tfa_local(struct pmuctl_pcpu *pc, bool on)
+{
+	const struct pmuctl_backend *be = pmuctl_pmu.be;
+	u64 v;
+	int err;
+
+	if (!(pmuctl_pmu.caps.flags & PMUCTL_CAP_TSX_FORCE_ABORT) ||
+	    (pmuctl_pmu.caps.flags & PMUCTL_CAP_PMC3_WITHHELD) || pc->tfa == on)
+		return 0;
+	err = be->read(MSR_TSX_FORCE_ABORT, &v);
+	if (!err)
+		err = hw_wr(MSR_TSX_FORCE_ABORT, on ? v | MSR_TFA_RTM_FORCE_ABORT :
+						     v & ~MSR_TFA_RTM_FORCE_ABORT);
+	if (!err)
+		pc->tfa = on;
+	return err;
+}
+
+/*
+ * The counters of @touch that run on this CPU without pmuctl, as perf's
+ * check_hw_exists() would see them: EN in PERFEVTSELx, OS or USR in the
+ * FIXED_CTR_CTRL nibble.  A register that cannot be read counts as running.
+ */
+static u64 hw_running_local(u64 touch)
+{
+	const struct pmuctl_backend *be = pmuctl_pmu.be;
+	unsigned long bits = touch & GP_MASK(pmuctl_pmu.caps.nr_gp);
+	u64 v, running = 0;
+	u32 i;
+
+	for_each_set_bit(i, &bits, PMUCTL_MAX_GP)
+		if (be->read(MSR_ARCH_PERFMON_EVENTSEL0 + i, &v) ||
+		    (v & ARCH_PERFMON_EVENTSEL_ENABLE))
+			running |= BIT_ULL(i);
+	if (!(touch & FIXED_BITS))
+		return running;
+	if (be->read(MSR_ARCH_PERFMON_FIXED_CTR_CTRL, &v))
+		return running | (touch & FIXED_BITS);
+	for (i = 0; i < PMUCTL_MAX_FIXED; i++)
+		if ((touch & BIT_ULL(PMUCTL_IDX_FIXED + i)) &&
+		    (v >> (4 * i)) & (FIXED_OS | FIXED_USR))
+			running |= BIT_ULL(PMUCTL_IDX_FIXED + i);
+	return running;
+}
+
 static int hw_restore_local(struct pmuctl_pcpu *pc)
 {
 	const struct pmuctl_shadow *f = &pc->found;
@@ -117,6 +195,7 @@ static int hw_restore_local(struct pmuctl_pcpu *pc)
 	for (i = 0; i < pmuctl_pmu.model->nr_xregs; i++)
 		err |= hw_wr(pmuctl_pmu.model->xregs[i].msr, f->xval[i]);
 	err |= hw_wr(MSR_CORE_PERF_GLOBAL_CTRL, f->global_ctrl);
+	err |= hw_tfa_local(pc, false);
 	pc->saved = false;
 	return err;
 }
@@ -125,12 +204,25 @@ static int hw_restore_local(struct pmuctl_pcpu *pc)
 static int hw_sync_local(struct pmuctl_pcpu *pc, const struct pmuctl_wave *w)
 {
 	const struct pmuctl_model *m = pmuctl_pmu.model;
+	u64 held = pmuctl_cpu_held(&pc->acct);
 	unsigned long bits;
 	int err = 0;
 	u32 i;
 
-	if (!pc->saved && pmuctl_cpu_held(&pc->acct))
+	/* The restore wave after a refusal: this CPU was never written. */
+	if (pc->refused) {
+		pc->refused = 0;
+		return 0;
+	}
+	if (w->check_free) {
+		pc->refused = hw_running_local(w->touch);
+		if (pc->refused)
+			return -EBUSY;
+	}
+	if (!pc->saved && held)
 		hw_save_local(pc);
+	if (held & BIT_ULL(3))
+		err |= hw_tfa_local(pc, true);
 	err |= hw_wr(MSR_CORE_PERF_GLOBAL_CTRL, pc->sh.global_ctrl & ~w->touch);
 	bits = w->touch & GP_MASK(pmuctl_pmu.caps.nr_gp);
 	for_each_set_bit(i, &bits, PMUCTL_MAX_GP)
@@ -144,7 +236,9 @@ static int hw_sync_local(struct pmuctl_pcpu *pc, const struct pmuctl_wave *w)
 		if (w->zero & BIT_ULL(i))
 			err |= hw_wr(counter_msr(i), 0);
 	err |= hw_wr(MSR_CORE_PERF_GLOBAL_CTRL, pc->sh.global_ctrl);
-	if (w->restore && pc->saved && !pmuctl_cpu_held(&pc->acct))
+	if (!(held & BIT_ULL(3)))
+		err |= hw_tfa_local(pc, false);
+	if (w->restore && pc->saved && !held)
 		err |= hw_restore_local(pc);
 	return err;
 }
@@ -167,10 +261,14 @@ static void hw_pce_local(const struct mm_struct *mm, bool keep)
 static void hw_wave_fn(void *info)
 {
 	struct pmuctl_wave *w = info;
-	int cpu = smp_processor_id();
+	int cpu = smp_processor_id(), err;
 
-	if (cpumask_test_cpu(cpu, w->cfg) &&
-	    hw_sync_local(this_cpu_ptr(&pmuctl_pcpu), w)) {
+	err = cpumask_test_cpu(cpu, w->cfg) ?
+	      hw_sync_local(this_cpu_ptr(&pmuctl_pcpu), w) : 0;
+	if (err == -EBUSY) {
+		atomic_inc(&w->busy);
+		w->busy_cpu = cpu;
+	} else if (err) {
 		atomic_inc(&w->failed);
 		w->fail_cpu = cpu;
 	}
@@ -180,7 +278,9 @@ static void hw_wave_fn(void *info)
 
 /*
  * One cross-CPU call wave: the PMU of the online CPUs of @cpus, and CR4.PCE
- * where w->mm runs.  Hotplug read lock held.
+ * where w->mm runs.  Hotplug read lock held.  Return: 0, -EBUSY when
+ * w->check_free found a counter running on some CPU (which was left
+ * untouched), else -EIO when a write faulted.
  */
 static int hw_wave(struct pmuctl_session *s, const struct cpumask *cpus,
 		   struct pmuctl_wave *w)
@@ -189,6 +289,8 @@ static int hw_wave(struct pmuctl_session *s, const struct cpumask *cpus,
 
 	atomic_set(&w->failed, 0);
 	w->fail_cpu = -1;
+	atomic_set(&w->busy, 0);
+	w->busy_cpu = -1;
 	w->cfg = cpus;
 	if (w->mm) {
 		cpumask_or(s->wave_cpus, cpus, mm_cpumask(w->mm));
@@ -197,6 +299,8 @@ static int hw_wave(struct pmuctl_session *s, const struct cpumask *cpus,
 	pmuctl_nr_waves++;
 	atomic64_inc(&s->waves);
 	on_each_cpu_mask(targets, hw_wave_fn, w, true);
+	if (atomic_read(&w->busy))
+		return -EBUSY;
 	return atomic_read(&w->failed) ? -EIO : 0;
 }
 
@@ -396,12 +500,23 @@ int pmuctl_hw_program(struct pmuctl_session *s, const struct cpumask *cpus,
 		      struct pmuctl_place *place, u32 *reason, u32 *index,
 		      u32 *cpu)
 {
-	struct pmuctl_wave w = { 0 };
+	struct pmuctl_wave w = { .check_free = true };
 	struct pmuctl_view v;
 	u32 c, i, policy = s->unpriv ? PMUCTL_POLICY_UNPRIV : 0;
 	int ret;
 
 	*cpu = U32_MAX;
+	/*
+	 * Perfmon v6 on Linux 6.11+ (commit 149fd4712bcd): perf's counters
+	 * live at 0x1900+, outside the NMI reservation, so hw_perf_reserve()
+	 * would succeed next to a running perf (FACTS 6).
+	 */
+	if (pmuctl_pmu.caps.version >= 6 && PERF_V6_UNRESERVED) {
+		*reason = PMUCTL_R_PERF_UNMANAGED;
+		return -EOPNOTSUPP;
+	}
+	if (pmuctl_pmu.caps.flags & PMUCTL_CAP_PMC3_WITHHELD)
+		policy |= PMUCTL_POLICY_NO_PMC3;
 	cpus_read_lock();
 	pmuctl_view_init(&v);
 	for_each_cpu(c, cpus)
@@ -441,6 +556,17 @@ int pmuctl_hw_program(struct pmuctl_session *s, const struct cpumask *cpus,
 	if (ret) {
 		*reason = PMUCTL_R_HW_FAULT;
 		*cpu = w.fail_cpu;
+		if (ret == -EBUSY) {
+			u64 busy = per_cpu_ptr(&pmuctl_pcpu, w.busy_cpu)->refused;
+
+			*reason = PMUCTL_R_COUNTER_IN_USE;
+			*cpu = w.busy_cpu;
+			for (i = 0; i < n; i++)
+				if (busy & BIT_ULL(place[i].idx))
+					break;
+			*index = i < n ? i : 0;
+		}
+		w.check_free = false;
 		hw_revoke_prepare(s, &w);
 		hw_unclaim(s, cpus, n, &w);
 		hw_revoke_finish(s);
@@ -613,6 +739,7 @@ static int hw_cpu_online(unsigned int cpu)
 		return 0;
 	w.xtouch = BIT(pmuctl_pmu.model->nr_xregs) - 1;
 	pc->saved = false;
+	pc->tfa = false;
 	local_irq_save(flags);
 	err = hw_sync_local(pc, &w);
 	local_irq_restore(flags);
@@ -702,7 +829,14 @@ void pmuctl_hw_debugfs(struct dentry *dir)
  */
 int pmuctl_hw_init(void)
 {
+	struct pmuctl_caps *caps = &pmuctl_pmu.caps;
 	int ret;
+
+	if ((caps->flags & PMUCTL_CAP_TSX_FORCE_ABORT) && !allow_tsx_force_abort)
+		caps->flags |= PMUCTL_CAP_PMC3_WITHHELD;
+	if (caps->version >= 6 && PERF_V6_UNRESERVED)
+		pr_warn("perfmon v%u: perf's counters are not reservable on this kernel, every PROGRAM is refused\n",
+			caps->version);
 
 	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "pmuctl:online",
 				hw_cpu_online, hw_cpu_offline);
@@ -734,11 +868,13 @@ static int msr_write(u32 msr, u64 val)
 
 static int msr_cpuid(struct pmuctl_cpuid *id)
 {
-	u32 ebx, edx;
+	u32 eax, ebx, ecx, edx;
 
 	*id = (struct pmuctl_cpuid){ 0 };
 	cpuid(0, &id->max_leaf, &id->vendor[0], &id->vendor[2], &id->vendor[1]);
 	cpuid(1, &id->leaf1_eax, &ebx, &id->leaf1_ecx, &edx);
+	if (id->max_leaf >= 7)
+		cpuid_count(7, 0, &eax, &ebx, &ecx, &id->leaf7_edx);
 	if (id->max_leaf >= 0xa)
 		cpuid(0xa, &id->leafa_eax, &id->leafa_ebx, &id->leafa_ecx,
 		      &id->leafa_edx);

@@ -103,6 +103,7 @@ MODULE_DEVICE_TABLE(x86cpu, pmuctl_cpu_ids);
 static const char *const refusal[PMUCTL_R_NR] = {
 	[PMUCTL_R_NOT_INTEL] = "not an Intel CPU",
 	[PMUCTL_R_NO_ARCH_PERFMON] = "no architectural perfmon v2+ (a VM without a virtual PMU?)",
+	[PMUCTL_R_HYBRID_CPU] = "hybrid CPU: its core types have different PMUs, not supported yet",
 };
 
 static int __init pmuctl_pmu_setup(void)

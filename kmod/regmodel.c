@@ -33,7 +33,7 @@
 static char *regmodel_caps = "auto";
 module_param(regmodel_caps, charp, 0444);
 MODULE_PARM_DESC(regmodel_caps,
-		 "register model PMU: knm (v3, 2x40-bit generic), knm4 (v3, 4 generic), skl (v4, 4x48-bit), auto (from the CPU model)");
+		 "register model PMU: knm (v3, 2x40-bit generic), knm4 (v3, 4 generic), skl (v4, 4x48-bit), skl-tfa (skl with TSX force abort), skl-v6 (skl reporting perfmon v6), hybrid (skl on a hybrid CPU), auto (from the CPU model)");
 
 static int regmodel_rdpmc = -1;
 module_param(regmodel_rdpmc, int, 0644);
@@ -42,12 +42,17 @@ MODULE_PARM_DESC(regmodel_rdpmc,
 
 #define PERF_CAP_FW_WRITE	BIT_ULL(13)
 #define CPUID1_ECX_PDCM		BIT(15)
+#define CPUID7_EDX_RTM_ALWAYS_ABORT	BIT(11)
+#define CPUID7_EDX_TSX_FORCE_ABORT	BIT(13)
+#define CPUID7_EDX_HYBRID	BIT(15)
+#define TFA_VALID		0x7ULL	/* RTM_FORCE_ABORT, TSX_CPUID_CLEAR, SDV_ENABLE_RTM */
 #define LOG_SIZE		64
 
 struct rm_caps {
 	const char *name;
 	u8 version, nr_gp, gp_width, nr_fixed, fixed_width;
 	u64 perf_capabilities;
+	u32 leaf7_edx;		/* the bits of CPUID.(7,0):EDX above */
 };
 
 /* The PMUs the rig models (FACTS 1 and 4; KNM's 4 counters: its man page). */
@@ -55,6 +60,9 @@ static const struct rm_caps rm_models[] = {
 	{ "knm", 3, 2, 40, 3, 40, 0 },
 	{ "knm4", 3, 4, 40, 3, 40, 0 },
 	{ "skl", 4, 4, 48, 3, 48, PERF_CAP_FW_WRITE },
+	{ "skl-tfa", 4, 4, 48, 3, 48, PERF_CAP_FW_WRITE, CPUID7_EDX_TSX_FORCE_ABORT },
+	{ "skl-v6", 6, 4, 48, 3, 48, PERF_CAP_FW_WRITE },
+	{ "hybrid", 4, 4, 48, 3, 48, PERF_CAP_FW_WRITE, CPUID7_EDX_HYBRID },
 };
 
 struct rm_cpu {
@@ -63,6 +71,7 @@ struct rm_cpu {
 	u64 fixed[PMUCTL_MAX_FIXED];
 	u64 fixed_ctrl, global_ctrl, global_status;
 	u64 x[PMUCTL_XREG_MAX];
+	u64 tfa;		/* MSR_TSX_FORCE_ABORT, where the caps have it */
 	bool fail_next;
 };
 
@@ -117,6 +126,8 @@ static u64 *rm_reg(struct rm_cpu *r, u32 msr)
 		return &r->global_ctrl;
 	case MSR_CORE_PERF_GLOBAL_STATUS:
 		return &r->global_status;
+	case MSR_TSX_FORCE_ABORT:
+		return rm->leaf7_edx & CPUID7_EDX_TSX_FORCE_ABORT ? &r->tfa : NULL;
 	}
 	x = rm_xreg(msr);
 	return x < 0 ? NULL : &r->x[x];
@@ -154,6 +165,8 @@ static int rm_check(u32 msr, u64 *val)
 			     width_mask(rm->nr_fixed) << 32) ? -EIO : 0;
 	case MSR_CORE_PERF_GLOBAL_STATUS:
 		return -EIO;	/* read-only */
+	case MSR_TSX_FORCE_ABORT:
+		return v & ~TFA_VALID ? -EIO : 0;
 	}
 	x = rm_xreg(msr);
 	if (x >= 0)
@@ -226,7 +239,7 @@ static int rm_cpuid(struct pmuctl_cpuid *id)
 		rm = model == 0x57 || model == 0x85 ? &rm_models[0] : &rm_models[2];
 	}
 	if (!rm) {
-		pr_err("regmodel_caps=%s: not one of knm, knm4, skl, auto\n",
+		pr_err("regmodel_caps=%s: not one of knm, knm4, skl, skl-tfa, skl-v6, hybrid, auto\n",
 		       regmodel_caps);
 		return -EINVAL;
 	}
@@ -235,6 +248,9 @@ static int rm_cpuid(struct pmuctl_cpuid *id)
 	id->leafa_ebx = 0;
 	id->leafa_ecx = 0;
 	id->leafa_edx = rm->nr_fixed | rm->fixed_width << 5;
+	id->leaf7_edx &= ~(CPUID7_EDX_RTM_ALWAYS_ABORT |
+			   CPUID7_EDX_TSX_FORCE_ABORT | CPUID7_EDX_HYBRID);
+	id->leaf7_edx |= rm->leaf7_edx;
 	id->leaf1_ecx &= ~CPUID1_ECX_PDCM;
 	id->perf_capabilities = 0;
 	if (rm->perf_capabilities) {
@@ -287,6 +303,8 @@ static int rm_regs_show(struct seq_file *m, void *unused)
 		rm_show_reg(m, cpu, MSR_CORE_PERF_GLOBAL_CTRL, r.global_ctrl);
 		for (i = 0; i < pmuctl_pmu.model->nr_xregs; i++)
 			rm_show_reg(m, cpu, pmuctl_pmu.model->xregs[i].msr, r.x[i]);
+		if (rm->leaf7_edx & CPUID7_EDX_TSX_FORCE_ABORT)
+			rm_show_reg(m, cpu, MSR_TSX_FORCE_ABORT, r.tfa);
 	}
 	return 0;
 }

@@ -101,6 +101,14 @@ static const struct reason_desc reasons[] = {
 	  "writing a PMU register faulted, so nothing was programmed: the PMU may be virtualized or taken by firmware"),
 	R(ALREADY_PROGRAMMED,
 	  "this session already holds a group: release it first, or open another session"),
+	R(UNPRIV_CPU_SCOPE, "reserved: an unprivileged session asked for CPU-wide counts"),
+	R(USER_LIMIT, "reserved: a per-user limit was reached"),
+	R(PERF_UNMANAGED,
+	  "this is a perfmon v6 PMU on Linux 6.11 or later, where perf's counters live at MSR 0x1900+ and cannot be reserved: pmuctl cannot keep perf off its counters and programs nothing"),
+	R(COUNTER_IN_USE,
+	  "a counter this group needs is already enabled on that CPU by someone else (firmware, a hypervisor, another driver): nothing was programmed; see err_cpu"),
+	R(HYBRID_CPU,
+	  "this is a hybrid CPU whose core types have different PMUs: pmuctl does not support them yet"),
 };
 
 #undef R

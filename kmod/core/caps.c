@@ -17,6 +17,10 @@
 #define CPUID1_ECX_PDCM		(1U << 15)	/* IA32_PERF_CAPABILITIES exists */
 #define CPUIDA_EDX_ANY_DEPR	(1U << 15)	/* v5+: AnyThread deprecated */
 #define PERF_CAP_FW_WRITE	(1ULL << 13)	/* full-width writes via IA32_A_PMCx */
+/* CPUID.(7,0):EDX [LNX: arch/x86/include/asm/cpufeatures.h, word 18] */
+#define CPUID7_EDX_RTM_ALWAYS_ABORT	(1U << 11)
+#define CPUID7_EDX_TSX_FORCE_ABORT	(1U << 13)
+#define CPUID7_EDX_HYBRID		(1U << 15)
 
 static u32 bits(u32 v, u32 lo, u32 n)
 {
@@ -27,10 +31,11 @@ static u32 bits(u32 v, u32 lo, u32 n)
  * pmuctl_caps_decode() - decode the PMU described by CPUID
  * @id:		raw CPUID leaves 0, 1 and 0AH, and IA32_PERF_CAPABILITIES
  * @caps:	filled on success; zeroed first in any case
- * @reason:	PMUCTL_R_NOT_INTEL or PMUCTL_R_NO_ARCH_PERFMON on failure
+ * @reason:	PMUCTL_R_NOT_INTEL, PMUCTL_R_NO_ARCH_PERFMON or
+ *		PMUCTL_R_HYBRID_CPU on failure
  *
- * Return: 0, or -ENODEV when the CPU is not Intel or has no architectural
- * perfmon v2+ with at least one generic counter.
+ * Return: 0, or -ENODEV when the CPU is not Intel, has no architectural
+ * perfmon v2+ with at least one generic counter, or is hybrid.
  */
 int pmuctl_caps_decode(const struct pmuctl_cpuid *id, struct pmuctl_caps *caps,
 		       u32 *reason)
@@ -64,6 +69,15 @@ int pmuctl_caps_decode(const struct pmuctl_cpuid *id, struct pmuctl_caps *caps,
 
 	if (id->max_leaf < 0xa) {
 		*reason = PMUCTL_R_NO_ARCH_PERFMON;
+		return -ENODEV;
+	}
+	/*
+	 * Hybrid parts [LNX: X86_FEATURE_HYBRID_CPU; one PMU per core type]:
+	 * leaf 0AH describes only the core type this runs on, so nothing
+	 * decoded here would hold on every CPU.
+	 */
+	if (id->leaf7_edx & CPUID7_EDX_HYBRID) {
+		*reason = PMUCTL_R_HYBRID_CPU;
 		return -ENODEV;
 	}
 	caps->version = bits(eax, 0, 8);
@@ -123,6 +137,14 @@ int pmuctl_caps_decode(const struct pmuctl_cpuid *id, struct pmuctl_caps *caps,
 		caps->flags |= PMUCTL_CAP_ANY_DEPRECATED;
 	if (caps->version >= 3 && caps->version <= 4)
 		caps->flags |= PMUCTL_CAP_ANY_THREAD;
+
+	/*
+	 * PMC3 and RTM [LNX: intel_pmu_init, the Skylake case: PMU_FL_TFA
+	 * when TSX_FORCE_ABORT is enumerated without RTM_ALWAYS_ABORT].
+	 */
+	if ((id->leaf7_edx & CPUID7_EDX_TSX_FORCE_ABORT) &&
+	    !(id->leaf7_edx & CPUID7_EDX_RTM_ALWAYS_ABORT))
+		caps->flags |= PMUCTL_CAP_TSX_FORCE_ABORT;
 
 	if (id->leaf1_ecx & CPUID1_ECX_PDCM) {
 		caps->perf_capabilities = id->perf_capabilities;

@@ -47,6 +47,7 @@ struct pmuctl_cpuid {
 	u32 leafa_ebx;
 	u32 leafa_ecx;
 	u32 leafa_edx;
+	u32 leaf7_edx;		/* CPUID.(7,0):EDX, 0 when max_leaf < 7 */
 	u64 perf_capabilities;	/* only looked at when PDCM is set */
 };
 
@@ -102,6 +103,7 @@ extern const u32 pmuctl_nr_models;
 
 /* Policy of the session asking. */
 #define PMUCTL_POLICY_UNPRIV	(1U << 0)	/* user mode only, no AnyThread */
+#define PMUCTL_POLICY_NO_PMC3	(1U << 1)	/* PMC3 withheld (TSX force abort) */
 
 /* What validation learns about one event. */
 struct pmuctl_class {

@@ -188,6 +188,8 @@ int pmuctl_event_classify(const struct pmuctl_model *m,
 		return refuse(reason, PMUCTL_R_EDGE_NO_CMASK);
 
 	cls->counters = eligible(m, caps, config, flags, &unavailable);
+	if (policy & PMUCTL_POLICY_NO_PMC3)
+		cls->counters &= ~(1ULL << 3);
 	if (!cls->counters)
 		return refuse(reason, unavailable ? PMUCTL_R_EVENT_UNAVAILABLE :
 				      PMUCTL_R_NO_ELIGIBLE_COUNTER);

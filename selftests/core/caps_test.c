@@ -799,4 +799,46 @@ TEST(reports_vendor_before_perfmon)
 	EXPECT_EQ((u32)PMUCTL_R_NOT_INTEL, reason);
 }
 
+/*
+ * CPUID.(7,0):EDX[15] (hybrid): leaf 0AH describes one core type only,
+ * so the decode is refused; bits 13 and 11 (TSX force abort, RTM always
+ * abort) decide PMUCTL_CAP_TSX_FORCE_ABORT as Linux's intel_pmu_init does.
+ * SYNTHETIC leaf 7 values on the Skylake-X base.
+ */
+TEST(refuses_hybrid_cpus)
+{
+	struct pmuctl_cpuid id = base_id();
+	struct pmuctl_caps caps;
+	u32 reason;
+
+	id.leaf7_edx = 1U << 15;
+	EXPECT_EQ(-ENODEV, decode(&id, &caps, &reason));
+	EXPECT_EQ((u32)PMUCTL_R_HYBRID_CPU, reason);
+	id.leaf7_edx = ~(1U << 15);
+	EXPECT_EQ(0, decode(&id, &caps, &reason));
+}
+
+TEST(flags_tsx_force_abort_unless_rtm_always_aborts)
+{
+	static const struct {
+		u32 edx;
+		bool tfa;
+	} v[] = {
+		{ 0, false },
+		{ 1U << 13, true },
+		{ 1U << 13 | 1U << 11, false },
+		{ 1U << 11, false },
+	};
+	struct pmuctl_cpuid id = base_id();
+	struct pmuctl_caps caps;
+	u32 reason, i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		id.leaf7_edx = v[i].edx;
+		ASSERT_EQ(0, decode(&id, &caps, &reason));
+		EXPECT_EQ(v[i].tfa, !!(caps.flags & PMUCTL_CAP_TSX_FORCE_ABORT))
+			TH_LOG("leaf 7 EDX %#x", v[i].edx);
+	}
+}
+
 TEST_HARNESS_MAIN

@@ -1425,4 +1425,48 @@ TEST(model_match_maps_family_and_model)
 	TH_LOG("%zu family/model pairs", PMUCTL_NELEM(map));
 }
 
+/*
+ * PMUCTL_POLICY_NO_PMC3 (TSX force abort withheld, Linux's
+ * tfa_get_event_constraints): PMC3 leaves every event's counters, with
+ * HT off too (8 generic counters), and a group of four generic-only
+ * events no longer fits 4 counters.
+ */
+TEST(no_pmc3_policy_withholds_pmc3_only)
+{
+	const struct pmuctl_model *m = pmuctl_model_by_name("skl");
+	struct pmuctl_caps c8 = caps_skl;
+	struct pmuctl_event ev[4];
+	struct pmuctl_place place[4];
+	struct pmuctl_class cls;
+	struct pmuctl_view v;
+	u32 reason, index, i;
+
+	ASSERT_NE(NULL, m);
+	ASSERT_EQ(0, pmuctl_event_classify(m, &caps_skl, PMUCTL_POLICY_NO_PMC3,
+					   0x00c4 | USR, 0, 0, &cls, &reason));
+	EXPECT_EQ(0x7ULL, cls.counters);
+	ASSERT_EQ(0, pmuctl_event_classify(m, &caps_skl, PMUCTL_POLICY_NO_PMC3,
+					   0x00c0 | USR, 0, 0, &cls, &reason));
+	EXPECT_EQ(0x7ULL | F0, cls.counters);
+	c8.nr_gp = 8;
+	ASSERT_EQ(0, pmuctl_event_classify(m, &c8, PMUCTL_POLICY_NO_PMC3,
+					   0x00c4 | USR, 0, 0, &cls, &reason));
+	EXPECT_EQ(0xf7ULL, cls.counters);
+
+	memset(ev, 0, sizeof(ev));
+	for (i = 0; i < 4; i++) {
+		ev[i].config = 0x00c4 | USR;
+		ev[i].flags = PMUCTL_EVENT_GENERIC_ONLY;
+	}
+	pmuctl_view_init(&v);
+	EXPECT_EQ(0, pmuctl_group_schedule(m, &caps_skl, 0, &v, ev, 4, place,
+					   &reason, &index));
+	EXPECT_NE(0, pmuctl_group_schedule(m, &caps_skl, PMUCTL_POLICY_NO_PMC3,
+					   &v, ev, 4, place, &reason, &index));
+	EXPECT_EQ(0, pmuctl_group_schedule(m, &caps_skl, PMUCTL_POLICY_NO_PMC3,
+					   &v, ev, 3, place, &reason, &index));
+	for (i = 0; i < 3; i++)
+		EXPECT_NE(3, place[i].idx);
+}
+
 TEST_HARNESS_MAIN

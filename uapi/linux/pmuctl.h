@@ -92,6 +92,19 @@ struct pmuctl_event {
 /* CPUID reported more generic (fixed) counters than pmuctl drives: clamped. */
 #define PMUCTL_CAP_GP_CLAMPED		(1U << 3)
 #define PMUCTL_CAP_FIXED_CLAMPED	(1U << 4)
+/*
+ * CPUID.(7,0):EDX[13] without RTM_ALWAYS_ABORT (EDX[11]): Skylake-family
+ * microcode whose PMC3 is corrupted by RTM transactions unless
+ * MSR_TSX_FORCE_ABORT[0] makes every RTM transaction abort.  pmuctl does
+ * what Linux does (arch/x86/events/intel/core.c, allow_tsx_force_abort):
+ * by default it sets that bit on a CPU while a session holds PMC3 there
+ * and clears it when PMC3 is released; loaded with
+ * allow_tsx_force_abort=0 it never sets it and withholds PMC3 instead
+ * (PMUCTL_CAP_PMC3_WITHHELD).
+ */
+#define PMUCTL_CAP_TSX_FORCE_ABORT	(1U << 5)
+/* Bit 6 is reserved for per-core-type PMUs (hybrid CPUs). */
+#define PMUCTL_CAP_PMC3_WITHHELD	(1U << 7)	/* no event is placed on PMC3 */
 
 /* Architectural events, CPUID.0AH:EBX bit numbers (bit set = unavailable). */
 #define PMUCTL_ARCH_CORE_CYCLES		0	/* 0x003c */
@@ -342,6 +355,27 @@ enum pmuctl_reason {
 	PMUCTL_R_CPU_NOT_ALLOWED = 34,	/* unprivileged: CPU outside the caller's affinity */
 	PMUCTL_R_HW_FAULT = 35,		/* a PMU register write faulted; nothing changed */
 	PMUCTL_R_ALREADY_PROGRAMMED = 36, /* the session holds a group: RELEASE first */
+	PMUCTL_R_UNPRIV_CPU_SCOPE = 37,	/* reserved for the unprivileged policy */
+	PMUCTL_R_USER_LIMIT = 38,	/* reserved for the per-user limit */
+	/*
+	 * Perfmon v6 on Linux 6.11+: perf addresses its counters at 0x1900+,
+	 * which the NMI reservation does not manage, so pmuctl cannot keep
+	 * perf (the NMI watchdog) off its counters: PROGRAM is refused.
+	 */
+	PMUCTL_R_PERF_UNMANAGED = 39,
+	/*
+	 * A counter the group would take is already enabled on a target CPU
+	 * by someone else (firmware, a hypervisor, another driver), as perf's
+	 * check_hw_exists() sees it: EN in its PERFEVTSELx, or OS/USR in its
+	 * FIXED_CTR_CTRL nibble.  err_index is the event, err_cpu the CPU.
+	 */
+	PMUCTL_R_COUNTER_IN_USE = 40,
+	/*
+	 * A hybrid CPU (CPUID.(7,0):EDX[15]): its core types have different
+	 * PMUs and pmuctl decodes one; it refuses to load until it supports
+	 * them.
+	 */
+	PMUCTL_R_HYBRID_CPU = 41,
 	PMUCTL_R_NR
 };
 
