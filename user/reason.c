@@ -101,6 +101,10 @@ static const struct reason_desc reasons[] = {
 	  "writing a PMU register faulted, so nothing was programmed: the PMU may be virtualized or taken by firmware"),
 	R(ALREADY_PROGRAMMED,
 	  "this session already holds a group: release it first, or open another session"),
+
+	/* the generic model */
+	R(NOT_ARCHITECTURAL,
+	  "pmuctl has no event table for this CPU model and takes only the architectural events (cycles, instructions, reference cycles, LLC references and misses, branches, branch misses, topdown slots) and the fixed-counter encodings: use one of those"),
 };
 
 #undef R

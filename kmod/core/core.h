@@ -105,7 +105,7 @@ struct pmuctl_model {
 	u64 ofc_response;	/* supplier and snoop bits, ANY_RESPONSE excluded */
 	u64 ofc_any_response;	/* the ANY_RESPONSE bit */
 	u64 ofc_outstanding;	/* the OUTSTANDING bit, 0 if none */
-	u32 outstanding_gp;	/* generic counters OUTSTANDING may use */
+	bool arch_only;		/* architectural and fixed-counter events only */
 };
 
 const struct pmuctl_model *pmuctl_model_match(u32 family, u32 model);

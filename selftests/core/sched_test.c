@@ -21,6 +21,8 @@
  * event the user gave as OFFCORE_RESPONSE_1 is its partner and must carry
  * the same request bits and ANY_RESPONSE; an OFFCORE_RESPONSE_0 event that
  * arbitration moved to RSP_1 is not a partner.
+ * OUTSTANDING is a register rule (RSP_0 only), not a counter constraint:
+ * it may use any generic counter.
  *
  * The rules of the oracle come from FACTS.md section 2 (Linux 6.1
  * __intel_shared_reg_get_constraints / intel_alt_er / intel_fixup_er,
@@ -120,7 +122,7 @@ struct pev {
 
 /* Values shared by the pools. */
 #define A_VAL	(REQ0 | ANYRSP)		/* fits both RSP registers */
-#define OUT_VAL	(REQ0 | OUTST)		/* KNL: RSP_0 only, PMC0 only */
+#define OUT_VAL	(REQ0 | OUTST)		/* KNL: RSP_0 only, any generic counter */
 #define OUT2	(REQ1 | OUTST)
 #define C1_VAL	(PWR | ANYRSP)		/* KNL: RSP_1 only */
 #define D_VAL	(REQ2 | DDRNEAR)	/* fits both, not a latency partner */
@@ -133,9 +135,9 @@ static const struct pev knx_pool[] = {
 	{ "ref", 0x0300 | USR, 0, 0, 0, F2, -1, false },
 	{ "inst_any", 0x00c0 | USR | ANY, 0, 0, 0, F0, -1, false },
 	{ "cycles_any", 0x003c | USR | ANY, 0, 0, 0, F1, -1, false },
-	{ "outstanding", 0x01b7 | USR, OUT_VAL, 0, 0x1, 0, 0, true },
+	{ "outstanding", 0x01b7 | USR, OUT_VAL, 0, GP_ALL, 0, 0, true },
 	{ "rsp0_a", 0x01b7 | USR, A_VAL, 0, GP_ALL, 0, 0, false },
-	{ "outstanding2", 0x01b7 | USR, OUT2, 0, 0x1, 0, 0, true },
+	{ "outstanding2", 0x01b7 | USR, OUT2, 0, GP_ALL, 0, 0, true },
 	{ "rsp1_only", 0x02b7 | USR, C1_VAL, 0, GP_ALL, 0, 1, false },
 	{ "rsp1_a", 0x02b7 | USR, A_VAL, 0, GP_ALL, 0, 1, false },
 	{ "rsp1_d", 0x02b7 | USR, D_VAL, 0, GP_ALL, 0, 1, false },
@@ -1474,10 +1476,11 @@ TEST_F(knx, accepts_latency_pair)
 	u32 reason, index;
 
 	ASSERT_EQ(0, sched_on(self->m, variant->caps, NULL, e, 2, p, &reason, &index));
-	EXPECT_EQ(0, p[0].idx);		/* OUTSTANDING on PMC0 */
 	EXPECT_EQ(0, p[0].xreg);
 	EXPECT_EQ(1, p[1].xreg);
-	EXPECT_NE(0, p[1].idx);
+	EXPECT_GT(PMUCTL_IDX_FIXED, p[0].idx);
+	EXPECT_GT(PMUCTL_IDX_FIXED, p[1].idx);
+	EXPECT_NE(p[0].idx, p[1].idx);
 	ASSERT_EQ(0, pmuctl_cpu_claim(&self->st, 1, p, 2));
 	EXPECT_EQ(REQ0 | REQ1 | OUTST, self->st.x[0].value);
 	EXPECT_EQ(REQ0 | REQ1 | ANYRSP, self->st.x[1].value);
@@ -1501,7 +1504,6 @@ TEST_F(knx, moved_rsp0_event_is_not_a_latency_partner)
 	EXPECT_EQ(1, p[0].xreg);
 	EXPECT_EQ(0x02b7ULL, code_of(p[0].config));
 	EXPECT_EQ(0, p[1].xreg);
-	EXPECT_EQ(0, p[1].idx);
 }
 
 TEST_F(knx, rejects_latency_request_mismatch)
@@ -1552,7 +1554,11 @@ TEST_F(knx, checks_latency_only_with_outstanding_in_group)
 	EXPECT_EQ(1, p[0].xreg);
 }
 
-TEST_F(knx, outstanding_waits_for_pmc0)
+/*
+ * OUTSTANDING is an OFFCORE_RSP_0 rule, not a PMC0 constraint (Intel's KNL
+ * list: counters "0,1"): with PMC0 taken it counts on another counter.
+ */
+TEST_F(knx, outstanding_takes_any_free_generic_counter)
 {
 	struct pmuctl_event e = evt(0x01b7 | USR, REQ0 | OUTST);
 	struct pmuctl_place p;
@@ -1560,9 +1566,38 @@ TEST_F(knx, outstanding_waits_for_pmc0)
 
 	take(_metadata, self->m, variant->caps, &self->st, 1, 0x00c4, 0);
 	ASSERT_EQ(1U, self->st.owner[0]);	/* the first generic counter */
-	EXPECT_EQ(-EBUSY, sched_on(self->m, variant->caps, &self->st, &e, 1, &p,
-				   &reason, &index));
-	EXPECT_EQ((u32)PMUCTL_R_COUNTERS_BUSY, reason);
+	ASSERT_EQ(0, sched_on(self->m, variant->caps, &self->st, &e, 1, &p,
+			      &reason, &index)) TH_LOG("reason %u", reason);
+	EXPECT_EQ(1, p.idx);
+	EXPECT_EQ(0, p.xreg);
+}
+
+/* Two events sharing one OUTSTANDING value share RSP_0 and get two counters. */
+TEST_F(knx, two_events_sharing_one_outstanding_value_schedule_together)
+{
+	struct pmuctl_event e[3] = {
+		evt(0x01b7 | USR, REQ0 | OUTST), evt(0x01b7 | OS, REQ0 | OUTST),
+		evt(0x02b7 | USR, REQ0 | ANYRSP),
+	};
+	struct pmuctl_place p[3];
+	u32 reason, index;
+
+	ASSERT_EQ(0, sched_on(self->m, variant->caps, NULL, e, 2, p, &reason, &index)) {
+		TH_LOG("reason %u index %u", reason, index);
+	}
+	EXPECT_EQ(0, p[0].xreg);
+	EXPECT_EQ(0, p[1].xreg);
+	EXPECT_NE(p[0].idx, p[1].idx);
+	ASSERT_EQ(0, pmuctl_cpu_claim(&self->st, 1, p, 2));
+	EXPECT_EQ(2U, self->st.x[0].refcount);
+	EXPECT_EQ(REQ0 | OUTST, self->st.x[0].value);
+	ASSERT_EQ(0, pmuctl_cpu_release(&self->st, 1, p, 2));
+	/* with the latency partner: three generic counters where there are */
+	if (variant->caps->nr_gp >= 3) {
+		ASSERT_EQ(0, sched_on(self->m, variant->caps, NULL, e, 3, p, &reason,
+				      &index)) TH_LOG("reason %u index %u", reason, index);
+		EXPECT_EQ(1, p[2].xreg);
+	}
 }
 
 /* ---- Skylake's own registers ---- */

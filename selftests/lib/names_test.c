@@ -39,22 +39,46 @@ static const struct {
 	R(LDLAT_BUSY), R(LATENCY_REQUEST_MISMATCH), R(LATENCY_NO_ANY_RESPONSE),
 	R(NOT_INTEL), R(NO_ARCH_PERFMON), R(PERF_BUSY), R(BAD_CPU),
 	R(CPU_NOT_ALLOWED), R(HW_FAULT), R(ALREADY_PROGRAMMED),
+	R(NOT_ARCHITECTURAL),
 };
 
 #define NR_REASONS	(sizeof(reasons) / sizeof(reasons[0]))
+
+/*
+ * Codes 37-41 are assigned to work merged from other branches (issue 10:
+ * UNPRIV_CPU_SCOPE, USER_LIMIT, PERF_UNMANAGED, COUNTER_IN_USE,
+ * CORE_TYPE); until they are in the enum they are holes, which the tables
+ * must leave unnamed.  Empty this list when they land.
+ */
+static const uint32_t holes[] = { 37, 38, 39, 40, 41 };
+
+#define NR_HOLES	(sizeof(holes) / sizeof(holes[0]))
+
+static bool is_hole(uint32_t r)
+{
+	for (size_t i = 0; i < NR_HOLES; i++)
+		if (holes[i] == r)
+			return true;
+	return false;
+}
 
 TEST(reason_table_covers_the_enum)
 {
 	bool seen[PMUCTL_R_NR] = { false };
 
-	ASSERT_EQ((size_t)PMUCTL_R_NR, NR_REASONS)
+	ASSERT_EQ((size_t)PMUCTL_R_NR, NR_REASONS + NR_HOLES)
 		TH_LOG("enum pmuctl_reason has %u codes, this test knows %zu: add the new ones to reasons[]",
-		       (unsigned int)PMUCTL_R_NR, NR_REASONS);
+		       (unsigned int)PMUCTL_R_NR, NR_REASONS + NR_HOLES);
 	for (size_t i = 0; i < NR_REASONS; i++) {
 		ASSERT_LT(reasons[i].code, (uint32_t)PMUCTL_R_NR);
 		seen[reasons[i].code] = true;
 	}
 	for (unsigned int r = 0; r < PMUCTL_R_NR; r++) {
+		if (is_hole(r)) {
+			EXPECT_FALSE(seen[r]) TH_LOG("code %u is listed as a hole", r);
+			EXPECT_STREQ("UNKNOWN", pmuctl_reason_name(r));
+			continue;
+		}
 		EXPECT_TRUE(seen[r]) TH_LOG("code %u missing from reasons[]", r);
 	}
 }
@@ -74,6 +98,8 @@ TEST(reason_names_are_distinct)
 {
 	for (unsigned int a = 0; a < PMUCTL_R_NR; a++) {
 		for (unsigned int b = a + 1; b < PMUCTL_R_NR; b++) {
+			if (is_hole(a) || is_hole(b))
+				continue;
 			EXPECT_STRNE(pmuctl_reason_name(a), pmuctl_reason_name(b))
 				TH_LOG("codes %u and %u", a, b);
 		}
@@ -101,6 +127,8 @@ TEST(reason_texts_are_distinct)
 {
 	for (unsigned int a = 0; a < PMUCTL_R_NR; a++) {
 		for (unsigned int b = a + 1; b < PMUCTL_R_NR; b++) {
+			if (is_hole(a) || is_hole(b))
+				continue;
 			EXPECT_STRNE(pmuctl_reason_text(a), pmuctl_reason_text(b))
 				TH_LOG("codes %u and %u", a, b);
 		}

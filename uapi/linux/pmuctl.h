@@ -358,6 +358,14 @@ enum pmuctl_reason {
 	PMUCTL_R_CPU_NOT_ALLOWED = 34,	/* unprivileged: CPU outside the caller's affinity */
 	PMUCTL_R_HW_FAULT = 35,		/* a PMU register write faulted; nothing changed */
 	PMUCTL_R_ALREADY_PROGRAMMED = 36, /* the session holds a group: RELEASE first */
+	/*
+	 * The generic model (PMUCTL_MODEL_ARCH, a CPU without a model table)
+	 * takes the architectural events of CPUID.0AH:EBX and the fixed-counter
+	 * encodings only: a model-specific event may have counter constraints
+	 * or an extra MSR (OFFCORE_RSP, PEBS_LD_LAT, PEBS_FRONTEND) pmuctl
+	 * does not know there.
+	 */
+	PMUCTL_R_NOT_ARCHITECTURAL = 42, /* not an architectural event (generic model) */
 	PMUCTL_R_NR
 };
 
