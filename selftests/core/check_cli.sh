@@ -153,6 +153,18 @@ expect accepts_latency_pair 0 \
 	'ok pmc0 0x301b7 0x4000000001' 'ok pmc[0-9]+ 0x302b7 0x10001' -- \
 	check --pmu knm --group offcore_response_0:dmnd_data_rd:outstanding \
 	offcore_response_1:dmnd_data_rd:any_response
+expect accepts_latency_pair_moved_from_rsp0 0 \
+	'ok pmc0 0x301b7 0x4000000001' 'ok pmc1 0x302b7 0x10001' -- \
+	check --pmu knm --group r301b7:4000000001 r301b7:10001
+# The pair is the registers it programs: both spellings, one verdict.
+expect rejects_latency_mismatch_spelled_rsp1 1 \
+	'error GROUP: not scheduled, event 2 failed' \
+	'error LATENCY_REQUEST_MISMATCH: .+' -- \
+	check --pmu knm --group r301b7:4000000001 r302b7:80800002
+expect rejects_latency_mismatch_moved_from_rsp0 1 \
+	'error GROUP: not scheduled, event 2 failed' \
+	'error LATENCY_REQUEST_MISMATCH: .+' -- \
+	check --pmu knm --group r301b7:4000000001 r301b7:80800002
 # OUTSTANDING is not a PMC0 constraint: two events share its value.
 expect schedules_two_events_sharing_one_outstanding_value 0 \
 	'ok pmc0 0x301b7 0x4000000001' 'ok pmc1 0x301b7 0x4000000001' -- \

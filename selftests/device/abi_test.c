@@ -762,6 +762,11 @@ static const struct rule_vec {
 	  { E(KNM_RSP0 | USR, REQ0 | OUTST, 0), E(KNM_RSP1 | USR, REQ0 | NONDRAM, 0) } },
 	{ __LINE__, M_KNX, 0, 0, 0, 2,
 	  { E(KNM_RSP0 | USR, REQ0 | OUTST, 0), E(KNM_RSP1 | USR, REQ0 | ANYRSP, 0) } },
+	/* The pair is what the MSRs hold: a value moved to RSP_1 is a partner. */
+	{ __LINE__, M_KNX, -EINVAL, PMUCTL_R_LATENCY_REQUEST_MISMATCH, 1, 2,
+	  { E(KNM_RSP0 | USR, REQ0 | OUTST, 0), E(KNM_RSP0 | USR, REQ1 | ANYRSP, 0) } },
+	{ __LINE__, M_KNX, 0, 0, 0, 2,
+	  { E(KNM_RSP0 | USR, REQ0 | OUTST, 0), E(KNM_RSP0 | USR, REQ0 | ANYRSP, 0) } },
 	/* OUTSTANDING is no PMC0 constraint: two events share its value. */
 	{ __LINE__, M_KNX, 0, 0, 0, 2,
 	  { E(KNM_RSP0 | USR, REQ0 | OUTST, 0), E(KNM_RSP0 | OS, REQ0 | OUTST, 0) } },
