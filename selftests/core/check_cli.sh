@@ -137,6 +137,17 @@ expect knm_refuses_any_thread_on_generic_counters 1 \
 	'error ANY_NOT_ALLOWED: .+' -- \
 	check --pmu knm r2300c4
 
+# AnyThread on perfmon v5+: CPUID.0AH:EDX[15] decides (issue 10).
+expect v5_keeps_any_thread_without_edx15 0 \
+	'ok pmc0 0x2300c4 0x0' -- \
+	check --pmu skl --caps version=5 r2300c4
+expect v5_drops_any_thread_with_edx15 1 \
+	'error ANY_NOT_ALLOWED: .+' -- \
+	check --pmu skl --caps version=5,anythread-deprecated=1 r2300c4
+expect v4_ignores_edx15 0 \
+	'ok pmc0 0x2300c4 0x0' -- \
+	check --pmu skl --caps version=4,anythread-deprecated=1 r2300c4
+
 # Groups.
 expect moves_second_offcore_value_to_rsp1_knm 0 \
 	'ok pmc[0-9]+ 0x301b7 0x10001' 'ok pmc[0-9]+ 0x302b7 0x10002' -- \
@@ -205,6 +216,21 @@ expect skl_ht_off_other_branch_umasks_use_8_counters 0 \
 	'ok pmc0 0x300c4 0x0' 'ok pmc1 0x300c4 0x0' 'ok pmc2 0x300c4 0x0' \
 	'ok pmc3 0x300c4 0x0' 'ok pmc4 0x300c4 0x0' -- \
 	check --pmu skl --caps gp=8 --group r300c4 r300c4 r300c4 r300c4 r300c4
+# More than 8 generic counters: clamped to the legacy range, as the module does.
+expect caps_clamps_generic_counters_to_8 1 \
+	'error GROUP: not scheduled, event 9 failed' \
+	'error GROUP: not scheduled, event 9 failed' \
+	'error GROUP: not scheduled, event 9 failed' \
+	'error GROUP: not scheduled, event 9 failed' \
+	'error GROUP: not scheduled, event 9 failed' \
+	'error GROUP: not scheduled, event 9 failed' \
+	'error GROUP: not scheduled, event 9 failed' \
+	'error GROUP: not scheduled, event 9 failed' \
+	'error COUNTERS_BUSY: .+' -- \
+	check --pmu skl --caps gp=12 --group r300c4 r300c4 r300c4 r300c4 r300c4 r300c4 \
+	r300c4 r300c4 r300c4
+grep -q 'gp=12 clamped to 8' "$tmp/err"
+report $((! $?)) caps_clamp_says_so_on_stderr
 expect group_fails_on_an_invalid_member 1 \
 	'error GROUP: not scheduled, event 2 failed' "$ERR" -- \
 	check --pmu knm --group r300c4 r500c4
@@ -221,6 +247,8 @@ expect_usage usage_no_events check --pmu knm
 expect_usage usage_caps_out_of_range check --pmu knm --caps gp=0 r300c4
 expect_usage usage_caps_not_a_number check --pmu knm --caps width=4x r300c4
 expect_usage usage_caps_unknown_key check --pmu knm --caps counters=4 r300c4
+expect_usage usage_caps_anythread_deprecated_not_0_or_1 check --pmu skl \
+	--caps anythread-deprecated=2 r300c4
 
 # Help goes to stdout and succeeds.
 run check --help
