@@ -109,6 +109,10 @@ static const struct reason_desc reasons[] = {
 	  "a counter this group needs is already enabled on that CPU by someone else (firmware, a hypervisor, another driver): nothing was programmed; see err_cpu"),
 	R(HYBRID_CPU,
 	  "this is a hybrid CPU whose core types have different PMUs: pmuctl does not support them yet"),
+
+	/* the generic model */
+	R(NOT_ARCHITECTURAL,
+	  "pmuctl has no event table for this CPU model and takes only the architectural events (cycles, instructions, reference cycles, LLC references and misses, branches, branch misses, topdown slots) and the fixed-counter encodings: use one of those"),
 };
 
 #undef R

@@ -26,6 +26,7 @@ struct caps_override {
 	int fixed;
 	int version;
 	int width;
+	int any_depr;		/* CPUID.0AH:EDX[15] */
 };
 
 struct caps_key {
@@ -40,6 +41,7 @@ static const struct caps_key caps_keys[] = {
 	{ "fixed",   0, PMUCTL_MAX_FIXED, offsetof(struct caps_override, fixed) },
 	{ "version", 2, 255,              offsetof(struct caps_override, version) },
 	{ "width",   1, 64,               offsetof(struct caps_override, width) },
+	{ "anythread-deprecated", 0, 1,   offsetof(struct caps_override, any_depr) },
 };
 
 /* Strict decimal in [min, max]. */
@@ -91,7 +93,8 @@ static int caps_parse(char *list, struct caps_override *ov,
 				k = &caps_keys[i];
 		if (!k) {
 			snprintf(err, errlen,
-				 "unknown --caps key '%s' (gp, fixed, version, width)", item);
+				 "unknown --caps key '%s' (gp, fixed, version, width, anythread-deprecated)",
+				 item);
 			return -EINVAL;
 		}
 		ret = parse_dec(eq + 1, k->min, k->max,
@@ -106,22 +109,46 @@ static int caps_parse(char *list, struct caps_override *ov,
 	return 0;
 }
 
-static void caps_build(const struct tool_pmu *p, const struct caps_override *ov,
-		       struct pmuctl_caps *caps)
+/*
+ * The caps the module would decode from a CPU reporting @p's CPUID with
+ * the @ov overrides: the raw leaves are built and go through the core's
+ * own pmuctl_caps_decode(), so its rules (the legacy clamp of the counter
+ * counts, AnyThread by version and EDX[15]) apply here as in the module.
+ * Every architectural event is enumerated (CPUID.0AH:EAX[31:24] = 8).
+ * Return: 0, or the decoder's error.
+ */
+static int caps_build(const struct tool_pmu *p, const struct caps_override *ov,
+		      struct pmuctl_caps *caps)
 {
-	memset(caps, 0, sizeof(*caps));
-	caps->family = p->family;
-	caps->model = p->model;
-	caps->version = ov->version >= 0 ? ov->version : p->version;
-	caps->nr_gp = ov->gp >= 0 ? ov->gp : p->nr_gp;
-	caps->nr_fixed = ov->fixed >= 0 ? ov->fixed : p->nr_fixed;
-	caps->gp_width = ov->width >= 0 ? ov->width : p->width;
-	caps->fixed_width = caps->gp_width;
-	caps->fixed_mask = (u32)((1ULL << caps->nr_fixed) - 1);
-	caps->events_unavailable = 0;
-	/* AnyThread exists from perfmon v3; v5 may deprecate it (CPUID.0AH:EDX[15]). */
-	if (caps->version >= 3 && caps->version <= 4)
-		caps->flags |= PMUCTL_CAP_ANY_THREAD;
+	static const u32 intel[3] = { 0x756e6547, 0x49656e69, 0x6c65746e };
+	u32 version = ov->version >= 0 ? ov->version : p->version;
+	u32 gp = ov->gp >= 0 ? ov->gp : p->nr_gp;
+	u32 fixed = ov->fixed >= 0 ? ov->fixed : p->nr_fixed;
+	u32 width = ov->width >= 0 ? ov->width : p->width;
+	struct pmuctl_cpuid id = {
+		.max_leaf = 0xa,
+		/* family 6: the model's high nibble is the extended model */
+		.leaf1_eax = (p->model & 0xfU) << 4 | (u32)p->family << 8 |
+			     (p->model >> 4) << 16,
+		.leafa_eax = version | gp << 8 | width << 16 | 8U << 24,
+		.leafa_edx = fixed | width << 5 | (ov->any_depr > 0 ? 1U << 15 : 0),
+	};
+	u32 reason;
+	int ret;
+
+	memcpy(id.vendor, intel, sizeof(intel));
+	ret = pmuctl_caps_decode(&id, caps, &reason);
+	if (ret)
+		return ret;
+	if (caps->flags & PMUCTL_CAP_GP_CLAMPED)
+		fprintf(stderr,
+			"pmuctl check: gp=%u clamped to %u: the legacy MSR range holds %u generic counters\n",
+			gp, caps->nr_gp, PMUCTL_LEGACY_GP);
+	if (caps->flags & PMUCTL_CAP_FIXED_CLAMPED)
+		fprintf(stderr,
+			"pmuctl check: fixed=%u clamped to %u: the legacy MSR range holds %u fixed counters\n",
+			fixed, caps->nr_fixed, PMUCTL_LEGACY_FIXED);
+	return 0;
 }
 
 /* How one event of a check ends. */
@@ -373,10 +400,15 @@ void check_usage(FILE *f)
 	      "Check events offline against the rules the pmuctl module enforces on\n"
 	      "PMU, and tell which counter each would get on an idle CPU.\n"
 	      "\n"
-	      "  -p, --pmu PMU     knm, knl, skl or arch (any other Intel core)\n"
+	      "  -p, --pmu PMU     knm, knl, skl or arch (any other Intel core:\n"
+	      "                    architectural events only)\n"
 	      "  -c, --caps LIST   override what CPUID would say, as KEY=N[,KEY=N]...:\n"
 	      "                    gp (1..32) and fixed (0..16) counters, perfmon\n"
-	      "                    version (2..255), counter width (1..64)\n"
+	      "                    version (2..255), counter width (1..64),\n"
+	      "                    anythread-deprecated (0 or 1: CPUID.0AH:EDX[15],\n"
+	      "                    looked at from version 5 on); counters past the\n"
+	      "                    legacy MSR range (8 generic, 4 fixed) are clamped\n"
+	      "                    as the module clamps them\n"
 	      "  -g, --group       schedule the events together as one group\n"
 	      "                    (without it, each event is checked alone)\n"
 	      "  -h, --help        show this help\n"
@@ -414,7 +446,7 @@ int cmd_check(int argc, char **argv)
 		{ "help",  no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct caps_override ov = { -1, -1, -1, -1 };
+	struct caps_override ov = { -1, -1, -1, -1, -1 };
 	struct check_ctx c = { 0 };
 	struct check_ev *evs;
 	char err[160];
@@ -460,7 +492,10 @@ int cmd_check(int argc, char **argv)
 			c.pmu->name);
 		return EXIT_USAGE;
 	}
-	caps_build(c.pmu, &ov, &c.caps);
+	if (caps_build(c.pmu, &ov, &c.caps)) {
+		fprintf(stderr, "pmuctl check: these caps describe no PMU the module drives\n");
+		return EXIT_USAGE;
+	}
 
 	n = (u32)(argc - optind);
 	evs = calloc(n, sizeof(*evs));

@@ -5,7 +5,8 @@
  * counters, real KNL/KNM parts report 2, and nothing here may assume either.
  *
  * Source: Intel SDM vol. 3B, "Architectural Performance Monitoring" and
- * CPUID leaf 0AH; Linux arch/x86/events/intel/core.c intel_pmu_init().
+ * CPUID leaf 0AH; Linux 6.12 arch/x86/events/intel/core.c intel_pmu_init()
+ * (AnyThread), arch/x86/include/asm/msr-index.h (legacy ranges).
  */
 #include "core.h"
 
@@ -87,8 +88,12 @@ int pmuctl_caps_decode(const struct pmuctl_cpuid *id, struct pmuctl_caps *caps,
 		*reason = PMUCTL_R_NO_ARCH_PERFMON;
 		return -ENODEV;
 	}
-	if (caps->nr_gp > PMUCTL_MAX_GP) {
-		caps->nr_gp = PMUCTL_MAX_GP;
+	/*
+	 * Counters are addressed in the legacy MSR ranges, which hold 8
+	 * generic counters: a 9th would be IA32_PERF_STATUS (core.h).
+	 */
+	if (caps->nr_gp > PMUCTL_LEGACY_GP) {
+		caps->nr_gp = PMUCTL_LEGACY_GP;
 		caps->flags |= PMUCTL_CAP_GP_CLAMPED;
 	}
 	if (caps->gp_width > 64)
@@ -105,7 +110,9 @@ int pmuctl_caps_decode(const struct pmuctl_cpuid *id, struct pmuctl_caps *caps,
 
 	/*
 	 * Fixed counters: v2..v4 count them in EDX[4:0]; v5 adds the ECX
-	 * bitmap, counter i existing if ECX[i] or i < EDX[4:0].
+	 * bitmap, counter i existing if ECX[i] or i < EDX[4:0].  Only
+	 * IA32_FIXED_CTR0-3 have a legacy address (core.h): the others are
+	 * left out and flagged.
 	 */
 	nfix = bits(edx, 0, 5);
 	for (i = 0; i < 32; i++) {
@@ -114,7 +121,7 @@ int pmuctl_caps_decode(const struct pmuctl_cpuid *id, struct pmuctl_caps *caps,
 
 		if (!present)
 			continue;
-		if (i >= PMUCTL_MAX_FIXED) {
+		if (i >= PMUCTL_LEGACY_FIXED) {
 			caps->flags |= PMUCTL_CAP_FIXED_CLAMPED;
 			continue;
 		}
@@ -132,10 +139,14 @@ int pmuctl_caps_decode(const struct pmuctl_cpuid *id, struct pmuctl_caps *caps,
 		}
 	}
 
-	/* AnyThread exists from v3; v5 may deprecate it (EDX[15]). */
+	/*
+	 * AnyThread exists from v3; from v5 on, EDX[15] may deprecate it.
+	 * As Linux 6.12 intel_pmu_init(): the bit is looked at from v5 only
+	 * (it is reserved before), and without it AnyThread stays.
+	 */
 	if (caps->version >= 5 && (edx & CPUIDA_EDX_ANY_DEPR))
 		caps->flags |= PMUCTL_CAP_ANY_DEPRECATED;
-	if (caps->version >= 3 && caps->version <= 4)
+	else if (caps->version >= 3)
 		caps->flags |= PMUCTL_CAP_ANY_THREAD;
 
 	/*

@@ -33,6 +33,20 @@ static_assert(sizeof(struct pmuctl_read) == 40, "pmuctl_read size");
 #define PMUCTL_IDX_MAX		(PMUCTL_IDX_FIXED + PMUCTL_MAX_FIXED)
 #define PMUCTL_XREG_MAX		4	/* extra MSRs a model may have */
 
+/*
+ * What the legacy MSR ranges can address [SDM vol. 4; Linux 6.12
+ * msr-index.h]: IA32_PERFEVTSEL0-7 0x186-0x18d and IA32_PMC0-7 0xc1-0xc8
+ * (past them lie IA32_PERF_STATUS 0x198, IA32_PERF_CTL 0x199,
+ * IA32_CLOCK_MODULATION 0x19a, IA32_MISC_ENABLE 0x1a0 and
+ * MSR_PLATFORM_INFO 0xce), IA32_FIXED_CTR0-3 0x309-0x30c (Linux 6.12 names
+ * no core-PMU register at 0x30d and up, only NetBurst's MSR_P4_IQ_PERFCTR1-5;
+ * perfmon v6 moves every counter to 0x1900 and up).
+ * pmuctl_caps_decode() clamps the counters to these until the v6 range
+ * is mapped.
+ */
+#define PMUCTL_LEGACY_GP	8
+#define PMUCTL_LEGACY_FIXED	4
+
 /* INFO reports every counter index and every extra MSR. */
 static_assert(PMUCTL_HOLDING_COUNTERS == PMUCTL_IDX_MAX, "holding counters");
 static_assert(PMUCTL_HOLDING_XREGS == PMUCTL_XREG_MAX, "holding xregs");
@@ -92,7 +106,7 @@ struct pmuctl_model {
 	u64 ofc_response;	/* supplier and snoop bits, ANY_RESPONSE excluded */
 	u64 ofc_any_response;	/* the ANY_RESPONSE bit */
 	u64 ofc_outstanding;	/* the OUTSTANDING bit, 0 if none */
-	u32 outstanding_gp;	/* generic counters OUTSTANDING may use */
+	bool arch_only;		/* architectural and fixed-counter events only */
 };
 
 const struct pmuctl_model *pmuctl_model_match(u32 family, u32 model);

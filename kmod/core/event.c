@@ -69,15 +69,33 @@ int pmuctl_event_abi_check(const struct pmuctl_event *ev, u32 *reason)
 	return 0;
 }
 
-/* Counters that can count @config before AnyThread and offcore rules. */
+/* Is @code an architectural event or a fixed-counter encoding? */
+static bool architectural(u32 code)
+{
+	u32 i;
+
+	for (i = 0; i < PMUCTL_NELEM(arch_code); i++)
+		if (code == arch_code[i])
+			return true;
+	for (i = 0; i < PMUCTL_NELEM(fixed_code); i++)
+		if (code == fixed_code[i])
+			return true;
+	return false;
+}
+
+/*
+ * Counters that can count @config before AnyThread and offcore rules.
+ * *@why says why there are none when it is not simply the configuration:
+ * PMUCTL_R_EVENT_UNAVAILABLE or PMUCTL_R_NOT_ARCHITECTURAL.
+ */
 static u64 eligible(const struct pmuctl_model *m,
 		    const struct pmuctl_caps *caps, u64 config, u32 flags,
-		    bool *unavailable)
+		    u32 *why)
 {
 	u32 code = config & CFG_CODE, i;
 	u64 gp = (1ULL << caps->nr_gp) - 1, fixed = 0;
 
-	*unavailable = false;
+	*why = PMUCTL_R_NO_ELIGIBLE_COUNTER;
 	for (i = 0; i < PMUCTL_NELEM(fixed_code); i++)
 		if (code == fixed_code[i] && !(config & CFG_NOT_FIXED) &&
 		    (caps->fixed_mask & (1U << i)))
@@ -89,9 +107,15 @@ static u64 eligible(const struct pmuctl_model *m,
 		gp = 0;
 	for (i = 0; i < PMUCTL_NELEM(arch_code); i++) {
 		if (code == arch_code[i] && (caps->events_unavailable & (1U << i))) {
-			*unavailable = gp != 0;
+			if (gp)
+				*why = PMUCTL_R_EVENT_UNAVAILABLE;
 			gp = 0;
 		}
+	}
+	/* Without a model table, nothing but what the SDM defines for all. */
+	if (m->arch_only && gp && !architectural(code)) {
+		*why = PMUCTL_R_NOT_ARCHITECTURAL;
+		gp = 0;
 	}
 	for (i = 0; i < m->nr_cons; i++)
 		if ((code & m->cons[i].match) == m->cons[i].code)
@@ -128,7 +152,6 @@ static int offcore_check(const struct pmuctl_model *m,
 		if (response)
 			return refuse(reason, PMUCTL_R_OUTSTANDING_WITH_RESPONSE);
 		cls->outstanding = true;
-		cls->counters &= m->outstanding_gp;
 		return 0;
 	}
 	if (!response)
@@ -151,8 +174,9 @@ static int offcore_check(const struct pmuctl_model *m,
  *
  * The checks run in this order, the first broken rule is reported:
  * KERNEL_BITS, PIN_CONTROL, RESERVED_BITS, NO_PRIV_LEVEL, UNPRIV_KERNEL_MODE,
- * UNPRIV_ANY_THREAD, EDGE_NO_CMASK, EVENT_UNAVAILABLE, NO_ELIGIBLE_COUNTER,
- * ANY_NOT_ALLOWED, then the extra value: EXTRA_UNEXPECTED, or for
+ * UNPRIV_ANY_THREAD, EDGE_NO_CMASK, EVENT_UNAVAILABLE or (generic model)
+ * NOT_ARCHITECTURAL, NO_ELIGIBLE_COUNTER, ANY_NOT_ALLOWED, then the extra
+ * value: EXTRA_UNEXPECTED, or for
  * OFFCORE_RSP: OUTSTANDING_ON_RSP1, EXTRA_MASK, OFFCORE_NO_REQUEST,
  * OUTSTANDING_WITH_RESPONSE, OFFCORE_NO_RESPONSE,
  * OFFCORE_ANY_RESPONSE_MIXED; for other extra MSRs: EXTRA_MASK.
@@ -164,7 +188,7 @@ int pmuctl_event_classify(const struct pmuctl_model *m,
 			  u64 config, u64 extra, u32 flags,
 			  struct pmuctl_class *cls, u32 *reason)
 {
-	bool unavailable;
+	u32 why;
 	int x;
 
 	*cls = (struct pmuctl_class){ .xreg = -1 };
@@ -187,12 +211,11 @@ int pmuctl_event_classify(const struct pmuctl_model *m,
 	if ((config & PMUCTL_CFG_EDGE) && !(config & PMUCTL_CFG_CMASK))
 		return refuse(reason, PMUCTL_R_EDGE_NO_CMASK);
 
-	cls->counters = eligible(m, caps, config, flags, &unavailable);
+	cls->counters = eligible(m, caps, config, flags, &why);
 	if (policy & PMUCTL_POLICY_NO_PMC3)
 		cls->counters &= ~(1ULL << 3);
 	if (!cls->counters)
-		return refuse(reason, unavailable ? PMUCTL_R_EVENT_UNAVAILABLE :
-				      PMUCTL_R_NO_ELIGIBLE_COUNTER);
+		return refuse(reason, why);
 
 	if (config & PMUCTL_CFG_ANY) {
 		u64 ok = 0;

@@ -4,10 +4,15 @@
  * means adding a table here and its test vectors, nothing else.
  *
  * Sources:
- *  [LNX]  Linux 6.1 arch/x86/events/intel/core.c (intel_*_event_constraints,
- *         intel_*_extra_regs, intel_pmu_init)
+ *  [LNX]  Linux 6.1 and 6.12 arch/x86/events/intel/core.c
+ *         (intel_*_event_constraints, intel_*_extra_regs, intel_pmu_init,
+ *         intel_pmu_enable_fixed); the tables used here are the same in both
  *  [PFM]  libpfm4 4.13 intel_knl_events.h / intel_skl_events.h and
  *         libpfm_intel_knm(3)
+ *  [INT]  Intel's event lists, github.com/intel/perfmon:
+ *         KNL/events/knightslanding_core.json (V16) and
+ *         knightslanding_matrix.json; SKL/events/skylake_core.json (V59);
+ *         SKX/events/skylakex_core.json (V1.37)
  *  [SDM]  Intel SDM vol. 3B ch. 20 and vol. 4 (MSR addresses)
  */
 #include "core.h"
@@ -31,11 +36,17 @@
  * RSP_1 has bits 8, 11, 14 (PARTIAL_WRITES, FULL_STREAMING_STORES,
  * PARTIAL_STREAMING_STORES).
  *
- * Policy, disputed bits 3, 4, 33, 34: Intel's published KNL event list uses
- * bit 4 (ANY_READ 0x32f7), Linux's valid masks and libpfm4 exclude 3, 4, 33
- * and 34.  pmuctl keeps Linux's masks unchanged: a value with any of them
- * is refused with PMUCTL_R_EXTRA_MASK, so pmuctl never writes a bit the
- * kernel's own driver would refuse on the same hardware.
+ * Policy, disputed request bits: Linux's valid masks and libpfm4 leave
+ * out bits 3, 4, 33 and 34.  Of these, Intel's KNL core event list [INT]
+ * uses only bit 4, in its ANY_DATA_RD 0x3091, ANY_READ 0x32f7 and ANY_PF_L2
+ * 0x70 compositions, while Intel's own offcore matrix of the same release
+ * composes them without it (0x3081, 0x32e7, 0x60); bit 3 appears only in
+ * one malformed value (ANY_REQUEST.L2_MISS 0x18001981f8, ANY_REQUEST with
+ * the L2_MISS response unshifted) and bits 33 and 34 nowhere.  pmuctl
+ * keeps Linux's masks unchanged: a value with any of them is refused with
+ * PMUCTL_R_EXTRA_MASK, so pmuctl never writes a bit the kernel's own
+ * driver would refuse on the same hardware; the matrix's compositions are
+ * the ones to use.
  */
 static const struct pmuctl_xreg knl_xregs[] = {
 	{ .code = 0x01b7, .msr = MSR_OFFCORE_RSP_0, .valid = 0x799ffbb6e7ULL,
@@ -45,44 +56,83 @@ static const struct pmuctl_xreg knl_xregs[] = {
 };
 
 /*
- * KNL/KNM offcore fields [PFM: intel_knl_events.h]: request bits 0..15
- * (the valid masks leave out 3 and 4), ANY_RESPONSE bit 16, supplier and
- * snoop bits 17..37, OUTSTANDING bit 38.
+ * KNL/KNM offcore fields [PFM: intel_knl_events.h; INT: the matrix]:
+ * request bits 0..15 (the valid masks leave out 3 and 4), ANY_RESPONSE bit
+ * 16, supplier and snoop bits 17..37, OUTSTANDING bit 38.  DDR_FAR is bits
+ * 24|32 (the matrix's 0x010100 << 16, and every *.DDR_FAR value of the core
+ * list, e.g. 0x0101000001); libpfm4 4.13's table says 31|24, which is
+ * wrong (its DDR_NEAR is 31|23).  The core checks fields, not names, so
+ * both values pass; 24|32 is the one that counts far DDR.
  *
- * Policy, OUTSTANDING placement: libpfm4's description of OUTSTANDING says
- * to program it on PMC0 only; pmuctl enforces that as a constraint, so an
- * average-latency measurement cannot silently land on a counter that does
- * not support it.
+ * OUTSTANDING is a register rule, not a counter constraint: only RSP_0 has
+ * the bit (Linux's masks; the matrix gives it register "0"), so it is
+ * refused on RSP_1 (PMUCTL_R_OUTSTANDING_ON_RSP1) and never moved there.
+ * Intel's list gives counters "0,1" for every *.OUTSTANDING event; the
+ * "programmed on PMC0" wording in Intel's and libpfm4's descriptions names
+ * the OFFCORE_RSP_0 register, as the RSP_1-only request bits say "PMC1".
+ * Any generic counter may count it, so two events sharing one OUTSTANDING
+ * value can be scheduled together.
  *
- * Policy, AnyThread: libpfm_intel_knm(3) allows the t modifier only on the
- * fixed-counter events and says that on unhalted_reference_cycles it "may
- * be ignored or rejected".  pmuctl allows AnyThread on fixed counters 0 and
- * 1 only: a silently ignored AnyThread would give a count off by the number
- * of threads, so fixed counter 2 refuses it.
+ * AnyThread: on fixed counters only (libpfm_intel_knm(3) gives the t
+ * modifier to the fixed-counter events only), all three of them.  The man
+ * page's "may be ignored or rejected" is about unhalted_reference_cycles
+ * programmed on a generic counter; libpfm4 gives t to it (4.13 encodes
+ * knm::unhalted_reference_cycles:t as 0x710300), and Linux sets the
+ * AnyThread bit of any fixed counter from perfmon v3
+ * [LNX: intel_pmu_enable_fixed].
+ *
+ * Edge detect: Intel's list encodes PAGE_WALKS.D_SIDE_WALKS (0x0105),
+ * I_SIDE_WALKS (0x0205) and WALKS (0x0305) as EdgeDetect 1 with
+ * CounterMask 0, which pmuctl refuses for every event
+ * (PMUCTL_R_EDGE_NO_CMASK: the SDM defines edge detection on the CMASK
+ * comparison).  The equivalent encoding is e with c=1, which counts the
+ * starts of page walks; libpfm4 encodes PAGE_WALKS:D_SIDE_WALKS so
+ * (0x1550105 with EN and INT).
  */
 #define KNL_MODEL(_name, _id) {						\
 	.name = _name, .id = _id,					\
-	.any_gp = false, .any_fixed = 0x3,				\
+	.any_gp = false, .any_fixed = 0x7,				\
 	.xregs = knl_xregs, .nr_xregs = PMUCTL_NELEM(knl_xregs),	\
 	.ofc_request = 0xffffULL,					\
 	.ofc_response = 0x3ffffe0000ULL,				\
 	.ofc_any_response = 1ULL << 16,					\
 	.ofc_outstanding = 1ULL << 38,					\
-	.outstanding_gp = 0x1,						\
 }
 
 static const struct pmuctl_model model_knl = KNL_MODEL("knl", PMUCTL_MODEL_KNL);
 static const struct pmuctl_model model_knm = KNL_MODEL("knm", PMUCTL_MODEL_KNM);
 
-/* Skylake generic-counter constraints [LNX: intel_skl_event_constraints]. */
+/*
+ * Skylake generic-counter constraints.  The first six entries are Linux's
+ * intel_skl_event_constraints, unchanged from 6.1 to 6.12 (its comment:
+ * "when HT is off, these can only run on the bottom 4 counters").  With
+ * HT on the PMU has 4 generic counters and the 0xf constraints change
+ * nothing.
+ *
+ * Intel's lists [INT] restrict more events to counters 0-3 with HT off
+ * (CounterHTOff "0,1,2,3" where others have 0-7), which Linux leaves out;
+ * pmuctl adds them, each matched as Intel lists it: every umask of
+ * OFFCORE_RESPONSE 0xb7/0xbb (Skylake's RSP_0 and RSP_1 events) and of
+ * MEM_LOAD_L3_MISS_RETIRED 0xd3, one umask of the others (their other
+ * umasks run on 0-7).  0xd3 is in SKX's list only; the client parts have
+ * no event 0xd3, so constraining it there changes nothing that counts.
+ */
 static const struct pmuctl_constraint skl_cons[] = {
 	{ 0x01c0, 0xffff, 0x2 },	/* INST_RETIRED.PREC_DIST */
-	/* when HT is off, these can only run on the bottom 4 counters */
+	/* when HT is off, these can only run on the bottom 4 counters [LNX] */
 	{ 0x00d0, 0x00ff, 0xf },	/* MEM_INST_RETIRED.* */
 	{ 0x00d1, 0x00ff, 0xf },	/* MEM_LOAD_RETIRED.* */
 	{ 0x00d2, 0x00ff, 0xf },	/* MEM_LOAD_L3_HIT_RETIRED.* */
 	{ 0x00cd, 0x00ff, 0xf },	/* MEM_TRANS_RETIRED.* */
 	{ 0x00c6, 0x00ff, 0xf },	/* FRONTEND_RETIRED.* */
+	/* ... and these too [INT], not in Linux's table */
+	{ 0x00b7, 0x00ff, 0xf },	/* OFFCORE_RESPONSE (RSP_0) */
+	{ 0x00bb, 0x00ff, 0xf },	/* OFFCORE_RESPONSE (RSP_1) */
+	{ 0x04c4, 0xffff, 0xf },	/* BR_INST_RETIRED.ALL_BRANCHES_PEBS */
+	{ 0x04c5, 0xffff, 0xf },	/* BR_MISP_RETIRED.ALL_BRANCHES_PEBS */
+	{ 0x04d4, 0xffff, 0xf },	/* MEM_LOAD_MISC_RETIRED.UC */
+	{ 0x14a3, 0xffff, 0xf },	/* CYCLE_ACTIVITY.STALLS_MEM_ANY */
+	{ 0x00d3, 0x00ff, 0xf },	/* MEM_LOAD_L3_MISS_RETIRED.* (SKX) */
 };
 
 /*
@@ -120,12 +170,18 @@ static const struct pmuctl_model model_skl = {
 
 /*
  * Any other Intel CPU with architectural perfmon v2 or later: the
- * architectural events only, no extra registers, no constraints beyond
- * the fixed counters; AnyThread wherever CPUID says it exists.
+ * architectural events only (CPUID.0AH:EBX, as enumerated) and the
+ * fixed-counter encodings, no extra registers, no constraints beyond the
+ * fixed counters; AnyThread wherever CPUID says it exists.  Every other
+ * event code is refused (PMUCTL_R_NOT_ARCHITECTURAL): without the model's
+ * table pmuctl knows neither its counter constraints nor whether it
+ * selects an extra MSR (OFFCORE_RSP, PEBS_LD_LAT, PEBS_FRONTEND) that
+ * pmuctl would not arbitrate.
  */
 static const struct pmuctl_model model_arch = {
 	.name = "arch", .id = PMUCTL_MODEL_ARCH,
 	.any_gp = true, .any_fixed = 0xffff,
+	.arch_only = true,
 };
 
 const struct pmuctl_model *const pmuctl_models[] = {

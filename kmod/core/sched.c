@@ -233,12 +233,18 @@ busy:
  * Average latency [PFM: libpfm_intel_knm(3)]: OUTSTANDING on RSP_0 counts
  * outstanding requests per cycle, RSP_1 with the same requests and
  * ANY_RESPONSE counts the requests; libpfm4 encodes events one by one and
- * cannot check that the two match.  Here both are in one group: every event
- * the user gave as OFFCORE_RESPONSE_1 next to an OUTSTANDING event is its
- * partner.  An OFFCORE_RESPONSE_0 event that arbitration moved to RSP_1 is
- * not: it counts its own responses, as asked.
+ * cannot check that the two match.  Here both are in one group, and the
+ * pair is recognised by the registers it programs, not by how it was
+ * spelled: next to an OUTSTANDING event, every event whose final register
+ * (@place, after arbitration) is RSP_1 is its partner, whether it was given
+ * as OFFCORE_RESPONSE_1 or as an OFFCORE_RESPONSE_0 that arbitration moved
+ * there.  Both spellings program the same two MSRs, so they get the same
+ * verdict.  The verdict does not depend on the placement chosen: OUTSTANDING
+ * fits RSP_0 only, so with it in RSP_0 every other value of the group is in
+ * RSP_1, whichever way the search went.
  */
-static int latency_check(const struct sched *s, u32 *reason, u32 *index)
+static int latency_check(const struct sched *s, const struct pmuctl_place *place,
+			 u32 *reason, u32 *index)
 {
 	const struct pmuctl_model *m = s->m;
 	u64 req = 0;
@@ -254,8 +260,8 @@ static int latency_check(const struct sched *s, u32 *reason, u32 *index)
 	for (i = 0; i < s->n && have; i++) {
 		u64 x = s->ev[i].extra;
 
-		if (s->cls[i].xreg < 0 ||
-		    m->xregs[s->cls[i].xreg].kind != PMUCTL_XK_RSP1)
+		if (place[i].xreg < 0 ||
+		    m->xregs[place[i].xreg].kind != PMUCTL_XK_RSP1)
 			continue;
 		*index = i;
 		if ((x & m->ofc_request) != req) {
@@ -391,7 +397,7 @@ int pmuctl_group_schedule(const struct pmuctl_model *m,
 
 	ret = place_xregs(&s, place, reason, index);
 	if (!ret)
-		ret = latency_check(&s, reason, index);
+		ret = latency_check(&s, place, reason, index);
 	if (!ret)
 		ret = place_counters(&s, place, reason, index);
 	return ret;

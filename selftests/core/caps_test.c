@@ -518,11 +518,18 @@ TEST(rejects_zero_generic_width)
 	EXPECT_EQ((u32)PMUCTL_R_NO_ARCH_PERFMON, reason);
 }
 
-TEST(clamps_more_than_32_generic_counters)
+/*
+ * The legacy MSR ranges hold 8 generic counters (IA32_PERFEVTSEL0-7
+ * 0x186-0x18d, IA32_PMC0-7 0xc1-0xc8; FACTS 6): a 9th would be
+ * IA32_PERF_STATUS 0x198 / PLATFORM_INFO 0xce and later ones PERF_CTL,
+ * CLOCK_MODULATION, MISC_ENABLE.  More is clamped to 8 and flagged.
+ */
+TEST(clamps_generic_counters_to_the_legacy_8)
 {
 	static const struct { u32 in, out; bool clamped; } v[] = {
-		{ 1, 1, false }, { 8, 8, false }, { 31, 31, false }, { 32, 32, false },
-		{ 33, 32, true }, { 64, 32, true }, { 255, 32, true },
+		{ 1, 1, false }, { 4, 4, false }, { 7, 7, false }, { 8, 8, false },
+		{ 9, 8, true }, { 12, 8, true }, { 16, 8, true }, { 31, 8, true },
+		{ 32, 8, true }, { 33, 8, true }, { 64, 8, true }, { 255, 8, true },
 	};
 	struct pmuctl_cpuid id = base_id();
 	struct pmuctl_caps caps;
@@ -538,6 +545,22 @@ TEST(clamps_more_than_32_generic_counters)
 		EXPECT_EQ((u32)ANYT, caps.flags & ~PMUCTL_CAP_GP_CLAMPED);
 	}
 	TH_LOG("%zu counts", PMUCTL_NELEM(v));
+}
+
+/* The same on a perfmon v5 part with 12 counters (SYNTHETIC, Ice Lake base). */
+TEST(clamps_12_generic_counters_of_a_v5_part)
+{
+	struct pmuctl_cpuid id = base_id();
+	struct pmuctl_caps caps;
+	u32 reason;
+
+	id.leafa_eax = leafa_eax(5, 12, 48, 8);
+	id.leafa_ecx = 0xf;
+	id.leafa_edx = 0x8604;
+	ASSERT_EQ(0, decode(&id, &caps, &reason));
+	EXPECT_EQ(8, caps.nr_gp);
+	EXPECT_EQ((u32)(ANYD | PMUCTL_CAP_GP_CLAMPED), caps.flags);
+	EXPECT_EQ(0xfU, caps.fixed_mask);
 }
 
 TEST(clamps_widths_to_64_bits)
@@ -632,8 +655,12 @@ TEST(reads_perf_capabilities_only_with_pdcm)
 	EXPECT_EQ(~0ULL, caps.perf_capabilities);
 }
 
-/* AnyThread: v3 and v4 have it; v5 may deprecate it (EDX[15]); v2 has none. */
-TEST(sets_any_thread_flags_by_version)
+/*
+ * AnyThread: v2 has none; v3 and later have it, unless CPUID.0AH:EDX[15]
+ * deprecates it, which it can from v5 on (Linux 6.12 intel_pmu_init()
+ * reads the bit for version >= 5 only).
+ */
+TEST(sets_any_thread_flags_by_version_and_edx15)
 {
 	static const struct { u32 version, edx; u32 flags; } v[] = {
 		{ 2, 0x0603, 0 },
@@ -642,9 +669,12 @@ TEST(sets_any_thread_flags_by_version)
 		{ 3, 0x8603, ANYT },	/* EDX[15] means nothing before v5 */
 		{ 4, 0x0603, ANYT },
 		{ 4, 0x8603, ANYT },
-		{ 5, 0x0603, 0 },
+		{ 5, 0x0603, ANYT },	/* v5 without EDX[15]: AnyThread stays */
 		{ 5, 0x8603, ANYD },
+		{ 6, 0x0603, ANYT },
 		{ 6, 0x8603, ANYD },
+		{ 255, 0x0603, ANYT },
+		{ 255, 0x8603, ANYD },
 	};
 	struct pmuctl_cpuid id = base_id();
 	struct pmuctl_caps caps;
@@ -681,13 +711,22 @@ TEST(decodes_fixed_counter_count_and_bitmap)
 		{ 5, 0xf, 0x604, 0xf, 4, 48, 0 },	/* Ice Lake */
 		{ 5, 0x7, 0x603, 0x7, 3, 48, 0 },	/* Meteor Lake */
 		{ 5, 0, 0x603, 0x7, 3, 48, 0 },
-		{ 5, 0x80, 0x600, 0x80, 8, 48, 0 },
-		{ 5, 0x8000, 0x600, 0x8000, 16, 48, 0 },
+		/*
+		 * only IA32_FIXED_CTR0-3 (0x309-0x30c) have a legacy address:
+		 * the rest are clamped off and flagged (FACTS 6)
+		 */
+		{ 5, 0x80, 0x600, 0, 0, 0, PMUCTL_CAP_FIXED_CLAMPED },
+		{ 5, 0x8000, 0x600, 0, 0, 0, PMUCTL_CAP_FIXED_CLAMPED },
 		{ 5, 0x10001, 0x600, 0x1, 1, 48, PMUCTL_CAP_FIXED_CLAMPED },
 		{ 5, 0x80000000, 0x600, 0, 0, 0, PMUCTL_CAP_FIXED_CLAMPED },
-		{ 4, 0, 0x61f, 0xffff, 16, 48, PMUCTL_CAP_FIXED_CLAMPED },
-		{ 4, 0, 0x610, 0xffff, 16, 48, 0 },
-		{ 4, 0, 0x611, 0xffff, 16, 48, PMUCTL_CAP_FIXED_CLAMPED },
+		{ 5, 0x77, 0x603, 0x7, 3, 48, PMUCTL_CAP_FIXED_CLAMPED },	/* v6-style 0x77 */
+		{ 5, 0x10, 0x603, 0x7, 3, 48, PMUCTL_CAP_FIXED_CLAMPED },
+		{ 5, 0xf, 0x600, 0xf, 4, 48, 0 },
+		{ 4, 0, 0x604, 0xf, 4, 48, 0 },
+		{ 4, 0, 0x605, 0xf, 4, 48, PMUCTL_CAP_FIXED_CLAMPED },
+		{ 4, 0, 0x61f, 0xf, 4, 48, PMUCTL_CAP_FIXED_CLAMPED },
+		{ 4, 0, 0x610, 0xf, 4, 48, PMUCTL_CAP_FIXED_CLAMPED },
+		{ 4, 0, 0x611, 0xf, 4, 48, PMUCTL_CAP_FIXED_CLAMPED },
 		/* width 0: counters that cannot be read are absent */
 		{ 4, 0, 0x003, 0, 0, 0, 0 },
 		{ 5, 0x7, 0x000, 0, 0, 0, 0 },

@@ -111,9 +111,42 @@ expect rejects_kernel_owned_bits 1 \
 expect rejects_extra_for_event_without_extra_msr 1 \
 	'error EXTRA_UNEXPECTED: .+' -- \
 	check --pmu skl r300c4:1
-expect arch_has_no_offcore_msr 1 \
+
+# The generic model: architectural events and fixed encodings only (issue 10).
+expect arch_refuses_model_specific_events 1 \
+	'error NOT_ARCHITECTURAL: .+' 'error NOT_ARCHITECTURAL: .+' \
+	'error NOT_ARCHITECTURAL: .+' 'error NOT_ARCHITECTURAL: .+' \
+	'error NOT_ARCHITECTURAL: .+' -- \
+	check --pmu arch r301b7:10001 r301b7 r301cd:3 r301c6:11 r301c0
+expect arch_accepts_architectural_events 0 \
+	'ok pmc0 0x300c4 0x0' 'ok pmc0 0x3412e 0x0' 'ok fixed2 0x30300 0x0' \
+	'ok fixed0 0x300c0 0x0' 'ok pmc0 0x3013c 0x0' -- \
+	check --pmu arch r300c4 r3412e r30300 r300c0 r3013c
+expect arch_still_says_extra_unexpected_for_an_architectural_event 1 \
 	'error EXTRA_UNEXPECTED: .+' -- \
-	check --pmu arch r301b7:10001
+	check --pmu arch r300c4:10001
+
+# AnyThread on REF_TSC (KNL/KNM fixed counter 2): allowed (issue 10).
+expect knl_allows_any_thread_on_ref_tsc 0 \
+	'ok fixed2 0x210300 0x0' 'ok fixed2 0x2[13]0300 0x0' -- \
+	check --pmu knl r210300 unhalted_reference_cycles:t
+expect knm_allows_any_thread_on_ref_tsc 0 \
+	'ok fixed2 0x230300 0x0' -- \
+	check --pmu knm r230300
+expect knm_refuses_any_thread_on_generic_counters 1 \
+	'error ANY_NOT_ALLOWED: .+' -- \
+	check --pmu knm r2300c4
+
+# AnyThread on perfmon v5+: CPUID.0AH:EDX[15] decides (issue 10).
+expect v5_keeps_any_thread_without_edx15 0 \
+	'ok pmc0 0x2300c4 0x0' -- \
+	check --pmu skl --caps version=5 r2300c4
+expect v5_drops_any_thread_with_edx15 1 \
+	'error ANY_NOT_ALLOWED: .+' -- \
+	check --pmu skl --caps version=5,anythread-deprecated=1 r2300c4
+expect v4_ignores_edx15 0 \
+	'ok pmc0 0x2300c4 0x0' -- \
+	check --pmu skl --caps version=4,anythread-deprecated=1 r2300c4
 
 # Groups.
 expect moves_second_offcore_value_to_rsp1_knm 0 \
@@ -131,6 +164,22 @@ expect accepts_latency_pair 0 \
 	'ok pmc0 0x301b7 0x4000000001' 'ok pmc[0-9]+ 0x302b7 0x10001' -- \
 	check --pmu knm --group offcore_response_0:dmnd_data_rd:outstanding \
 	offcore_response_1:dmnd_data_rd:any_response
+expect accepts_latency_pair_moved_from_rsp0 0 \
+	'ok pmc0 0x301b7 0x4000000001' 'ok pmc1 0x302b7 0x10001' -- \
+	check --pmu knm --group r301b7:4000000001 r301b7:10001
+# The pair is the registers it programs: both spellings, one verdict.
+expect rejects_latency_mismatch_spelled_rsp1 1 \
+	'error GROUP: not scheduled, event 2 failed' \
+	'error LATENCY_REQUEST_MISMATCH: .+' -- \
+	check --pmu knm --group r301b7:4000000001 r302b7:80800002
+expect rejects_latency_mismatch_moved_from_rsp0 1 \
+	'error GROUP: not scheduled, event 2 failed' \
+	'error LATENCY_REQUEST_MISMATCH: .+' -- \
+	check --pmu knm --group r301b7:4000000001 r301b7:80800002
+# OUTSTANDING is not a PMC0 constraint: two events share its value.
+expect schedules_two_events_sharing_one_outstanding_value 0 \
+	'ok pmc0 0x301b7 0x4000000001' 'ok pmc1 0x301b7 0x4000000001' -- \
+	check --pmu knm --group r301b7:4000000001 r301b7:4000000001
 expect rejects_latency_request_mismatch 1 \
 	'error GROUP: not scheduled, event 2 failed' \
 	'error LATENCY_REQUEST_MISMATCH: .+' -- \
@@ -147,6 +196,41 @@ expect caps_override_adds_counters 0 \
 expect caps_override_removes_fixed_counters 1 \
 	'error GROUP: not scheduled, event 2 failed' 'error COUNTERS_BUSY: .+' -- \
 	check --pmu arch --caps gp=1,fixed=0 --group r300c0 r3003c
+# Skylake with HT off (8 counters): OFFCORE_RESPONSE and 0x04c4 on 0-3 only.
+expect skl_ht_off_keeps_offcore_on_counters_0_to_3 1 \
+	'error GROUP: not scheduled, event 5 failed' \
+	'error GROUP: not scheduled, event 5 failed' \
+	'error GROUP: not scheduled, event 5 failed' \
+	'error GROUP: not scheduled, event 5 failed' \
+	'error COUNTERS_BUSY: .+' -- \
+	check --pmu skl --caps gp=8 --group r301b7:10001 r301b7:10001 r301b7:10001 \
+	r301b7:10001 r301b7:10001
+expect skl_ht_off_keeps_04c4_on_counters_0_to_3 1 \
+	'error GROUP: not scheduled, event 5 failed' \
+	'error GROUP: not scheduled, event 5 failed' \
+	'error GROUP: not scheduled, event 5 failed' \
+	'error GROUP: not scheduled, event 5 failed' \
+	'error COUNTERS_BUSY: .+' -- \
+	check --pmu skl --caps gp=8 --group r304c4 r304c4 r304c4 r304c4 r304c4
+expect skl_ht_off_other_branch_umasks_use_8_counters 0 \
+	'ok pmc0 0x300c4 0x0' 'ok pmc1 0x300c4 0x0' 'ok pmc2 0x300c4 0x0' \
+	'ok pmc3 0x300c4 0x0' 'ok pmc4 0x300c4 0x0' -- \
+	check --pmu skl --caps gp=8 --group r300c4 r300c4 r300c4 r300c4 r300c4
+# More than 8 generic counters: clamped to the legacy range, as the module does.
+expect caps_clamps_generic_counters_to_8 1 \
+	'error GROUP: not scheduled, event 9 failed' \
+	'error GROUP: not scheduled, event 9 failed' \
+	'error GROUP: not scheduled, event 9 failed' \
+	'error GROUP: not scheduled, event 9 failed' \
+	'error GROUP: not scheduled, event 9 failed' \
+	'error GROUP: not scheduled, event 9 failed' \
+	'error GROUP: not scheduled, event 9 failed' \
+	'error GROUP: not scheduled, event 9 failed' \
+	'error COUNTERS_BUSY: .+' -- \
+	check --pmu skl --caps gp=12 --group r300c4 r300c4 r300c4 r300c4 r300c4 r300c4 \
+	r300c4 r300c4 r300c4
+grep -q 'gp=12 clamped to 8' "$tmp/err"
+report $((! $?)) caps_clamp_says_so_on_stderr
 expect group_fails_on_an_invalid_member 1 \
 	'error GROUP: not scheduled, event 2 failed' "$ERR" -- \
 	check --pmu knm --group r300c4 r500c4
@@ -163,6 +247,8 @@ expect_usage usage_no_events check --pmu knm
 expect_usage usage_caps_out_of_range check --pmu knm --caps gp=0 r300c4
 expect_usage usage_caps_not_a_number check --pmu knm --caps width=4x r300c4
 expect_usage usage_caps_unknown_key check --pmu knm --caps counters=4 r300c4
+expect_usage usage_caps_anythread_deprecated_not_0_or_1 check --pmu skl \
+	--caps anythread-deprecated=2 r300c4
 
 # Help goes to stdout and succeeds.
 run check --help

@@ -115,11 +115,8 @@ static bool skl_default_any_response(const struct combo *c, const struct verdict
 
 static const struct disagreement disagreements[] = {
 	/* AnyThread on Knights Landing/Mill */
-	{ "knl knm", LIBPFM_ACCEPTS, PMUCTL_R_ANY_NOT_ALLOWED, "UNHALTED_REFERENCE_CYCLES:*t*", NULL,
-	  "libpfm_intel_knm(3): t on unhalted_reference_cycles \"may be ignored or rejected\"; pmuctl refuses AnyThread on fixed counter 2 rather than count one thread silently",
-	  __LINE__ },
 	{ "knl knm", LIBPFM_ACCEPTS, PMUCTL_R_ANY_NOT_ALLOWED, "*:t:c=1", NULL,
-	  "libpfm4 takes t with c on the fixed-counter events; with c (or e, i) they need a generic counter, and pmuctl allows AnyThread on KNL/KNM fixed counters 0 and 1 only (the man page: t is for fixed counters)",
+	  "libpfm4 takes t with c on the fixed-counter events; with c (or e, i) they need a generic counter, and pmuctl allows AnyThread on the KNL/KNM fixed counters only (the man page: t is for fixed counters)",
 	  __LINE__ },
 	{ "knl knm", LIBPFM_REFUSES, PMUCTL_R_NONE, "INST_RETIRED*:t*", NULL,
 	  "libpfm4 has t on INSTRUCTION_RETIRED but not on INST_RETIRED:ANY_P, the same encoding 0x00c0; pmuctl judges the encoding: fixed counter 0 counts it with AnyThread",

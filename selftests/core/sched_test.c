@@ -18,9 +18,12 @@
  *    release, refcounts, several CPUs, latency pairs.
  *
  * Latency pairs (sched.c contract): next to an OUTSTANDING event, every
- * event the user gave as OFFCORE_RESPONSE_1 is its partner and must carry
- * the same request bits and ANY_RESPONSE; an OFFCORE_RESPONSE_0 event that
- * arbitration moved to RSP_1 is not a partner.
+ * event whose final register is RSP_1 is its partner and must carry the
+ * same request bits and ANY_RESPONSE, whether it was given as
+ * OFFCORE_RESPONSE_1 or moved there from OFFCORE_RESPONSE_0 by arbitration:
+ * the pair is what the two MSRs hold, not how it was spelled.
+ * OUTSTANDING is a register rule (RSP_0 only), not a counter constraint:
+ * it may use any generic counter.
  *
  * The rules of the oracle come from FACTS.md section 2 (Linux 6.1
  * __intel_shared_reg_get_constraints / intel_alt_er / intel_fixup_er,
@@ -120,10 +123,10 @@ struct pev {
 
 /* Values shared by the pools. */
 #define A_VAL	(REQ0 | ANYRSP)		/* fits both RSP registers */
-#define OUT_VAL	(REQ0 | OUTST)		/* KNL: RSP_0 only, PMC0 only */
+#define OUT_VAL	(REQ0 | OUTST)		/* KNL: RSP_0 only, any generic counter */
 #define OUT2	(REQ1 | OUTST)
 #define C1_VAL	(PWR | ANYRSP)		/* KNL: RSP_1 only */
-#define D_VAL	(REQ2 | DDRNEAR)	/* fits both, not a latency partner */
+#define D_VAL	(REQ2 | DDRNEAR)	/* fits both; on RSP_1 next to OUTSTANDING, a bad partner */
 #define B_VAL	(REQ1 | ANYRSP)
 #define C_VAL	(REQ2 | ANYRSP)
 
@@ -133,9 +136,9 @@ static const struct pev knx_pool[] = {
 	{ "ref", 0x0300 | USR, 0, 0, 0, F2, -1, false },
 	{ "inst_any", 0x00c0 | USR | ANY, 0, 0, 0, F0, -1, false },
 	{ "cycles_any", 0x003c | USR | ANY, 0, 0, 0, F1, -1, false },
-	{ "outstanding", 0x01b7 | USR, OUT_VAL, 0, 0x1, 0, 0, true },
+	{ "outstanding", 0x01b7 | USR, OUT_VAL, 0, GP_ALL, 0, 0, true },
 	{ "rsp0_a", 0x01b7 | USR, A_VAL, 0, GP_ALL, 0, 0, false },
-	{ "outstanding2", 0x01b7 | USR, OUT2, 0, 0x1, 0, 0, true },
+	{ "outstanding2", 0x01b7 | USR, OUT2, 0, GP_ALL, 0, 0, true },
 	{ "rsp1_only", 0x02b7 | USR, C1_VAL, 0, GP_ALL, 0, 1, false },
 	{ "rsp1_a", 0x02b7 | USR, A_VAL, 0, GP_ALL, 0, 1, false },
 	{ "rsp1_d", 0x02b7 | USR, D_VAL, 0, GP_ALL, 0, 1, false },
@@ -272,7 +275,8 @@ static bool latency_ok(const struct oracle *o)
 	for (i = 0; i < o->n; i++) {
 		u64 x = o->ev[i]->extra;
 
-		if (o->ev[i]->home < 0 || !o->f->regs[o->ev[i]->home].rsp1)
+		/* the register chosen, not the one the code names */
+		if (o->reg_of[i] < 0 || !o->f->regs[o->reg_of[i]].rsp1)
 			continue;
 		if ((x & OFC_REQUEST) != req || !(x & ANYRSP))
 			return false;
@@ -476,9 +480,9 @@ static bool placement_valid(struct __test_metadata *_metadata,
 			req = e->extra & OFC_REQUEST;
 		}
 	}
-	/* latency pair: the events given as OFFCORE_RESPONSE_1 */
+	/* latency pair: the events placed on RSP_1, however spelled */
 	for (i = 0; i < n && have_out; i++) {
-		if (ev[i]->home < 0 || !f->regs[ev[i]->home].rsp1)
+		if (p[i].xreg < 0 || !f->regs[p[i].xreg].rsp1)
 			continue;
 		CHECK((ev[i]->extra & OFC_REQUEST) == req, "latency request mismatch");
 		CHECK(ev[i]->extra & ANYRSP, "latency partner without ANY_RESPONSE");
@@ -1474,20 +1478,22 @@ TEST_F(knx, accepts_latency_pair)
 	u32 reason, index;
 
 	ASSERT_EQ(0, sched_on(self->m, variant->caps, NULL, e, 2, p, &reason, &index));
-	EXPECT_EQ(0, p[0].idx);		/* OUTSTANDING on PMC0 */
 	EXPECT_EQ(0, p[0].xreg);
 	EXPECT_EQ(1, p[1].xreg);
-	EXPECT_NE(0, p[1].idx);
+	EXPECT_GT(PMUCTL_IDX_FIXED, p[0].idx);
+	EXPECT_GT(PMUCTL_IDX_FIXED, p[1].idx);
+	EXPECT_NE(p[0].idx, p[1].idx);
 	ASSERT_EQ(0, pmuctl_cpu_claim(&self->st, 1, p, 2));
 	EXPECT_EQ(REQ0 | REQ1 | OUTST, self->st.x[0].value);
 	EXPECT_EQ(REQ0 | REQ1 | ANYRSP, self->st.x[1].value);
 }
 
 /*
- * An OFFCORE_RESPONSE_0 event moved to RSP_1 next to OUTSTANDING counts its
- * own responses: it is no latency partner and is not checked as one.
+ * An OFFCORE_RESPONSE_0 event that arbitration moves to RSP_1 next to
+ * OUTSTANDING programs the same MSR as one given as OFFCORE_RESPONSE_1: it
+ * is the latency partner and is checked as one.
  */
-TEST_F(knx, moved_rsp0_event_is_not_a_latency_partner)
+TEST_F(knx, moved_rsp0_event_is_a_latency_partner)
 {
 	struct pmuctl_event e[2] = {
 		evt(0x01b7 | USR, REQ1 | DDRNEAR), evt(0x01b7 | USR, REQ0 | OUTST),
@@ -1495,13 +1501,53 @@ TEST_F(knx, moved_rsp0_event_is_not_a_latency_partner)
 	struct pmuctl_place p[2];
 	u32 reason, index;
 
-	ASSERT_EQ(0, sched_on(self->m, variant->caps, NULL, e, 2, p, &reason, &index)) {
-		TH_LOG("reason %u index %u", reason, index);
+	EXPECT_EQ(-EINVAL, sched_on(self->m, variant->caps, NULL, e, 2, p, &reason, &index));
+	EXPECT_EQ((u32)PMUCTL_R_LATENCY_REQUEST_MISMATCH, reason);
+	EXPECT_EQ(0U, index);
+	/* the same requests, without ANY_RESPONSE */
+	e[0] = evt(0x01b7 | USR, REQ0 | DDRNEAR);
+	EXPECT_EQ(-EINVAL, sched_on(self->m, variant->caps, NULL, e, 2, p, &reason, &index));
+	EXPECT_EQ((u32)PMUCTL_R_LATENCY_NO_ANY_RESPONSE, reason);
+	EXPECT_EQ(0U, index);
+}
+
+/*
+ * Issue 10's pair: r301b7:4000000001 with r302b7:80800002 (RSP_1 spelled)
+ * or r301b7:80800002 (moved to RSP_1) program the same two MSRs with the
+ * same values, so they get the same verdict: a request mismatch (DMND_RFO
+ * against DMND_DATA_RD).  With DMND_DATA_RD and ANY_RESPONSE, both
+ * spellings are the valid pair, placed alike.
+ */
+TEST_F(knx, latency_pair_verdict_does_not_depend_on_spelling)
+{
+	static const u16 second[] = { 0x02b7, 0x01b7 };
+	struct pmuctl_place p[2], first_p[2];
+	u32 reason, index, k;
+
+	for (k = 0; k < PMUCTL_NELEM(second); k++) {
+		struct pmuctl_event e[2] = {
+			evt(0x01b7 | USR | OS, 0x4000000001ULL),
+			evt(second[k] | USR | OS, 0x80800002ULL),
+		};
+
+		EXPECT_EQ(-EINVAL, sched_on(self->m, variant->caps, NULL, e, 2, p,
+					    &reason, &index)) TH_LOG("code %#x", second[k]);
+		EXPECT_EQ((u32)PMUCTL_R_LATENCY_REQUEST_MISMATCH, reason)
+			TH_LOG("code %#x", second[k]);
+		EXPECT_EQ(1U, index) TH_LOG("code %#x", second[k]);
+
+		e[1] = evt(second[k] | USR | OS, REQ0 | ANYRSP);
+		ASSERT_EQ(0, sched_on(self->m, variant->caps, NULL, e, 2, p, &reason, &index)) {
+			TH_LOG("code %#x: reason %u index %u", second[k], reason, index);
+		}
+		EXPECT_EQ(0, p[0].xreg);
+		EXPECT_EQ(1, p[1].xreg);
+		EXPECT_EQ(0x02b7ULL, code_of(p[1].config)) TH_LOG("code %#x", second[k]);
+		if (!k)
+			memcpy(first_p, p, sizeof(p));
+		else
+			EXPECT_EQ(0, memcmp(first_p, p, sizeof(p)));
 	}
-	EXPECT_EQ(1, p[0].xreg);
-	EXPECT_EQ(0x02b7ULL, code_of(p[0].config));
-	EXPECT_EQ(0, p[1].xreg);
-	EXPECT_EQ(0, p[1].idx);
 }
 
 TEST_F(knx, rejects_latency_request_mismatch)
@@ -1552,7 +1598,11 @@ TEST_F(knx, checks_latency_only_with_outstanding_in_group)
 	EXPECT_EQ(1, p[0].xreg);
 }
 
-TEST_F(knx, outstanding_waits_for_pmc0)
+/*
+ * OUTSTANDING is an OFFCORE_RSP_0 rule, not a PMC0 constraint (Intel's KNL
+ * list: counters "0,1"): with PMC0 taken it counts on another counter.
+ */
+TEST_F(knx, outstanding_takes_any_free_generic_counter)
 {
 	struct pmuctl_event e = evt(0x01b7 | USR, REQ0 | OUTST);
 	struct pmuctl_place p;
@@ -1560,9 +1610,38 @@ TEST_F(knx, outstanding_waits_for_pmc0)
 
 	take(_metadata, self->m, variant->caps, &self->st, 1, 0x00c4, 0);
 	ASSERT_EQ(1U, self->st.owner[0]);	/* the first generic counter */
-	EXPECT_EQ(-EBUSY, sched_on(self->m, variant->caps, &self->st, &e, 1, &p,
-				   &reason, &index));
-	EXPECT_EQ((u32)PMUCTL_R_COUNTERS_BUSY, reason);
+	ASSERT_EQ(0, sched_on(self->m, variant->caps, &self->st, &e, 1, &p,
+			      &reason, &index)) TH_LOG("reason %u", reason);
+	EXPECT_EQ(1, p.idx);
+	EXPECT_EQ(0, p.xreg);
+}
+
+/* Two events sharing one OUTSTANDING value share RSP_0 and get two counters. */
+TEST_F(knx, two_events_sharing_one_outstanding_value_schedule_together)
+{
+	struct pmuctl_event e[3] = {
+		evt(0x01b7 | USR, REQ0 | OUTST), evt(0x01b7 | OS, REQ0 | OUTST),
+		evt(0x02b7 | USR, REQ0 | ANYRSP),
+	};
+	struct pmuctl_place p[3];
+	u32 reason, index;
+
+	ASSERT_EQ(0, sched_on(self->m, variant->caps, NULL, e, 2, p, &reason, &index)) {
+		TH_LOG("reason %u index %u", reason, index);
+	}
+	EXPECT_EQ(0, p[0].xreg);
+	EXPECT_EQ(0, p[1].xreg);
+	EXPECT_NE(p[0].idx, p[1].idx);
+	ASSERT_EQ(0, pmuctl_cpu_claim(&self->st, 1, p, 2));
+	EXPECT_EQ(2U, self->st.x[0].refcount);
+	EXPECT_EQ(REQ0 | OUTST, self->st.x[0].value);
+	ASSERT_EQ(0, pmuctl_cpu_release(&self->st, 1, p, 2));
+	/* with the latency partner: three generic counters where there are */
+	if (variant->caps->nr_gp >= 3) {
+		ASSERT_EQ(0, sched_on(self->m, variant->caps, NULL, e, 3, p, &reason,
+				      &index)) TH_LOG("reason %u index %u", reason, index);
+		EXPECT_EQ(1, p[2].xreg);
+	}
 }
 
 /* ---- Skylake's own registers ---- */

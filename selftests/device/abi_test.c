@@ -733,18 +733,19 @@ static const struct rule_vec {
 	  { E(SKL_LDLAT | USR, 0x10000, 0) } },
 	{ __LINE__, M_SKL, 0, 0, 0, 2,
 	  { E(SKL_FE | USR, 0x11, 0), E(SKL_LDLAT | USR, 0x3, 0) } },
-	/* AnyThread: KNM only on fixed counters 0 and 1 (model.c policy). */
+	/* AnyThread: KNM only on its fixed counters, REF_TSC's included (model.c policy). */
 	{ __LINE__, M_KNX, -EINVAL, PMUCTL_R_ANY_NOT_ALLOWED, 0, 1,
 	  { E(EV_LLC_REF | USR | ANY, 0, 0) } },
 	{ __LINE__, M_KNX, -EINVAL, PMUCTL_R_ANY_NOT_ALLOWED, 0, 1,
 	  { E(EV_INST | USR | ANY, 0, GONLY) } },
-	{ __LINE__, M_KNX, -EINVAL, PMUCTL_R_ANY_NOT_ALLOWED, 0, 1,
+	{ __LINE__, M_KNX, 0, 0, 0, 1,
 	  { E(EV_REF | USR | ANY, 0, 0) } },
-	{ __LINE__, M_KNX, 0, 0, 0, 2,
-	  { E(EV_INST | USR | ANY, 0, 0), E(EV_CYCLES | OS | ANY, 0, 0) } },
+	{ __LINE__, M_KNX, 0, 0, 0, 3,
+	  { E(EV_INST | USR | ANY, 0, 0), E(EV_CYCLES | OS | ANY, 0, 0),
+	    E(EV_REF | USR | ANY, 0, 0) } },
 	{ __LINE__, M_SKL, 0, 0, 0, 2,
 	  { E(EV_LLC_REF | USR | ANY, 0, 0), E(EV_REF | USR | ANY, 0, 0) } },
-	/* OUTSTANDING: RSP_0 only, request bits only, on PMC0. */
+	/* OUTSTANDING: RSP_0 only, request bits only, on any generic counter. */
 	{ __LINE__, M_KNX, -EINVAL, PMUCTL_R_OUTSTANDING_ON_RSP1, 0, 1,
 	  { E(KNM_RSP1 | USR, REQ0 | OUTST, 0) } },
 	{ __LINE__, M_KNX, -EINVAL, PMUCTL_R_OUTSTANDING_WITH_RESPONSE, 0, 1,
@@ -761,6 +762,14 @@ static const struct rule_vec {
 	  { E(KNM_RSP0 | USR, REQ0 | OUTST, 0), E(KNM_RSP1 | USR, REQ0 | NONDRAM, 0) } },
 	{ __LINE__, M_KNX, 0, 0, 0, 2,
 	  { E(KNM_RSP0 | USR, REQ0 | OUTST, 0), E(KNM_RSP1 | USR, REQ0 | ANYRSP, 0) } },
+	/* The pair is what the MSRs hold: a value moved to RSP_1 is a partner. */
+	{ __LINE__, M_KNX, -EINVAL, PMUCTL_R_LATENCY_REQUEST_MISMATCH, 1, 2,
+	  { E(KNM_RSP0 | USR, REQ0 | OUTST, 0), E(KNM_RSP0 | USR, REQ1 | ANYRSP, 0) } },
+	{ __LINE__, M_KNX, 0, 0, 0, 2,
+	  { E(KNM_RSP0 | USR, REQ0 | OUTST, 0), E(KNM_RSP0 | USR, REQ0 | ANYRSP, 0) } },
+	/* OUTSTANDING is no PMC0 constraint: two events share its value. */
+	{ __LINE__, M_KNX, 0, 0, 0, 2,
+	  { E(KNM_RSP0 | USR, REQ0 | OUTST, 0), E(KNM_RSP0 | OS, REQ0 | OUTST, 0) } },
 	/* Busy inside one group. */
 	{ __LINE__, M_ALL, -EBUSY, PMUCTL_R_COUNTERS_BUSY, 1, 2,
 	  { E(EV_REF | USR, 0, 0), E(EV_REF | OS, 0, 0) } },

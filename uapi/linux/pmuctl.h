@@ -85,13 +85,28 @@ struct pmuctl_event {
 #define PMUCTL_MODEL_KNM	3	/* Knights Mill, family 6 model 0x85 */
 #define PMUCTL_MODEL_SKL	4	/* Skylake and the cores that share its PMU */
 
-/* pmuctl_caps.flags */
-#define PMUCTL_CAP_ANY_THREAD		(1U << 0)	/* perfmon v3/v4: AnyThread exists */
-#define PMUCTL_CAP_ANY_DEPRECATED	(1U << 1)	/* CPUID.0AH:EDX[15] */
+/*
+ * pmuctl_caps.flags
+ *
+ * AnyThread exists from perfmon v3 on; from v5 on CPUID.0AH:EDX[15] may
+ * deprecate it (as Linux 6.12 reads it): ANY_THREAD is set for v3 and
+ * later unless the version is 5 or later with EDX[15], which sets
+ * ANY_DEPRECATED instead.
+ *
+ * GP_CLAMPED, FIXED_CLAMPED: CPUID reported counters pmuctl does not drive,
+ * and @nr_gp, @fixed_mask leave them out.  pmuctl addresses counters in
+ * the legacy MSR ranges, which hold 8 generic counters (IA32_PERFEVTSEL0-7
+ * 0x186-0x18d, IA32_PMC0-7 0xc1-0xc8: a 9th would be IA32_PERF_STATUS,
+ * PERF_CTL, CLOCK_MODULATION, MISC_ENABLE) and fixed counters 0-3
+ * (IA32_FIXED_CTR0-3 0x309-0x30c): the legacy MSR range holds 8 generic
+ * and 4 fixed counters; the others are not offered until the perfmon v6
+ * range (0x1900 and up) is mapped.
+ */
+#define PMUCTL_CAP_ANY_THREAD		(1U << 0)	/* AnyThread exists (v3+, not deprecated) */
+#define PMUCTL_CAP_ANY_DEPRECATED	(1U << 1)	/* v5+: CPUID.0AH:EDX[15] */
 #define PMUCTL_CAP_FULL_WIDTH_WRITE	(1U << 2)	/* PERF_CAPABILITIES[13]: IA32_A_PMCx */
-/* CPUID reported more generic (fixed) counters than pmuctl drives: clamped. */
-#define PMUCTL_CAP_GP_CLAMPED		(1U << 3)
-#define PMUCTL_CAP_FIXED_CLAMPED	(1U << 4)
+#define PMUCTL_CAP_GP_CLAMPED		(1U << 3)	/* more than 8 generic counters */
+#define PMUCTL_CAP_FIXED_CLAMPED	(1U << 4)	/* a fixed counter past 3 */
 /*
  * CPUID.(7,0):EDX[13] without RTM_ALWAYS_ABORT (EDX[11]): Skylake-family
  * microcode whose PMC3 is corrupted by RTM transactions unless
@@ -122,11 +137,12 @@ struct pmuctl_event {
  * @model:	display model.
  * @stepping:	stepping.
  * @version:	architectural perfmon version, CPUID.0AH:EAX[7:0].
- * @nr_gp:	generic counters per logical CPU.
+ * @nr_gp:	generic counters per logical CPU, at most 8 (GP_CLAMPED).
  * @gp_width:	their width in bits.
  * @nr_fixed:	fixed counters (highest present + 1).
  * @fixed_width: their width in bits.
- * @fixed_mask:	bitmap of the fixed counters present.
+ * @fixed_mask:	bitmap of the fixed counters present, within 0-3
+ *		(FIXED_CLAMPED).
  * @events_unavailable: bit i set: architectural event i is not available,
  *		including every i at or above the length CPUID.0AH:EAX[31:24].
  * @flags:	PMUCTL_CAP_*.
@@ -376,6 +392,14 @@ enum pmuctl_reason {
 	 * them.
 	 */
 	PMUCTL_R_HYBRID_CPU = 41,
+	/*
+	 * The generic model (PMUCTL_MODEL_ARCH, a CPU without a model table)
+	 * takes the architectural events of CPUID.0AH:EBX and the fixed-counter
+	 * encodings only: a model-specific event may have counter constraints
+	 * or an extra MSR (OFFCORE_RSP, PEBS_LD_LAT, PEBS_FRONTEND) pmuctl
+	 * does not know there.
+	 */
+	PMUCTL_R_NOT_ARCHITECTURAL = 42, /* not an architectural event (generic model) */
 	PMUCTL_R_NR
 };
 
