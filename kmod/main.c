@@ -46,6 +46,7 @@ static const struct kernel_param_ops paranoid_ops = {
 	.get = param_get_int,
 };
 module_param_cb(paranoid, &paranoid_ops, &pmuctl_paranoid, 0644);
+__MODULE_PARM_TYPE(paranoid, "int");
 MODULE_PARM_DESC(paranoid,
 		 "as kernel.perf_event_paranoid for users without CAP_PERFMON: 3 (default) may not open, 2/1 may open but not count CPU-wide, 0/-1 may count CPU-wide");
 
@@ -98,13 +99,8 @@ static int user_attach(struct pmuctl_session *s, int paranoid)
 	hash_add(pmuctl_users, &u->node, __kuid_val(uid));
 found:
 	/* As inotify's max_user_instances: EMFILE. */
-	if (paranoid >= 0 && max && u->nr_sessions >= max) {
-		if (!u->nr_sessions) {
-			hash_del(&u->node);
-			kfree(u);
-		}
-		return -EMFILE;
-	}
+	if (paranoid >= 0 && max && u->nr_sessions >= max)
+		return -EMFILE;		/* max >= 1: u has sessions, stays */
 	u->nr_sessions++;
 	list_add(&s->user_node, &u->sessions);
 	s->user = u;
@@ -129,11 +125,12 @@ static void user_detach(struct pmuctl_session *s)
 static int pmuctl_open(struct inode *inode, struct file *file)
 {
 	int paranoid = READ_ONCE(pmuctl_paranoid);
+	bool priv = opener_privileged(paranoid);
 	struct pmuctl_session *s;
 	int id, ret = -ENOMEM;
 
 	/* perf's paranoid 3 (Debian's default): no unprivileged access. */
-	if (paranoid >= 3 && !perfmon_capable())
+	if (!priv && paranoid >= 3)
 		return -EPERM;
 	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 	if (!s)
@@ -146,7 +143,7 @@ static int pmuctl_open(struct inode *inode, struct file *file)
 	if (id < 0)
 		goto free_wave_cpus;
 	s->id = id;
-	s->unpriv = !opener_privileged(paranoid);
+	s->unpriv = !priv;
 	INIT_LIST_HEAD(&s->user_node);
 	if (s->unpriv) {
 		mutex_lock(&pmuctl_lock);

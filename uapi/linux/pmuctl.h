@@ -25,7 +25,7 @@
  *   2, 1: unprivileged users may open and use INFO, but every PROGRAM is
  *      EACCES, PMUCTL_R_UNPRIV_CPU_SCOPE: pmuctl counts CPU-wide only, and
  *      perf forbids unprivileged CPU-wide counting at these levels (at 2
- *      it also forbids kernel mode, at 1 it would allow it per thread);
+ *      perf also forbids kernel mode; at 1 it allows it per thread);
  *   0, -1: unprivileged sessions program CPU-wide counting with the same
  *      event rules as privileged ones (kernel mode and AnyThread included,
  *      as perf_allow_cpu() allows them at <= 0); at -1 the per-user limits
@@ -35,10 +35,11 @@
  * PMUCTL_RDPMC_NONE to them and they read their own counters with
  * PMUCTL_IOC_READ.  INFO does not show them other sessions' ids or extra
  * values (PMUCTL_OWNER_OTHER, PMUCTL_HOLDING_XREG_HIDDEN).  Per user
- * (uid) without privilege: at most "user_max_sessions" open sessions
- * (open is EMFILE beyond, as inotify's max_user_instances) and at most
- * "user_max_counters" counters held on any one CPU (PROGRAM is EDQUOT,
- * PMUCTL_R_USER_LIMIT, with err_cpu).  Privilege and the level are
+ * (uid) without privilege: at most "user_max_sessions" (default 16) open
+ * sessions (open is EMFILE beyond, as inotify's max_user_instances) and
+ * at most "user_max_counters" (default 4) counters held on any one CPU
+ * over all its sessions (PROGRAM is EDQUOT, PMUCTL_R_USER_LIMIT, with
+ * err_cpu; checked before the events' own rules); 0 turns a limit off.  Privilege and the level are
  * decided at open (may open) and at PROGRAM (may count); a group already
  * programmed keeps counting when the level is raised, as perf events
  * already open do.
