@@ -430,8 +430,12 @@ u32 pmuctl_hw_rdpmc_policy(void)
 static void hw_grant_prepare(struct pmuctl_session *s, struct pmuctl_wave *w)
 {
 	struct mm_struct *mm = current->mm;
-	u32 policy = pmuctl_hw_rdpmc_policy();
+	u32 policy;
 
+	/* rdpmc reads every counter of the CPU: never for unprivileged sessions. */
+	if (s->unpriv)
+		return;
+	policy = pmuctl_hw_rdpmc_policy();
 	if (!mm || !policy)
 		return;
 	mmgrab(mm);
@@ -502,7 +506,7 @@ int pmuctl_hw_program(struct pmuctl_session *s, const struct cpumask *cpus,
 {
 	struct pmuctl_wave w = { .check_free = true };
 	struct pmuctl_view v;
-	u32 c, i, policy = s->unpriv ? PMUCTL_POLICY_UNPRIV : 0;
+	u32 c, i, policy = s->policy;
 	int ret;
 
 	*cpu = U32_MAX;

@@ -24,15 +24,47 @@
 			 BIT_ULL(_IOC_NR(PMUCTL_IOC_READ)) |		\
 			 BIT_ULL(_IOC_NR(PMUCTL_IOC_RELEASE)))
 
-/* Copy out one struct pmuctl_holding per possible CPU, as many as fit. */
-static int info_holdings(struct pmuctl_info *info)
+/* Largest holding entry a caller may ask for (pmuctl_info.holding_size). */
+#define PMUCTL_HOLDING_SIZE_MAX	4096
+
+/*
+ * What an unprivileged session may see of a CPU's holdings: its own session
+ * id, a "busy" marker for every other holder, and the extra MSR values its
+ * own group uses there.  pmuctl_lock held.
+ */
+static void holding_filter(const struct pmuctl_session *s,
+			   struct pmuctl_holding *h)
 {
-	struct pmuctl_holding __user *uh = u64_to_user_ptr(info->holdings);
-	u32 room = info->holdings_size / sizeof(*uh), cpu, n = 0;
+	u32 i, mine = 0;
+
+	for (i = 0; i < PMUCTL_HOLDING_COUNTERS; i++)
+		if (h->owner[i] && h->owner[i] != s->id)
+			h->owner[i] = PMUCTL_OWNER_OTHER;
+	if (s->nr && cpumask_test_cpu(h->cpu, s->cpus))
+		for (i = 0; i < s->nr; i++)
+			if (s->place[i].xreg >= 0)
+				mine |= BIT(s->place[i].xreg);
+	for (i = 0; i < PMUCTL_HOLDING_XREGS; i++) {
+		if (!h->xreg[i].refcount || (mine & BIT(i)))
+			continue;
+		h->xreg[i].value = 0;
+		h->xreg[i].flags |= PMUCTL_HOLDING_XREG_HIDDEN;
+	}
+}
+
+/*
+ * Copy out one holding entry per possible CPU, as many as fit, each
+ * info->holding_size bytes: what both sides know, the rest zeroed.
+ */
+static int info_holdings(struct pmuctl_session *s, struct pmuctl_info *info)
+{
+	u8 __user *uh = u64_to_user_ptr(info->holdings);
+	u32 size = info->holding_size, room, cpu, n = 0;
 	struct pmuctl_holding *h;
 	int ret = 0;
 
-	h = kmalloc(sizeof(*h), GFP_KERNEL);
+	room = size ? info->holdings_size / size : 0;
+	h = kzalloc(max_t(size_t, size, sizeof(*h)), GFP_KERNEL_ACCOUNT);
 	if (!h)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
@@ -40,8 +72,10 @@ static int info_holdings(struct pmuctl_info *info)
 			break;
 		mutex_lock(&pmuctl_lock);
 		pmuctl_hw_holding(cpu, h);
+		if (s->unpriv)
+			holding_filter(s, h);
 		mutex_unlock(&pmuctl_lock);
-		if (copy_to_user(&uh[n], h, sizeof(*h))) {
+		if (copy_to_user(uh + (size_t)n * size, h, size)) {
 			ret = -EFAULT;
 			break;
 		}
@@ -55,48 +89,72 @@ static int info_holdings(struct pmuctl_info *info)
 static int pmuctl_info(struct pmuctl_session *s, void __user *uarg)
 {
 	struct pmuctl_info info;
+	u32 hs;
 	int ret;
 
 	if (copy_from_user(&info, uarg, sizeof(info)))
 		return -EFAULT;
-	if (info.flags || info.reserved0 ||
-	    memchr_inv(info.reserved, 0, sizeof(info.reserved)))
+	if (info.flags || memchr_inv(info.reserved, 0, sizeof(info.reserved)))
 		return -EINVAL;
-	if (info.abi_version || info.pmu_model || info.max_events ||
-	    info.event_flags || info.rdpmc || info.backend || info.nr_cpus ||
-	    info.commands || info.holdings_nr || info.session ||
-	    memchr_inv(&info.caps, 0, sizeof(info.caps)))
+	/* The output fields are ignored on input: a retry passes them back. */
+	hs = info.holding_size;
+	if ((hs || info.holdings_size) &&
+	    (hs < PMUCTL_HOLDING_SIZE_VER0 || hs % 8 ||
+	     hs > PMUCTL_HOLDING_SIZE_MAX))
 		return -EINVAL;
-	if (info.holdings_size % sizeof(struct pmuctl_holding) ||
-	    (info.holdings_size && !info.holdings))
+	if (info.holdings_size && (!info.holdings || info.holdings_size % hs))
 		return -EINVAL;
 
 	info.abi_version = PMUCTL_ABI_VERSION;
 	info.pmu_model = pmuctl_pmu.model->id;
 	info.max_events = PMUCTL_MAX_EVENTS;
 	info.event_flags = PMUCTL_EVENT_FLAGS_ALL;
-	info.rdpmc = pmuctl_hw_rdpmc_policy() ? PMUCTL_RDPMC_SESSION :
-						PMUCTL_RDPMC_NONE;
+	/* Unprivileged sessions are never granted rdpmc (hw_grant_prepare()). */
+	info.rdpmc = !s->unpriv && pmuctl_hw_rdpmc_policy() ?
+		     PMUCTL_RDPMC_SESSION : PMUCTL_RDPMC_NONE;
 	info.caps = pmuctl_pmu.caps;
 	info.backend = pmuctl_pmu.be->kind;
 	info.nr_cpus = nr_cpu_ids;
 	info.commands = PMUCTL_COMMANDS;
 	info.session = s->id;
-	ret = info_holdings(&info);
-	if (ret)
-		return ret;
+	info.session_flags = s->unpriv ? PMUCTL_SESSION_UNPRIV : 0;
+	info.paranoid = READ_ONCE(pmuctl_paranoid);
+	mutex_lock(&pmuctl_lock);
+	info.generation = s->gen;
+	mutex_unlock(&pmuctl_lock);
+	info.holdings_nr = 0;
+	if (info.holdings_size) {
+		ret = info_holdings(s, &info);
+		if (ret)
+			return ret;
+	}
+	info.holding_size = sizeof(struct pmuctl_holding);
 	return copy_to_user(uarg, &info, sizeof(info)) ? -EFAULT : 0;
 }
 
+/* A user buffer copied in, charged to the caller's memory cgroup. */
+static void *dup_user(u64 uptr, size_t len)
+{
+	void *p = kmalloc(len, GFP_KERNEL_ACCOUNT);
+
+	if (!p)
+		return ERR_PTR(-ENOMEM);
+	if (copy_from_user(p, u64_to_user_ptr(uptr), len)) {
+		kfree(p);
+		return ERR_PTR(-EFAULT);
+	}
+	return p;
+}
+
 /* The CPU bitmap of a PROGRAM request, as a cpumask. */
-static int program_cpus(struct pmuctl_session *s, const struct pmuctl_program *p,
-			struct cpumask *mask, u32 *reason)
+static int program_cpus(const struct pmuctl_program *p, struct cpumask *mask,
+			u32 *reason)
 {
 	u32 words = p->cpus_size / 8, w, b;
 	u64 *bits;
 	int ret = 0;
 
-	bits = memdup_user(u64_to_user_ptr(p->cpus), p->cpus_size);
+	bits = dup_user(p->cpus, p->cpus_size);
 	if (IS_ERR(bits))
 		return PTR_ERR(bits);
 	cpumask_clear(mask);
@@ -114,12 +172,15 @@ static int program_cpus(struct pmuctl_session *s, const struct pmuctl_program *p
 			cpumask_set_cpu(cpu, mask);
 		}
 	}
+	/*
+	 * No check against the caller's affinity for unprivileged sessions:
+	 * sched_setaffinity() widens it at will (PMUCTL_R_CPU_NOT_ALLOWED is
+	 * retired); program_policy() decides whether CPU-wide counting is
+	 * allowed at all.
+	 */
 	if (cpumask_empty(mask)) {
 		*reason = PMUCTL_R_BAD_CPU;
 		ret = -EINVAL;
-	} else if (s->unpriv && !cpumask_subset(mask, current->cpus_ptr)) {
-		*reason = PMUCTL_R_CPU_NOT_ALLOWED;
-		ret = -EPERM;
 	}
 out:
 	kfree(bits);
@@ -134,8 +195,6 @@ static int program_check(const struct pmuctl_program *p, u32 *reason,
 		*reason = PMUCTL_R_BAD_FLAGS;
 	else if (memchr_inv(p->reserved, 0, sizeof(p->reserved)))
 		*reason = PMUCTL_R_RESERVED_FIELD;
-	else if (p->err_reason || p->err_index || p->err_cpu)
-		*reason = PMUCTL_R_OUTPUT_NOT_ZERO;
 	if (*reason)
 		return -EINVAL;
 	if (p->nr_events > PMUCTL_MAX_EVENTS) {
@@ -149,28 +208,87 @@ static int program_check(const struct pmuctl_program *p, u32 *reason,
 	return 0;
 }
 
+/*
+ * May the session count CPU-wide, and with which event rules?  As perf at
+ * the same kernel.perf_event_paranoid level (perf_allow_cpu()): privileged
+ * sessions always; unprivileged ones only at paranoid <= 0, and then with
+ * the privileged rules, kernel mode and AnyThread included (perf gates
+ * AnyThread with perf_allow_cpu() too: at <= 0 the sibling thread can be
+ * counted CPU-wide anyway).  PMUCTL_POLICY_UNPRIV is for the per-thread
+ * sessions that levels 2 and 1 will admit.
+ */
+static int program_policy(const struct pmuctl_session *s, int paranoid,
+			  u32 *policy, u32 *reason)
+{
+	*policy = 0;
+	if (s->unpriv && paranoid >= 1) {
+		*reason = PMUCTL_R_UNPRIV_CPU_SCOPE;
+		return -EACCES;
+	}
+	return 0;
+}
+
+/*
+ * An unprivileged user holds at most user_max_counters counters on any one
+ * CPU, over all its sessions (none at paranoid -1).  pmuctl_lock held.
+ */
+static int program_user_limit(const struct pmuctl_session *s,
+			      const struct cpumask *mask, u32 n, int paranoid,
+			      u32 *reason, u32 *cpu)
+{
+	u32 max = READ_ONCE(pmuctl_user_max_counters), c;
+	const struct pmuctl_session *o;
+
+	if (!s->user || !max || paranoid < 0)
+		return 0;
+	for_each_cpu(c, mask) {
+		u32 held = n;
+
+		list_for_each_entry(o, &s->user->sessions, user_node)
+			if (o->nr && cpumask_test_cpu(c, o->cpus))
+				held += o->nr;
+		if (held > max) {
+			*reason = PMUCTL_R_USER_LIMIT;
+			*cpu = c;
+			return -EDQUOT;
+		}
+	}
+	return 0;
+}
+
 static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 		       u32 *reason, u32 *index, u32 *cpu)
 {
+	int paranoid = READ_ONCE(pmuctl_paranoid);
 	struct pmuctl_place *place;
 	struct pmuctl_event *ev;
 	cpumask_var_t mask;
-	u32 i, gen = 0, n = p->nr_events;
+	u32 i, policy, n = p->nr_events;
+	u64 gen = 0;
 	int ret;
 
-	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
+	ret = program_policy(s, paranoid, &policy, reason);
+	if (ret)
+		return ret;
+	if (!zalloc_cpumask_var(&mask, GFP_KERNEL_ACCOUNT))
 		return -ENOMEM;
-	place = kcalloc(n, sizeof(*place), GFP_KERNEL);
+	place = kcalloc(n, sizeof(*place), GFP_KERNEL_ACCOUNT);
 	if (!place) {
 		ret = -ENOMEM;
 		goto free_mask;
 	}
-	ev = memdup_user(u64_to_user_ptr(p->events), n * sizeof(*ev));
+	ev = dup_user(p->events, n * sizeof(*ev));
 	if (IS_ERR(ev)) {
 		ret = PTR_ERR(ev);
 		goto free_place;
 	}
-	ret = program_cpus(s, p, mask, reason);
+	/* The events' outputs are ignored on input: a retry passes them back. */
+	for (i = 0; i < n; i++) {
+		ev[i].counter = 0;
+		ev[i].config_used = 0;
+		ev[i].extra_msr = 0;
+	}
+	ret = program_cpus(p, mask, reason);
 	if (ret)
 		goto free_ev;
 
@@ -179,8 +297,12 @@ static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 		*reason = PMUCTL_R_ALREADY_PROGRAMMED;
 		ret = -EBUSY;
 	} else {
-		ret = pmuctl_hw_program(s, mask, ev, n, place, reason, index,
-					cpu);
+		ret = program_user_limit(s, mask, n, paranoid, reason, cpu);
+		if (!ret) {
+			s->policy = policy;
+			ret = pmuctl_hw_program(s, mask, ev, n, place, reason,
+						index, cpu);
+		}
 		if (!ret)
 			gen = ++s->gen;
 	}
@@ -226,8 +348,11 @@ static int pmuctl_program(struct pmuctl_session *s, void __user *uarg)
 	ret = program_check(&p, &reason, &index);
 	if (!ret)
 		ret = program_run(s, &p, &reason, &index, &cpu);
-	/* A refusal that names a rule says which, where and for what event. */
-	if (ret && reason != PMUCTL_R_NONE) {
+	/*
+	 * Every failure says which rule, where and for what event, or
+	 * PMUCTL_R_NONE: the outputs of an earlier try never linger.
+	 */
+	if (ret) {
 		p.err_reason = reason;
 		p.err_index = index;
 		p.err_cpu = cpu;
@@ -261,6 +386,8 @@ static int pmuctl_ctl(struct pmuctl_session *s, unsigned int cmd,
 		ret = pmuctl_hw_stop(s);
 		break;
 	case PMUCTL_IOC_RESET:
+		/* Even a faulted RESET may have zeroed some CPUs' counters. */
+		s->gen++;
 		ret = pmuctl_hw_reset(s);
 		break;
 	default:
@@ -295,10 +422,13 @@ static int pmuctl_read(struct pmuctl_session *s, void __user *uarg)
 		ret = -EINVAL;
 	else
 		ret = pmuctl_hw_read(s, cpu, val);
+	/* The values and the generation they belong to, under one lock. */
+	r.generation = s->gen;
 	mutex_unlock(&pmuctl_lock);
 	if (ret)
 		return ret;
-	if (copy_to_user(u64_to_user_ptr(r.values), val, n * sizeof(val[0])))
+	if (copy_to_user(u64_to_user_ptr(r.values), val, n * sizeof(val[0])) ||
+	    copy_to_user(uarg, &r, sizeof(r)))
 		return -EFAULT;
 	return 0;
 }

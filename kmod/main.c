@@ -12,6 +12,7 @@
 #include <linux/capability.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/hashtable.h>
 #include <linux/idr.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
@@ -20,46 +21,149 @@
 
 #include "pmuctl.h"
 
-static bool unprivileged;
-module_param(unprivileged, bool, 0644);
-MODULE_PARM_DESC(unprivileged,
-		 "let users without CAP_PERFMON open sessions (user mode only, no AnyThread, own CPUs)");
+/*
+ * Who may count, as kernel.perf_event_paranoid says for perf (modules cannot
+ * read the sysctl): 3 only CAP_PERFMON/CAP_SYS_ADMIN may open; 2 and 1
+ * others may open but not count CPU-wide, which is all pmuctl does today;
+ * 0 and -1 they may.  uapi/linux/pmuctl.h has the whole policy.
+ */
+int pmuctl_paranoid = 3;
+
+static int paranoid_set(const char *val, const struct kernel_param *kp)
+{
+	int v, ret = kstrtoint(val, 0, &v);
+
+	if (ret)
+		return ret;
+	if (v < -1 || v > 3)
+		return -EINVAL;
+	WRITE_ONCE(*(int *)kp->arg, v);
+	return 0;
+}
+
+static const struct kernel_param_ops paranoid_ops = {
+	.set = paranoid_set,
+	.get = param_get_int,
+};
+module_param_cb(paranoid, &paranoid_ops, &pmuctl_paranoid, 0644);
+__MODULE_PARM_TYPE(paranoid, "int");
+MODULE_PARM_DESC(paranoid,
+		 "as kernel.perf_event_paranoid for users without CAP_PERFMON: 3 (default) may not open, 2/1 may open but not count CPU-wide, 0/-1 may count CPU-wide");
+
+static unsigned int user_max_sessions = 16;
+module_param(user_max_sessions, uint, 0644);
+MODULE_PARM_DESC(user_max_sessions,
+		 "open sessions per user without CAP_PERFMON (0: no limit; none at paranoid -1)");
+
+unsigned int pmuctl_user_max_counters = 4;
+module_param_named(user_max_counters, pmuctl_user_max_counters, uint, 0644);
+MODULE_PARM_DESC(user_max_counters,
+		 "counters one user without CAP_PERFMON may hold on one CPU (0: no limit; none at paranoid -1)");
 
 struct pmuctl_pmu pmuctl_pmu;
 /* Sessions' groups, the per-CPU accounting and shadows, the perf reservation. */
 DEFINE_MUTEX(pmuctl_lock);
 static DEFINE_IDA(pmuctl_ids);
 static struct dentry *pmuctl_dir;
+/* Users with unprivileged sessions, by uid; pmuctl_lock. */
+static DEFINE_HASHTABLE(pmuctl_users, 6);
+
+/*
+ * Is the opener privileged?  When the policy admits others, the answer is
+ * not a denial worth auditing: ask without an audit record.  Otherwise
+ * perfmon_capable() audits the refusal, which is then meaningful.
+ */
+static bool opener_privileged(int paranoid)
+{
+	if (paranoid >= 3)
+		return perfmon_capable();
+	return ns_capable_noaudit(&init_user_ns, CAP_PERFMON) ||
+	       ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN);
+}
+
+/* Count an unprivileged session against its user.  pmuctl_lock held. */
+static int user_attach(struct pmuctl_session *s, int paranoid)
+{
+	kuid_t uid = current_uid();
+	u32 max = READ_ONCE(user_max_sessions);
+	struct pmuctl_user *u;
+
+	hash_for_each_possible(pmuctl_users, u, node, __kuid_val(uid))
+		if (uid_eq(u->uid, uid))
+			goto found;
+	u = kzalloc(sizeof(*u), GFP_KERNEL_ACCOUNT);
+	if (!u)
+		return -ENOMEM;
+	u->uid = uid;
+	INIT_LIST_HEAD(&u->sessions);
+	hash_add(pmuctl_users, &u->node, __kuid_val(uid));
+found:
+	/* As inotify's max_user_instances: EMFILE. */
+	if (paranoid >= 0 && max && u->nr_sessions >= max)
+		return -EMFILE;		/* max >= 1: u has sessions, stays */
+	u->nr_sessions++;
+	list_add(&s->user_node, &u->sessions);
+	s->user = u;
+	return 0;
+}
+
+/* pmuctl_lock held. */
+static void user_detach(struct pmuctl_session *s)
+{
+	struct pmuctl_user *u = s->user;
+
+	if (!u)
+		return;
+	list_del(&s->user_node);
+	s->user = NULL;
+	if (!--u->nr_sessions) {
+		hash_del(&u->node);
+		kfree(u);
+	}
+}
 
 static int pmuctl_open(struct inode *inode, struct file *file)
 {
+	int paranoid = READ_ONCE(pmuctl_paranoid);
+	bool priv = opener_privileged(paranoid);
 	struct pmuctl_session *s;
-	int id;
+	int id, ret = -ENOMEM;
 
-	if (!perfmon_capable() && !READ_ONCE(unprivileged))
+	/* perf's paranoid 3 (Debian's default): no unprivileged access. */
+	if (!priv && paranoid >= 3)
 		return -EPERM;
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 	if (!s)
 		return -ENOMEM;
-	if (!zalloc_cpumask_var(&s->cpus, GFP_KERNEL))
+	if (!zalloc_cpumask_var(&s->cpus, GFP_KERNEL_ACCOUNT))
 		goto free_session;
-	if (!zalloc_cpumask_var(&s->wave_cpus, GFP_KERNEL))
+	if (!zalloc_cpumask_var(&s->wave_cpus, GFP_KERNEL_ACCOUNT))
 		goto free_cpus;
 	id = ida_alloc_min(&pmuctl_ids, 1, GFP_KERNEL);
 	if (id < 0)
 		goto free_wave_cpus;
 	s->id = id;
-	s->unpriv = !perfmon_capable();
+	s->unpriv = !priv;
+	INIT_LIST_HEAD(&s->user_node);
+	if (s->unpriv) {
+		mutex_lock(&pmuctl_lock);
+		ret = user_attach(s, paranoid);
+		mutex_unlock(&pmuctl_lock);
+		if (ret)
+			goto free_id;
+	}
 	file->private_data = s;
 	return 0;
 
+free_id:
+	ida_free(&pmuctl_ids, s->id);
 free_wave_cpus:
 	free_cpumask_var(s->wave_cpus);
 free_cpus:
 	free_cpumask_var(s->cpus);
 free_session:
 	kfree(s);
-	return -ENOMEM;
+	return ret;
 }
 
 static int pmuctl_release(struct inode *inode, struct file *file)
@@ -69,6 +173,7 @@ static int pmuctl_release(struct inode *inode, struct file *file)
 
 	mutex_lock(&pmuctl_lock);
 	pmuctl_hw_release(s);
+	user_detach(s);
 	mutex_unlock(&pmuctl_lock);
 	pmuctl_stats_close(atomic64_read(&s->waves) - waves);
 	ida_free(&pmuctl_ids, s->id);

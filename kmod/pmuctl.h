@@ -9,8 +9,10 @@
 
 #include <linux/cpumask.h>
 #include <linux/fs.h>
+#include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/mm_types.h>
+#include <linux/uidgid.h>
 
 #include "core.h"
 
@@ -34,11 +36,26 @@ struct pmuctl_pmu {
 extern struct pmuctl_pmu pmuctl_pmu;
 extern struct mutex pmuctl_lock;	/* serializes all configuration */
 
+/* Module parameters (main.c), read with READ_ONCE. */
+extern int pmuctl_paranoid;		/* mirrors kernel.perf_event_paranoid */
+extern unsigned int pmuctl_user_max_counters;	/* per unprivileged user and CPU */
+
+/* A user (uid) with unprivileged sessions open; pmuctl_lock. */
+struct pmuctl_user {
+	struct hlist_node node;		/* in main.c's table, by uid */
+	kuid_t uid;
+	u32 nr_sessions;
+	struct list_head sessions;	/* pmuctl_session.user_node */
+};
+
 struct pmuctl_session {
 	u32 id;
-	bool unpriv;			/* opened without CAP_PERFMON */
+	bool unpriv;			/* opened without CAP_PERFMON/CAP_SYS_ADMIN */
+	u32 policy;			/* PMUCTL_POLICY_* of the group (PROGRAM) */
+	struct pmuctl_user *user;	/* unprivileged sessions' user, or NULL */
+	struct list_head user_node;	/* in user->sessions; pmuctl_lock */
 	u32 nr;				/* events in the group, 0: none */
-	u32 gen;			/* bumped by every PROGRAM that succeeds */
+	u64 gen;			/* pmuctl_info.generation; pmuctl_lock */
 	bool running;
 	struct pmuctl_place place[PMUCTL_MAX_EVENTS];
 	cpumask_var_t cpus;		/* CPUs the group is claimed on */

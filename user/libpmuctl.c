@@ -46,6 +46,7 @@ static int info_get(int fd, struct pmuctl_info *info,
 	if (h && nr) {
 		info->holdings = (uint64_t)(uintptr_t)h;
 		info->holdings_size = nr * sizeof(*h);
+		info->holding_size = sizeof(*h);
 	}
 	if (ioctl(fd, PMUCTL_IOC_INFO, info))
 		return -errno;
@@ -162,7 +163,7 @@ static int this_cpu(void)
 }
 
 static int read_values(int fd, unsigned int cpu, uint64_t *values,
-		       unsigned int nr)
+		       unsigned int nr, uint64_t *generation)
 {
 	struct pmuctl_read r;
 
@@ -172,11 +173,13 @@ static int read_values(int fd, unsigned int cpu, uint64_t *values,
 	r.values = (uint64_t)(uintptr_t)values;
 	if (ioctl(fd, PMUCTL_IOC_READ, &r))
 		return -errno;
+	if (generation)
+		*generation = r.generation;
 	return 0;
 }
 
-int pmuctl_read_values(struct pmuctl *p, int cpu, uint64_t *values,
-		       unsigned int nr)
+int pmuctl_read_values_gen(struct pmuctl *p, int cpu, uint64_t *values,
+			   unsigned int nr, uint64_t *generation)
 {
 	int ret;
 
@@ -185,8 +188,24 @@ int pmuctl_read_values(struct pmuctl *p, int cpu, uint64_t *values,
 		if (cpu < 0)
 			return cpu;
 	}
-	ret = read_values(p->fd, (unsigned int)cpu, values, nr);
+	ret = read_values(p->fd, (unsigned int)cpu, values, nr, generation);
 	return ret ? ret : (int)p->ctr.nr;
+}
+
+int pmuctl_read_values(struct pmuctl *p, int cpu, uint64_t *values,
+		       unsigned int nr)
+{
+	return pmuctl_read_values_gen(p, cpu, values, nr, NULL);
+}
+
+int pmuctl_get_generation(struct pmuctl *p, uint64_t *generation)
+{
+	struct pmuctl_info info;
+	int ret = info_get(p->fd, &info, NULL, 0);
+
+	if (!ret)
+		*generation = info.generation;
+	return ret;
 }
 
 /* ---- the rdpmc emulation ------------------------------------------------ */
@@ -244,7 +263,7 @@ static bool emu_rdpmc(int sig, const siginfo_t *si, ucontext_t *uc)
 			if (p->ctr.ecx[i] != ecx)
 				continue;
 			if (read_values(p->fd, (unsigned int)cpu, vals,
-					PMUCTL_MAX_EVENTS))
+					PMUCTL_MAX_EVENTS, NULL))
 				return false;
 			gr[REG_RAX] = (greg_t)(vals[i] & 0xffffffffU);
 			gr[REG_RDX] = (greg_t)(vals[i] >> 32);

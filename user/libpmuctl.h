@@ -119,7 +119,8 @@ struct pmuctl_counters {
  * Return: 0; -EINVAL for unknown @flags; -ENOENT when the device does not
  * exist (the module is not loaded); -EACCES, -EPERM when the caller may not
  * open it (device permissions; the module admits users without
- * CAP_PERFMON only with unprivileged=1); -EPROTO for a module of another
+ * CAP_PERFMON only with paranoid <= 2); -EMFILE when this user (without
+ * CAP_PERFMON) has user_max_sessions sessions open; -EPROTO for a module of another
  * ABI version; -ENOMEM; another -errno from open(2) or the INFO ioctl.
  */
 int pmuctl_open(const char *path, unsigned int flags, struct pmuctl **out);
@@ -164,7 +165,8 @@ int pmuctl_get_holdings(struct pmuctl *p, struct pmuctl_holding *h,
  * pmuctl_program() - claim counters for a group of events on CPUs
  * @p:		the handle; must not hold a group (pmuctl_release() first).
  * @ev:		in/out: the events (config, extra, flags; the output fields
- *		zero).  On success the module fills in each event's counter,
+ *		are ignored, so a refused array is retried as it is).  On
+ *		success the module fills in each event's counter,
  *		config_used (which differs from config when the event moved
  *		to the other OFFCORE_RSP register) and extra_msr.
  * @nr:		1..PMUCTL_MAX_EVENTS.
@@ -182,9 +184,11 @@ int pmuctl_get_holdings(struct pmuctl *p, struct pmuctl_holding *h,
  *
  * Return: 0; -EINVAL (@err names the rule, e.g. PMUCTL_R_EDGE_NO_CMASK);
  * -EBUSY (counters or an extra MSR held by another session or by perf:
- * PMUCTL_R_COUNTERS_BUSY, PMUCTL_R_PERF_BUSY, ...); -E2BIG; -EPERM (an
- * unprivileged session asked for kernel mode, AnyThread or a CPU outside
- * its affinity); -EIO (a register write faulted; nothing changed);
+ * PMUCTL_R_COUNTERS_BUSY, PMUCTL_R_PERF_BUSY, ...); -E2BIG; -EACCES (an
+ * unprivileged session while the module's paranoid level is 1 or more:
+ * PMUCTL_R_UNPRIV_CPU_SCOPE); -EDQUOT (this user, unprivileged, would hold
+ * more than user_max_counters counters on a CPU: PMUCTL_R_USER_LIMIT);
+ * -EIO (a register write faulted; nothing changed);
  * -EMFILE (more than 64 sessions of this process use the emulation: the
  * group was released); -ENOMEM.
  */
@@ -240,6 +244,33 @@ int pmuctl_release(struct pmuctl *p);
  */
 int pmuctl_read_values(struct pmuctl *p, int cpu, uint64_t *values,
 		       unsigned int nr);
+
+/**
+ * pmuctl_read_values_gen() - read the counters and their generation
+ * @p, @cpu, @values, @nr: as for pmuctl_read_values().
+ * @generation:	out: the session's generation when the values were read
+ *		(struct pmuctl_read.generation), or NULL.
+ *
+ * The generation grows by every PROGRAM and RESET of the session: two
+ * reads whose generations differ do not make a delta.
+ *
+ * Return: as pmuctl_read_values().
+ */
+int pmuctl_read_values_gen(struct pmuctl *p, int cpu, uint64_t *values,
+			   unsigned int nr, uint64_t *generation);
+
+/**
+ * pmuctl_get_generation() - the session's generation, now
+ * @p:		the handle.
+ * @generation:	out: pmuctl_info.generation from a fresh INFO (the copy
+ *		pmuctl_get_info() returns is the one read at open).
+ *
+ * Lets an rdpmc reader check, before and after a measurement, that its
+ * counters were not reset or reprogrammed in between.
+ *
+ * Return: 0; -errno from the INFO ioctl.
+ */
+int pmuctl_get_generation(struct pmuctl *p, uint64_t *generation);
 
 /**
  * pmuctl_get_counters() - the read path's description of the group

@@ -26,7 +26,7 @@ static const struct reason_desc reasons[] = {
 	R(RESERVED_FIELD,
 	  "a reserved field is not zero: zero the whole structure before filling it in"),
 	R(OUTPUT_NOT_ZERO,
-	  "an output field is not zero on input: zero the structure before filling in its input fields"),
+	  "retired: output fields are ignored on input (a module of this ABI never returns it)"),
 	R(TOO_MANY_EVENTS,
 	  "the request has more events than the module takes at once (PMUCTL_MAX_EVENTS): split it into smaller groups"),
 
@@ -96,13 +96,19 @@ static const struct reason_desc reasons[] = {
 	R(BAD_CPU,
 	  "the CPU set is empty or names a CPU this machine cannot have: give existing CPU numbers"),
 	R(CPU_NOT_ALLOWED,
-	  "an unprivileged session may only count CPUs it may run on: pick CPUs from its affinity mask, or use a privileged session"),
+	  "retired: the module no longer checks CPUs against the caller's affinity (a module of this ABI never returns it)"),
 	R(HW_FAULT,
 	  "writing a PMU register faulted, so nothing was programmed: the PMU may be virtualized or taken by firmware"),
 	R(ALREADY_PROGRAMMED,
 	  "this session already holds a group: release it first, or open another session"),
-	R(UNPRIV_CPU_SCOPE, "reserved: an unprivileged session asked for CPU-wide counts"),
-	R(USER_LIMIT, "reserved: a per-user limit was reached"),
+
+	/* unprivileged sessions */
+	R(UNPRIV_CPU_SCOPE,
+	  "CPU-wide counting needs CAP_PERFMON or the module parameter paranoid <= 0 (as kernel.perf_event_paranoid for perf); per-thread counting, which levels 1 and 2 would allow, is not there yet: run as root, or ask the administrator for paranoid=0"),
+	R(USER_LIMIT,
+	  "this user would hold more counters on that CPU than the module parameter user_max_counters allows users without CAP_PERFMON: count fewer events, release other sessions' groups, or ask the administrator to raise it"),
+
+	/* the device, continued */
 	R(PERF_UNMANAGED,
 	  "this is a perfmon v6 PMU on Linux 6.11 or later, where perf's counters live at MSR 0x1900+ and cannot be reserved: pmuctl cannot keep perf off its counters and programs nothing"),
 	R(COUNTER_IN_USE,

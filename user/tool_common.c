@@ -133,7 +133,11 @@ void tool_open_explain(const char *cmd, int ret)
 			  path);
 		break;
 	case -EPERM:
-		tool_fail(cmd, "%s admits only CAP_PERFMON or root: run as root, or let users in with the module parameter unprivileged=1 ('sudo modprobe pmuctl unprivileged=1', or write 1 to /sys/module/pmuctl/parameters/unprivileged)",
+		tool_fail(cmd, "%s admits only CAP_PERFMON or root (module parameter paranoid=3, the default): run as root, or let users count CPU-wide with paranoid=0 ('sudo modprobe pmuctl paranoid=0', or write 0 to /sys/module/pmuctl/parameters/paranoid), as kernel.perf_event_paranoid=0 does for perf",
+			  path);
+		break;
+	case -EMFILE:
+		tool_fail(cmd, "this user has as many %s sessions open as the module parameter user_max_sessions allows: close some, or raise it",
 			  path);
 		break;
 	case -EPROTO:

@@ -21,12 +21,15 @@ void info_usage(FILE *f)
 	      "Output: 'key: value' lines (device, backend, pmu, perfmon, generic\n"
 	      "counters, fixed counters, features, perf_capabilities, unavailable\n"
 	      "architectural events, rdpmc, max events per group, event flags,\n"
-	      "commands, cpus, this session), a blank line, then the holdings table:\n"
-	      "one row per possible CPU with its state (online/offline), the session\n"
-	      "holding each counter (pmcN, fixedN; '-' free) and each extra MSR of\n"
-	      "the model as VALUE/USERS (the value programmed and how many events\n"
-	      "share it; '-' free).  'backend: model' means the module is its test\n"
-	      "build: the register model counts nothing.\n"
+	      "commands, cpus, paranoid, this session (its id), privilege,\n"
+	      "generation), a blank line, then the holdings table: one row per\n"
+	      "possible CPU with its state (online/offline), the session holding\n"
+	      "each counter (pmcN, fixedN; '-' free; '*' another session, as an\n"
+	      "unprivileged session sees it) and each extra MSR of the model as\n"
+	      "VALUE/USERS (the value programmed and how many events share it;\n"
+	      "'hidden' another session's value, as an unprivileged session sees it;\n"
+	      "'-' free).  'backend: model' means the module is its test build: the\n"
+	      "register model counts nothing.\n"
 	      "\n"
 	      "Exit status: 0 success, 1 failure (no device, no PMU, ...), 2 usage.\n", f);
 }
@@ -98,6 +101,18 @@ static void print_flags(const char *key, uint32_t v, const char *const *names,
 	printf("%s\n", any ? "" : " none");
 }
 
+/* What the module's paranoid level means for users without CAP_PERFMON. */
+static const char *paranoid_text(int level)
+{
+	if (level >= 3)
+		return "only CAP_PERFMON may open the device";
+	if (level >= 1)
+		return "users without CAP_PERFMON may open, but not count CPU-wide";
+	if (level == 0)
+		return "users without CAP_PERFMON may count CPU-wide, within user_max_sessions and user_max_counters";
+	return "users without CAP_PERFMON may count CPU-wide, with no per-user limits";
+}
+
 static void print_info(const struct pmuctl_info *info)
 {
 	const struct pmuctl_caps *c = &info->caps;
@@ -139,6 +154,8 @@ static void print_info(const struct pmuctl_info *info)
 
 	if (info->rdpmc == PMUCTL_RDPMC_SESSION)
 		printf("rdpmc: session (granted to a session's process while it holds counters)\n");
+	else if (info->rdpmc == PMUCTL_RDPMC_NONE && (info->session_flags & PMUCTL_SESSION_UNPRIV))
+		printf("rdpmc: none (never for unprivileged sessions: read with PMUCTL_IOC_READ; libpmuctl emulates rdpmc)\n");
 	else if (info->rdpmc == PMUCTL_RDPMC_NONE)
 		printf("rdpmc: none (not granted: read with PMUCTL_IOC_READ; libpmuctl emulates rdpmc)\n");
 	else
@@ -159,7 +176,34 @@ static void print_info(const struct pmuctl_info *info)
 	}
 	printf("\n");
 	printf("cpus: %u\n", info->nr_cpus);
+	printf("paranoid: %d (%s)\n", info->paranoid, paranoid_text(info->paranoid));
 	printf("this session: %u\n", info->session);
+	printf("privilege: %s\n", info->session_flags & PMUCTL_SESSION_UNPRIV ?
+	       "unprivileged (no rdpmc; other sessions show as '*', their extra values as 'hidden')" :
+	       "privileged (CAP_PERFMON or CAP_SYS_ADMIN)");
+	printf("generation: %llu\n", (unsigned long long)info->generation);
+}
+
+/* A counter's holder: its session id, '*' another's (unprivileged view), '-' free. */
+static void owner_cell(uint32_t owner, char *cell, size_t len)
+{
+	if (owner == PMUCTL_OWNER_OTHER)
+		snprintf(cell, len, "*");
+	else if (owner)
+		snprintf(cell, len, "%u", owner);
+	else
+		snprintf(cell, len, "-");
+}
+
+/* An extra MSR held: VALUE/USERS, or hidden/USERS (another session's value). */
+static void xreg_cell(const struct pmuctl_holding *h, unsigned int x,
+		      char *cell, size_t len)
+{
+	if (h->xreg[x].flags & PMUCTL_HOLDING_XREG_HIDDEN)
+		snprintf(cell, len, "hidden/%u", h->xreg[x].refcount);
+	else
+		snprintf(cell, len, "%#llx/%u",
+			 (unsigned long long)h->xreg[x].value, h->xreg[x].refcount);
 }
 
 /* One table cell per counter and extra MSR, then the rows. */
@@ -195,20 +239,18 @@ static void print_holdings(const struct pmuctl_info *info,
 		for (unsigned int x = 0; x < nr_x; x++) {
 			if (!h[r].xreg[x].refcount)
 				continue;
-			snprintf(cell, sizeof(cell), "%#llx/%u",
-				 (unsigned long long)h[r].xreg[x].value,
-				 h[r].xreg[x].refcount);
+			xreg_cell(&h[r], x, cell, sizeof(cell));
 			if (strlen(cell) > width[nr_cols + x])
 				width[nr_cols + x] = (unsigned int)strlen(cell);
 		}
 		for (unsigned int k = 0; k < nr_cols; k++) {
-			snprintf(cell, sizeof(cell), "%u", h[r].owner[col[k]]);
+			owner_cell(h[r].owner[col[k]], cell, sizeof(cell));
 			if (strlen(cell) > width[k])
 				width[k] = (unsigned int)strlen(cell);
 		}
 	}
 
-	printf("\nholdings: session ids per counter, VALUE/USERS per extra MSR, '-' free\n");
+	printf("\nholdings: session ids per counter ('*' another session), VALUE/USERS per extra MSR, '-' free\n");
 	printf("%4s  %-7s", "cpu", "state");
 	for (unsigned int k = 0; k < nr_cols + nr_x; k++)
 		printf("  %*s", (int)width[k], head[k]);
@@ -217,17 +259,12 @@ static void print_holdings(const struct pmuctl_info *info,
 		printf("%4u  %-7s", h[r].cpu,
 		       h[r].flags & PMUCTL_HOLDING_ONLINE ? "online" : "offline");
 		for (unsigned int k = 0; k < nr_cols; k++) {
-			if (h[r].owner[col[k]])
-				snprintf(cell, sizeof(cell), "%u", h[r].owner[col[k]]);
-			else
-				snprintf(cell, sizeof(cell), "-");
+			owner_cell(h[r].owner[col[k]], cell, sizeof(cell));
 			printf("  %*s", (int)width[k], cell);
 		}
 		for (unsigned int x = 0; x < nr_x; x++) {
 			if (h[r].xreg[x].refcount)
-				snprintf(cell, sizeof(cell), "%#llx/%u",
-					 (unsigned long long)h[r].xreg[x].value,
-					 h[r].xreg[x].refcount);
+				xreg_cell(&h[r], x, cell, sizeof(cell));
 			else
 				snprintf(cell, sizeof(cell), "-");
 			printf("  %*s", (int)width[nr_cols + x], cell);

@@ -16,11 +16,12 @@
 /* The ABI's sizes, pinned for the kernel and for every user of the core. */
 static_assert(sizeof(struct pmuctl_event) == 56, "pmuctl_event size");
 static_assert(sizeof(struct pmuctl_caps) == 48, "pmuctl_caps size");
-static_assert(sizeof(struct pmuctl_info) == 136, "pmuctl_info size");
+static_assert(sizeof(struct pmuctl_info) == 144, "pmuctl_info size");
 static_assert(sizeof(struct pmuctl_program) == 72, "pmuctl_program size");
 static_assert(sizeof(struct pmuctl_ctl) == 24, "pmuctl_ctl size");
-static_assert(sizeof(struct pmuctl_holding) == 264, "pmuctl_holding size");
-static_assert(sizeof(struct pmuctl_read) == 40, "pmuctl_read size");
+static_assert(sizeof(struct pmuctl_holding) == 296, "pmuctl_holding size");
+static_assert(sizeof(struct pmuctl_holding) == PMUCTL_HOLDING_SIZE_VER0, "holding v0");
+static_assert(sizeof(struct pmuctl_read) == 48, "pmuctl_read size");
 
 /*
  * Counter index space, as in Linux (INTEL_PMC_IDX_FIXED): generic counter i

@@ -425,7 +425,7 @@ static const char *pm_probe(struct pmuctl **p)
 			 PMUCTL_DEVICE_PATH, strerror(-ret),
 			 ret == -ENOENT ? " (load pmuctl.ko)" :
 			 ret == -EACCES || ret == -EPERM ?
-			 " (run as root, or load pmuctl.ko with unprivileged=1)" : "");
+			 " (run as root, or load pmuctl.ko with paranoid=0)" : "");
 		return why;
 	}
 	info = pmuctl_get_info(*p);

@@ -104,13 +104,10 @@ TEST_F(abi, info_rejects_nonzero_reserved)
 			TH_LOG("reserved[%d]", i);
 		}
 	}
-	memset(&in, 0, sizeof(in));
-	in.reserved0 = 1;
-	EXPECT_EQ(-EINVAL, dev_ioctl(self->fd, PMUCTL_IOC_INFO, &in));
 	EXPECT_UNCHANGED(&self->before, false);
 }
 
-/* Every "out" field of struct pmuctl_info must be zero on input. */
+/* Every "out" field of struct pmuctl_info: ignored on input, overwritten. */
 static const struct {
 	int line;
 	size_t off, size;
@@ -125,9 +122,25 @@ static const struct {
 	{ __LINE__, offsetof(struct pmuctl_info, commands), 8 },
 	{ __LINE__, offsetof(struct pmuctl_info, holdings_nr), 4 },
 	{ __LINE__, offsetof(struct pmuctl_info, session), 4 },
+	{ __LINE__, offsetof(struct pmuctl_info, generation), 8 },
+	{ __LINE__, offsetof(struct pmuctl_info, session_flags), 4 },
+	{ __LINE__, offsetof(struct pmuctl_info, paranoid), 4 },
 };
 
-TEST_F(abi, info_rejects_nonzero_output_fields)
+/* The INFO of the fixture, as a fresh call with @in's garbage must give it. */
+static void info_expect_same(struct __test_metadata *_metadata,
+			     const struct pmuctl_info *want,
+			     const struct pmuctl_info *got, int line)
+{
+	struct pmuctl_info a = *want, b = *got;
+
+	/* holding_size is in/out: without holdings it says the module's size. */
+	a.holding_size = b.holding_size = 0;
+	EXPECT_EQ(0, memcmp(&a, &b, sizeof(a))) TH_LOG("line %d", line);
+	EXPECT_EQ(sizeof(struct pmuctl_holding), got->holding_size);
+}
+
+TEST_F(abi, info_ignores_output_fields_so_the_same_struct_is_passed_again)
 {
 	struct pmuctl_info in;
 	unsigned int i;
@@ -136,19 +149,25 @@ TEST_F(abi, info_rejects_nonzero_output_fields)
 	SNAP();
 	for (i = 0; i < ARRAY_SIZE(info_outputs); i++) {
 		memset(&in, 0, sizeof(in));
-		((char *)&in)[info_outputs[i].off + info_outputs[i].size - 1] = 1;
-		EXPECT_EQ(-EINVAL, dev_ioctl(self->fd, PMUCTL_IOC_INFO, &in)) {
+		memset((char *)&in + info_outputs[i].off, 0xa5, info_outputs[i].size);
+		ASSERT_EQ(0, dev_ioctl(self->fd, PMUCTL_IOC_INFO, &in)) {
 			TH_LOG("output field of line %d", info_outputs[i].line);
 		}
+		info_expect_same(_metadata, &self->info, &in, info_outputs[i].line);
 	}
 	/* Every byte of caps is output. */
 	for (b = 0; b < sizeof(in.caps); b++) {
 		memset(&in, 0, sizeof(in));
 		((char *)&in.caps)[b] = 0x80;
-		EXPECT_EQ(-EINVAL, dev_ioctl(self->fd, PMUCTL_IOC_INFO, &in)) {
+		ASSERT_EQ(0, dev_ioctl(self->fd, PMUCTL_IOC_INFO, &in)) {
 			TH_LOG("caps byte %zu", b);
 		}
+		info_expect_same(_metadata, &self->info, &in, __LINE__);
 	}
+	/* The struct an INFO filled in, passed again as it is. */
+	ASSERT_EQ(0, dev_ioctl(self->fd, PMUCTL_IOC_INFO, &in));
+	ASSERT_EQ(0, dev_ioctl(self->fd, PMUCTL_IOC_INFO, &in));
+	info_expect_same(_metadata, &self->info, &in, __LINE__);
 	EXPECT_UNCHANGED(&self->before, false);
 }
 
@@ -186,22 +205,132 @@ TEST_F(abi, info_lists_the_commands)
 
 TEST_F(abi, info_rejects_bad_holdings_buffer)
 {
+	static const __u32 bad_size[] = {
+		0, 8, PMUCTL_HOLDING_SIZE_VER0 - 8, PMUCTL_HOLDING_SIZE_VER0 + 4,
+		4096 + 8, 0xfffffff8U,
+	};
 	struct pmuctl_holding h[2];
 	struct pmuctl_info in;
+	unsigned int i;
 
 	SNAP();
 	memset(&in, 0, sizeof(in));
 	in.holdings = (__u64)(uintptr_t)h;
+	in.holding_size = sizeof(h[0]);
 	in.holdings_size = sizeof(h[0]) + 8;	/* not a whole entry */
 	EXPECT_EQ(-EINVAL, dev_ioctl(self->fd, PMUCTL_IOC_INFO, &in));
 	memset(&in, 0, sizeof(in));
+	in.holding_size = sizeof(h[0]);
 	in.holdings_size = sizeof(h);		/* size without a buffer */
 	EXPECT_EQ(-EINVAL, dev_ioctl(self->fd, PMUCTL_IOC_INFO, &in));
 	memset(&in, 0, sizeof(in));
 	in.holdings = 8;			/* unmapped */
+	in.holding_size = sizeof(h[0]);
 	in.holdings_size = sizeof(h);
 	EXPECT_EQ(-EFAULT, dev_ioctl(self->fd, PMUCTL_IOC_INFO, &in));
+	/* The entry size: needed with a buffer, at least VER0, 8-aligned, <= 4096. */
+	for (i = 0; i < ARRAY_SIZE(bad_size); i++) {
+		memset(&in, 0, sizeof(in));
+		in.holdings = (__u64)(uintptr_t)h;
+		in.holding_size = bad_size[i];
+		in.holdings_size = sizeof(h);
+		EXPECT_EQ(-EINVAL, dev_ioctl(self->fd, PMUCTL_IOC_INFO, &in)) {
+			TH_LOG("holding_size %u", bad_size[i]);
+		}
+		if (!bad_size[i])
+			continue;
+		/* Without a buffer too: a given entry size is checked. */
+		memset(&in, 0, sizeof(in));
+		in.holding_size = bad_size[i];
+		EXPECT_EQ(-EINVAL, dev_ioctl(self->fd, PMUCTL_IOC_INFO, &in)) {
+			TH_LOG("holding_size %u, no buffer", bad_size[i]);
+		}
+	}
 	EXPECT_UNCHANGED(&self->before, false);
+}
+
+TEST_F(abi, info_holding_entries_have_the_callers_size_zero_padded)
+{
+	const __u32 size = sizeof(struct pmuctl_holding) + 24;
+	unsigned int n = cpus_possible(), i;
+	struct pmuctl_event ev = ev_make(EV_INST | USR, 0, 0);
+	struct pmuctl_program p;
+	struct pmuctl_info in;
+	unsigned char *buf;
+
+	ASSERT_EQ(0, dev_program(self->fd, &ev, 1, 1, &p));
+	buf = malloc((size_t)size * n);
+	ASSERT_NE(NULL, buf);
+	memset(buf, 0xa5, (size_t)size * n);
+	memset(&in, 0, sizeof(in));
+	in.holdings = (__u64)(uintptr_t)buf;
+	in.holding_size = size;
+	in.holdings_size = size * n;
+	ASSERT_EQ(0, dev_ioctl(self->fd, PMUCTL_IOC_INFO, &in));
+	EXPECT_EQ(n, in.holdings_nr);
+	/* out: the module's own entry size. */
+	EXPECT_EQ(sizeof(struct pmuctl_holding), in.holding_size);
+	for (i = 0; i < n; i++) {
+		const struct pmuctl_holding *h = (const void *)(buf + (size_t)i * size);
+		unsigned int k;
+
+		EXPECT_EQ(i, h->cpu);
+		for (k = sizeof(*h); k < size; k++)
+			EXPECT_EQ(0, buf[(size_t)i * size + k]) TH_LOG("cpu %u byte %u", i, k);
+	}
+	EXPECT_EQ(self->info.session,
+		  ((const struct pmuctl_holding *)buf)->owner[PMUCTL_IDX_FIXED]);
+	/* No buffer: holding_size 0 is fine and tells the size. */
+	memset(&in, 0, sizeof(in));
+	ASSERT_EQ(0, dev_ioctl(self->fd, PMUCTL_IOC_INFO, &in));
+	EXPECT_EQ(sizeof(struct pmuctl_holding), in.holding_size);
+	EXPECT_EQ(0U, in.holdings_nr);
+	free(buf);
+}
+
+TEST_F(abi, generation_counts_program_and_reset_and_read_carries_it)
+{
+	struct pmuctl_event ev = ev_make(EV_INST | USR, 0, 0);
+	struct pmuctl_program p;
+	struct pmuctl_info in;
+	struct pmuctl_read r;
+	__u64 val[2], g;
+	int fd2;
+
+	/* A fresh session: 0; INFO of a session without a group works. */
+	EXPECT_U64(0, self->info.generation);
+	ASSERT_EQ(0, dev_program(self->fd, &ev, 1, 1, &p));
+	ASSERT_EQ(0, dev_info(self->fd, &in));
+	EXPECT_U64(1, in.generation);
+	memset(&r, 0, sizeof(r));
+	r.generation = 0xa5a5;			/* an output: ignored */
+	r.nr_values = 2;
+	r.values = (uintptr_t)val;
+	ASSERT_EQ(0, dev_ioctl(self->fd, PMUCTL_IOC_READ, &r));
+	EXPECT_U64(1, r.generation);
+	/* START and STOP change nothing under the reader's feet. */
+	ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_START));
+	ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_STOP));
+	ASSERT_EQ(0, dev_ioctl(self->fd, PMUCTL_IOC_READ, &r));
+	EXPECT_U64(1, r.generation);
+	ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_RESET));
+	ASSERT_EQ(0, dev_ioctl(self->fd, PMUCTL_IOC_READ, &r));
+	EXPECT_U64(2, r.generation);
+	/* A refused PROGRAM does not count; RELEASE then PROGRAM does. */
+	EXPECT_EQ(-EBUSY, dev_program(self->fd, &ev, 1, 1, &p));
+	ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_RELEASE));
+	ASSERT_EQ(0, dev_info(self->fd, &in));
+	g = in.generation;
+	EXPECT_U64(2, g);
+	ASSERT_EQ(0, dev_program(self->fd, &ev, 1, 1, &p));
+	ASSERT_EQ(0, dev_ioctl(self->fd, PMUCTL_IOC_READ, &r));
+	EXPECT_U64(g + 1, r.generation);
+	/* Generations are per session. */
+	fd2 = dev_open();
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, dev_info(fd2, &in));
+	EXPECT_U64(0, in.generation);
+	close(fd2);
 }
 
 TEST_F(abi, info_reports_who_holds_what_on_each_cpu)
@@ -221,6 +350,7 @@ TEST_F(abi, info_reports_who_holds_what_on_each_cpu)
 
 	memset(&in, 0, sizeof(in));
 	in.holdings = (__u64)(uintptr_t)h;
+	in.holding_size = sizeof(*h);
 	in.holdings_size = (n + 1) * sizeof(*h);
 	ASSERT_EQ(0, dev_ioctl(self->fd, PMUCTL_IOC_INFO, &in));
 	EXPECT_NE(0U, in.session);
@@ -238,6 +368,7 @@ TEST_F(abi, info_reports_who_holds_what_on_each_cpu)
 	EXPECT_U64(0x1a6, h[0].xreg[0].msr);
 	EXPECT_U64(0x10001, h[0].xreg[0].value);
 	EXPECT_EQ(1U, h[0].xreg[0].refcount);
+	EXPECT_EQ(0U, h[0].xreg[0].flags);	/* privileged: nothing hidden */
 	EXPECT_NE(0U, h[0].flags & PMUCTL_HOLDING_ONLINE);
 	if (n > 1)
 		EXPECT_EQ(0U, h[1].xreg[0].refcount);
@@ -245,6 +376,7 @@ TEST_F(abi, info_reports_who_holds_what_on_each_cpu)
 	/* Room for one CPU: one entry. */
 	memset(&in, 0, sizeof(in));
 	in.holdings = (__u64)(uintptr_t)h;
+	in.holding_size = sizeof(*h);
 	in.holdings_size = sizeof(*h);
 	ASSERT_EQ(0, dev_ioctl(self->fd, PMUCTL_IOC_INFO, &in));
 	EXPECT_EQ(1U, in.holdings_nr);
@@ -407,22 +539,66 @@ TEST_F(abi, program_rejects_nonzero_reserved)
 	}
 }
 
-TEST_F(abi, program_rejects_nonzero_output_fields)
+TEST_F(abi, program_ignores_output_fields)
 {
 	static struct req r;
+	unsigned int k;
 
+	for (k = 0; k < 3; k++) {
+		req_init(&r, 0);
+		r.p.err_reason = k == 0 ? PMUCTL_R_BAD_CPU : 0;
+		r.p.err_index = k == 1 ? 3 : 0;
+		r.p.err_cpu = k == 2 ? NO_CPU : 0;
+		EXPECT_EQ(0, dev_ioctl(self->fd, PMUCTL_IOC_PROGRAM, &r.p)) {
+			TH_LOG("case %u: reason %u", k, r.p.err_reason);
+		}
+		EXPECT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_RELEASE));
+	}
+	/* Each event's output fields too. */
 	req_init(&r, 0);
-	r.p.err_reason = PMUCTL_R_BAD_CPU;
-	SNAP();
-	EXPECT_REFUSED(&r, -EINVAL, PMUCTL_R_OUTPUT_NOT_ZERO, 0);
+	r.ev[0].counter = PMUCTL_COUNTER_NONE;
+	r.ev[0].config_used = EV_CYCLES | OS;
+	r.ev[0].extra_msr = MSR_RSP0;
+	ASSERT_EQ(0, dev_ioctl(self->fd, PMUCTL_IOC_PROGRAM, &r.p));
+	EXPECT_EQ(FIXED(0), r.ev[0].counter);
+	EXPECT_U64(EV_INST | USR, r.ev[0].config_used);
+	EXPECT_EQ(0U, r.ev[0].extra_msr);
+}
+
+TEST_F(abi, program_retried_with_the_same_struct_succeeds)
+{
+	static struct req r;
+	struct peer peer;
+	struct peer_rep rp;
+	struct pmuctl_event ev = ev_make(EV_REF | USR, 0, 0);
+
+	/* Another session holds REF_TSC's only counter on CPU 0. */
+	ASSERT_EQ(0, peer_spawn(&peer, -1));
+	ASSERT_EQ(0, peer_program(&peer, &ev, 1, 1, &rp));
 	req_init(&r, 0);
-	r.p.err_index = 3;
-	SNAP();
-	EXPECT_REFUSED(&r, -EINVAL, PMUCTL_R_OUTPUT_NOT_ZERO, 0);
-	req_init(&r, 0);
-	r.p.err_cpu = NO_CPU;
-	SNAP();
-	EXPECT_REFUSED(&r, -EINVAL, PMUCTL_R_OUTPUT_NOT_ZERO, 0);
+	r.p.nr_events = 2;
+	r.ev[1] = ev_make(EV_REF | OS, 0, 0);
+	EXPECT_EQ(-EBUSY, dev_ioctl(self->fd, PMUCTL_IOC_PROGRAM, &r.p));
+	EXPECT_U64(PMUCTL_R_COUNTERS_BUSY, r.p.err_reason);
+	EXPECT_EQ(1U, r.p.err_index);
+	/* Freed: the very same struct, err_* still set, now succeeds. */
+	peer_end(&peer, 0);
+	ASSERT_EQ(0, state_wait_clean(2000));
+	ASSERT_EQ(0, dev_ioctl(self->fd, PMUCTL_IOC_PROGRAM, &r.p)) {
+		TH_LOG("reason %u index %u", r.p.err_reason, r.p.err_index);
+	}
+	EXPECT_EQ(FIXED(2), r.ev[1].counter);
+	/* Released and programmed again: outputs of the success passed back. */
+	ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_RELEASE));
+	EXPECT_EQ(0, dev_ioctl(self->fd, PMUCTL_IOC_PROGRAM, &r.p));
+	/* A later failure rewrites every err_* field: nothing lingers. */
+	r.p.err_index = 7;
+	r.p.err_cpu = 5;
+	r.p.nr_events = 0;
+	EXPECT_EQ(-EINVAL, dev_ioctl(self->fd, PMUCTL_IOC_PROGRAM, &r.p));
+	EXPECT_U64(PMUCTL_R_NONE, r.p.err_reason);
+	EXPECT_EQ(0U, r.p.err_index);
+	EXPECT_EQ(NO_CPU, r.p.err_cpu);
 }
 
 TEST_F(abi, program_rejects_zero_events)
@@ -616,10 +792,6 @@ static const struct {
 	{ __LINE__, offsetof(struct pmuctl_event, reserved0), 4, 1U << 31, PMUCTL_R_RESERVED_FIELD },
 	{ __LINE__, offsetof(struct pmuctl_event, reserved[0]), 8, 1, PMUCTL_R_RESERVED_FIELD },
 	{ __LINE__, offsetof(struct pmuctl_event, reserved[1]), 8, 1ULL << 63, PMUCTL_R_RESERVED_FIELD },
-	{ __LINE__, offsetof(struct pmuctl_event, counter), 4, 1, PMUCTL_R_OUTPUT_NOT_ZERO },
-	{ __LINE__, offsetof(struct pmuctl_event, counter), 4, PMUCTL_COUNTER_NONE, PMUCTL_R_OUTPUT_NOT_ZERO },
-	{ __LINE__, offsetof(struct pmuctl_event, config_used), 8, EV_INST | USR, PMUCTL_R_OUTPUT_NOT_ZERO },
-	{ __LINE__, offsetof(struct pmuctl_event, extra_msr), 4, MSR_RSP0, PMUCTL_R_OUTPUT_NOT_ZERO },
 };
 
 TEST_F(abi, program_rejects_each_event_abi_rule_at_its_index)
@@ -1039,6 +1211,10 @@ TEST_F(abi, known_number_with_wrong_size_or_direction_is_enotty)
 		_IOR(PMUCTL_IOC_MAGIC, 0x00, struct pmuctl_info),
 		_IOWR(PMUCTL_IOC_MAGIC, 0x02, struct pmuctl_ctl),
 		_IOR(PMUCTL_IOC_MAGIC, 0x05, struct pmuctl_read),
+		/* READ before it returned the generation: write-only. */
+		_IOW(PMUCTL_IOC_MAGIC, 0x05, struct pmuctl_read),
+		/* INFO before holding_size and generation: 136 bytes. */
+		_IOC(_IOC_READ | _IOC_WRITE, PMUCTL_IOC_MAGIC, 0x00, 136),
 	};
 	unsigned int i;
 

@@ -7,9 +7,42 @@
  * Rules that hold for every command (Documentation/process/botching-up-ioctls.rst):
  *  - every struct is a multiple of 8 bytes, with explicit padding;
  *  - unknown flags are rejected (EINVAL, PMUCTL_R_BAD_FLAGS);
- *  - reserved fields must be zero (EINVAL, PMUCTL_R_RESERVED_FIELD);
- *  - fields marked "out" must be zero on input (EINVAL, PMUCTL_R_OUTPUT_NOT_ZERO);
+ *  - reserved fields must be zero (EINVAL, PMUCTL_R_RESERVED_FIELD): they
+ *    are the room for new inputs;
+ *  - fields marked "out" are ignored on input and overwritten, so the same
+ *    struct can be passed again: a PROGRAM refused (COUNTERS_BUSY, say) is
+ *    retried as it is, with the err_* and event outputs of the first try
+ *    still in it.  (Before ABI v1 was published they had to be zero; that
+ *    made every retry fail with PMUCTL_R_OUTPUT_NOT_ZERO, now retired.)
+ *    A field never changes from "out" to "in": new inputs use reserved
+ *    space, which must be zero;
  *  - user pointers travel as __u64.
+ *
+ * Who may use the device: the module parameter "paranoid" mirrors
+ * kernel.perf_event_paranoid (which a module cannot read) for sessions
+ * opened without CAP_PERFMON or CAP_SYS_ADMIN ("unprivileged"):
+ *   3 (default): only privileged openers (open is EPERM for the others);
+ *   2, 1: unprivileged users may open and use INFO, but every PROGRAM is
+ *      EACCES, PMUCTL_R_UNPRIV_CPU_SCOPE: pmuctl counts CPU-wide only, and
+ *      perf forbids unprivileged CPU-wide counting at these levels (at 2
+ *      perf also forbids kernel mode; at 1 it allows it per thread);
+ *   0, -1: unprivileged sessions program CPU-wide counting with the same
+ *      event rules as privileged ones (kernel mode and AnyThread included,
+ *      as perf_allow_cpu() allows them at <= 0); at -1 the per-user limits
+ *      below do not apply (perf ignores perf_event_mlock_kb at -1).
+ * Unprivileged sessions never get rdpmc (it would read every counter of
+ * the CPU, other sessions' included): pmuctl_info.rdpmc says
+ * PMUCTL_RDPMC_NONE to them and they read their own counters with
+ * PMUCTL_IOC_READ.  INFO does not show them other sessions' ids or extra
+ * values (PMUCTL_OWNER_OTHER, PMUCTL_HOLDING_XREG_HIDDEN).  Per user
+ * (uid) without privilege: at most "user_max_sessions" (default 16) open
+ * sessions (open is EMFILE beyond, as inotify's max_user_instances) and
+ * at most "user_max_counters" (default 4) counters held on any one CPU
+ * over all its sessions (PROGRAM is EDQUOT, PMUCTL_R_USER_LIMIT, with
+ * err_cpu; checked before the events' own rules); 0 turns a limit off.  Privilege and the level are
+ * decided at open (may open) and at PROGRAM (may count); a group already
+ * programmed keeps counting when the level is raised, as perf events
+ * already open do.
  */
 #ifndef _UAPI_LINUX_PMUCTL_H
 #define _UAPI_LINUX_PMUCTL_H
@@ -168,7 +201,8 @@ struct pmuctl_caps {
 };
 
 /* pmuctl_info.rdpmc: how a session reads its counters. */
-#define PMUCTL_RDPMC_NONE	0	/* rdpmc not granted: read with PMUCTL_IOC_READ */
+/* not granted (never to unprivileged sessions): read with PMUCTL_IOC_READ */
+#define PMUCTL_RDPMC_NONE	0
 #define PMUCTL_RDPMC_SESSION	1	/* granted to a session's mm while it holds counters */
 
 /* pmuctl_info.backend: where the counts come from. */
@@ -177,6 +211,17 @@ struct pmuctl_caps {
 
 /* pmuctl_holding.flags */
 #define PMUCTL_HOLDING_ONLINE	(1U << 0)
+/*
+ * pmuctl_holding.owner[] for a counter held by a session the caller may
+ * not identify: an unprivileged caller sees its own session id and this
+ * "busy" marker for every other holder.
+ */
+#define PMUCTL_OWNER_OTHER	0xffffffffU
+/*
+ * pmuctl_holding.xreg[].flags: the value is another session's and is not
+ * shown to an unprivileged caller (value 0; msr and refcount are shown).
+ */
+#define PMUCTL_HOLDING_XREG_HIDDEN	(1U << 0)
 
 #define PMUCTL_HOLDING_COUNTERS	48	/* 32 generic, then 16 fixed */
 #define PMUCTL_HOLDING_XREGS	4
@@ -185,10 +230,16 @@ struct pmuctl_caps {
  * struct pmuctl_holding - what the sessions hold on one CPU
  * @cpu:	the CPU.
  * @flags:	PMUCTL_HOLDING_*.
- * @owner:	session holding each counter, 0 if free: index i < 32 is
- *		IA32_PMCi, 32 + i is IA32_FIXED_CTRi.
+ * @owner:	session holding each counter, 0 if free, PMUCTL_OWNER_OTHER
+ *		(unprivileged callers) if held by another session: index
+ *		i < 32 is IA32_PMCi, 32 + i is IA32_FIXED_CTRi.
  * @xreg:	the model's extra MSRs: @msr (0: the model has fewer), the
- *		@value it holds and how many events share it (@refcount).
+ *		@value it holds (0 and PMUCTL_HOLDING_XREG_HIDDEN in @flags
+ *		when hidden), how many events share it (@refcount).
+ *
+ * The struct grows at its end: the caller says how large its entries are
+ * (pmuctl_info.holding_size), the module fills in what both know and
+ * zeroes the rest of each entry.
  */
 struct pmuctl_holding {
 	__u32 cpu;
@@ -198,8 +249,16 @@ struct pmuctl_holding {
 		__u64 value;
 		__u32 msr;
 		__u32 refcount;
+		__u32 flags;
+		__u32 reserved;
 	} xreg[PMUCTL_HOLDING_XREGS];
 };
+
+/* The first size of struct pmuctl_holding, the smallest holding_size. */
+#define PMUCTL_HOLDING_SIZE_VER0	296
+
+/* pmuctl_info.session_flags */
+#define PMUCTL_SESSION_UNPRIV	(1U << 0)	/* opened without CAP_PERFMON/CAP_SYS_ADMIN */
 
 /**
  * struct pmuctl_info - PMUCTL_IOC_INFO: what this module and PMU offer
@@ -213,12 +272,23 @@ struct pmuctl_holding {
  * @backend:	out: PMUCTL_BACKEND_*.
  * @nr_cpus:	out: CPU numbers range over 0..nr_cpus-1 (nr_cpu_ids).
  * @commands:	out: bit n set: the command with ioctl number n is supported.
- * @holdings:	in: user pointer to struct pmuctl_holding[], or 0.
- * @holdings_size: in: its size in bytes (a multiple of
- *		sizeof(struct pmuctl_holding)).
+ * @holdings:	in: user pointer to an array of holding entries, or 0.
+ * @holdings_size: in: its size in bytes, a multiple of @holding_size.
  * @holdings_nr: out: entries written, one per possible CPU in order, as
  *		many as fit.
  * @session:	out: the id of the calling session (the owner in holdings).
+ * @holding_size: in: the size of one entry as the caller knows struct
+ *		pmuctl_holding (sizeof), at least PMUCTL_HOLDING_SIZE_VER0, a
+ *		multiple of 8, at most 4096; needed when @holdings is set,
+ *		else may be 0.  Entries are @holding_size apart; the module
+ *		writes the fields it knows and zeroes the rest of each.
+ *		out: the module's sizeof(struct pmuctl_holding).
+ * @generation:	out: the calling session's generation: 0 at open, + 1 by
+ *		every PROGRAM that succeeds and every RESET (even one that
+ *		faulted).  Never decreases.  (A CPU of the group that goes
+ *		offline and comes back does not bump it yet.)
+ * @session_flags: out: PMUCTL_SESSION_*.
+ * @paranoid:	out: the module's "paranoid" level now (see the top).
  * @reserved:	must be zero.
  */
 struct pmuctl_info {
@@ -236,8 +306,11 @@ struct pmuctl_info {
 	__u32 holdings_size;
 	__u32 holdings_nr;
 	__u32 session;
-	__u32 reserved0;
-	__u64 reserved[3];
+	__u32 holding_size;
+	__u64 generation;
+	__u32 session_flags;
+	__s32 paranoid;
+	__u64 reserved[2];
 };
 
 /* Largest CPU bitmap accepted: 8192 CPUs. */
@@ -253,11 +326,15 @@ struct pmuctl_info {
  *		n % 64 of word n / 64).
  * @cpus_size:	in: its size in bytes: a multiple of 8, at most
  *		PMUCTL_MAX_CPU_BITMAP.  At least one CPU must be set, every CPU
- *		set must be possible.
- * @err_reason: out: on failure, PMUCTL_R_* naming the rule.
- * @err_index:	out: on failure, the event that broke it.
+ *		set must be possible.  Any possible CPU, for unprivileged
+ *		sessions too: the caller's affinity is not checked (any task
+ *		widens it with sched_setaffinity(), so it guards nothing).
+ * @err_reason: out: on failure, PMUCTL_R_* naming the rule, or
+ *		PMUCTL_R_NONE for a failure no rule names (ENOMEM, EFAULT).
+ * @err_index:	out: on failure, the event that broke it, else 0.
  * @err_cpu:	out: on failure, the CPU where it was refused (0xffffffff:
- *		not CPU-specific).
+ *		not CPU-specific).  The three err_* fields are written on every
+ *		failure that got past copying the struct in.
  * @reserved:	must be zero.
  *
  * The group is placed identically on every CPU of the bitmap, so each
@@ -266,7 +343,8 @@ struct pmuctl_info {
  * session holds one group; PROGRAM while holding one is EBUSY.  The
  * counters start stopped and zeroed.
  *
- * rdpmc: when pmuctl_info.rdpmc is PMUCTL_RDPMC_SESSION, the address space
+ * rdpmc: when pmuctl_info.rdpmc is PMUCTL_RDPMC_SESSION (never for an
+ * unprivileged session), the address space
  * (mm) of the process calling PROGRAM may execute rdpmc until the group is
  * released (RELEASE, close of the last fd, exit).  The permission belongs
  * to the address space, as perf's does: a child forked before PROGRAM is
@@ -310,9 +388,14 @@ struct pmuctl_ctl {
  * @reserved0:	must be zero.
  * @values:	in: user pointer to __u64[@nr_values]; out: raw counter
  *		values in event order, as wide as the counter.
+ * @generation:	out: the session's generation (pmuctl_info.generation)
+ *		when the values were read: a reader that sees it change
+ *		between two reads knows its counters were reset or
+ *		reprogrammed in between, and drops the delta.
  * @reserved:	must be zero.
  *
- * The path for readers without rdpmc and for other CPUs' counters.  A CPU
+ * The path for readers without rdpmc (every unprivileged session) and for
+ * other CPUs' counters; it reads the session's own counters only.  A CPU
  * that is offline: ENODEV.
  */
 struct pmuctl_read {
@@ -321,6 +404,7 @@ struct pmuctl_read {
 	__u32 nr_values;
 	__u32 reserved0;
 	__u64 values;
+	__u64 generation;
 	__u64 reserved[2];
 };
 
@@ -333,7 +417,7 @@ enum pmuctl_reason {
 	/* ABI rules */
 	PMUCTL_R_BAD_FLAGS = 1,		/* unknown bit in a flags field */
 	PMUCTL_R_RESERVED_FIELD = 2,	/* a reserved field is not zero */
-	PMUCTL_R_OUTPUT_NOT_ZERO = 3,	/* an output field is not zero on input */
+	PMUCTL_R_OUTPUT_NOT_ZERO = 3,	/* retired: outputs are ignored on input */
 	PMUCTL_R_TOO_MANY_EVENTS = 4,	/* more than PMUCTL_MAX_EVENTS (E2BIG) */
 	/* one event */
 	PMUCTL_R_RESERVED_BITS = 5,	/* config bits 32..63 set */
@@ -351,6 +435,7 @@ enum pmuctl_reason {
 	PMUCTL_R_OFFCORE_ANY_RESPONSE_MIXED = 17, /* ANY_RESPONSE + supplier/snoop */
 	PMUCTL_R_OUTSTANDING_ON_RSP1 = 18, /* OUTSTANDING only exists in OFFCORE_RSP_0 */
 	PMUCTL_R_OUTSTANDING_WITH_RESPONSE = 19, /* OUTSTANDING takes request bits only */
+	/* 20, 21: for per-thread sessions (paranoid 2, 1); not returned today */
 	PMUCTL_R_UNPRIV_KERNEL_MODE = 20, /* unprivileged session asked for OS mode */
 	PMUCTL_R_UNPRIV_ANY_THREAD = 21, /* unprivileged session asked for AnyThread */
 	/* a group on one CPU */
@@ -368,11 +453,12 @@ enum pmuctl_reason {
 	/* the device */
 	PMUCTL_R_PERF_BUSY = 32,	/* perf (the NMI watchdog?) holds the counters */
 	PMUCTL_R_BAD_CPU = 33,		/* a CPU in the bitmap is not possible, or none set */
-	PMUCTL_R_CPU_NOT_ALLOWED = 34,	/* unprivileged: CPU outside the caller's affinity */
+	PMUCTL_R_CPU_NOT_ALLOWED = 34,	/* retired: the affinity check guarded nothing */
 	PMUCTL_R_HW_FAULT = 35,		/* a PMU register write faulted; nothing changed */
 	PMUCTL_R_ALREADY_PROGRAMMED = 36, /* the session holds a group: RELEASE first */
-	PMUCTL_R_UNPRIV_CPU_SCOPE = 37,	/* reserved for the unprivileged policy */
-	PMUCTL_R_USER_LIMIT = 38,	/* reserved for the per-user limit */
+	/* unprivileged sessions (module parameters paranoid, user_max_*) */
+	PMUCTL_R_UNPRIV_CPU_SCOPE = 37,	/* CPU-wide counting needs CAP_PERFMON or paranoid <= 0 */
+	PMUCTL_R_USER_LIMIT = 38,	/* the user holds user_max_counters on err_cpu (EDQUOT) */
 	/*
 	 * Perfmon v6 on Linux 6.11+: perf addresses its counters at 0x1900+,
 	 * which the NMI reservation does not manage, so pmuctl cannot keep
@@ -411,7 +497,7 @@ enum pmuctl_reason {
 #define PMUCTL_IOC_START	_IOW(PMUCTL_IOC_MAGIC, 0x02, struct pmuctl_ctl)
 #define PMUCTL_IOC_STOP		_IOW(PMUCTL_IOC_MAGIC, 0x03, struct pmuctl_ctl)
 #define PMUCTL_IOC_RESET	_IOW(PMUCTL_IOC_MAGIC, 0x04, struct pmuctl_ctl)
-#define PMUCTL_IOC_READ		_IOW(PMUCTL_IOC_MAGIC, 0x05, struct pmuctl_read)
+#define PMUCTL_IOC_READ		_IOWR(PMUCTL_IOC_MAGIC, 0x05, struct pmuctl_read)
 #define PMUCTL_IOC_RELEASE	_IOW(PMUCTL_IOC_MAGIC, 0x06, struct pmuctl_ctl)
 
 #endif /* _UAPI_LINUX_PMUCTL_H */
