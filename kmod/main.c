@@ -124,7 +124,7 @@ static int __init pmuctl_pmu_setup(void)
 		return ret;
 	}
 	if (pmuctl_hw_probe(be)) {
-		pr_err("not loading: the PMU registers do not answer (a VM without a virtual PMU?)\n");
+		pr_err("not loading: the PMU registers do not answer or do not keep what is written (a VM without a virtual PMU?)\n");
 		return -ENODEV;
 	}
 	pmuctl_pmu.be = be;
@@ -151,7 +151,7 @@ static int __init pmuctl_init(void)
 #endif
 	ret = pmuctl_hw_init();
 	if (ret)
-		goto remove_debugfs;
+		goto exit_regmodel;
 	ret = misc_register(&pmuctl_dev);
 	if (ret)
 		goto exit_hw;
@@ -165,7 +165,11 @@ static int __init pmuctl_init(void)
 
 exit_hw:
 	pmuctl_hw_exit();
+exit_regmodel:
+#ifdef PMUCTL_REGMODEL
+	pmuctl_regmodel_exit();
 remove_debugfs:
+#endif
 	debugfs_remove_recursive(pmuctl_dir);
 	return ret;
 }

@@ -6,6 +6,13 @@
  *    load where CPUID.0AH reports no architectural perfmon, as in a QEMU
  *    TCG guest: finit_module() fails with ENODEV and the kernel log gets
  *    exactly one pmuctl line, "pmuctl: not loading: ...";
+ *  - the register-model build refuses to load when the model drops
+ *    writes (regmodel_drop_writes=1, as a hypervisor without a virtual PMU
+ *    may): the probe flips bits of a counter and reads them back;
+ *  - with more generic counters reported than the legacy ranges hold
+ *    (regmodel_caps=wide: 32), INFO says 8 and GP_CLAMPED, and no register
+ *    past IA32_PERFEVTSEL7 / IA32_PMC7 (MISC_ENABLE is EVTSEL "26" there)
+ *    is ever written;
  *  - 50 times: rmmod, insmod with the parameters the rig used (the
  *    pmuctl.* words of /proc/cmdline, as scripts/vm/init reads them), then
  *    one session opened, programmed, started, read and closed, and pmuctl
@@ -165,16 +172,26 @@ static const char *one_session(__u64 *rs)
 
 FIXTURE(reload) {
 	char params[512];
+	int fd;		/* a session the teardown closes */
+	bool reload;	/* loaded with other parameters: reload */
 };
 
 FIXTURE_SETUP(reload)
 {
 	rig_params(self->params, sizeof(self->params));
+	self->fd = -1;
+	self->reload = false;
 }
 
 /* Whatever happened, later programs find the rig's module loaded. */
 FIXTURE_TEARDOWN(reload)
 {
+	if (self->fd >= 0)
+		close(self->fd);
+	if (self->reload && loaded()) {
+		state_wait_clean(1000);
+		mod_unload();
+	}
 	if (!loaded() && mod_load(MODULE_KO, self->params))
 		ksft_print_msg("could not load %s %s again\n", MODULE_KO,
 			       self->params);
@@ -233,6 +250,121 @@ TEST_F(reload, unload_refused_while_a_session_is_open)
 	close(fd);
 	why = load_unclean(&env, 1000);
 	EXPECT_TRUE(why == NULL) TH_LOG("after close: %s", why);
+}
+
+/* The rig's parameters without @name=..., then @add. */
+static void params_with(char *out, size_t len, const char *params,
+			const char *name, const char *add)
+{
+	char *copy = strdup(params), *w, *save = NULL;
+
+	*out = 0;
+	for (w = copy ? strtok_r(copy, " ", &save) : NULL; w;
+	     w = strtok_r(NULL, " ", &save)) {
+		if (!strncmp(w, name, strlen(name)) && w[strlen(name)] == '=')
+			continue;
+		strncat(out, w, len - strlen(out) - 1);
+		strncat(out, " ", len - strlen(out) - 1);
+	}
+	strncat(out, add, len - strlen(out) - 1);
+	free(copy);
+}
+
+TEST_F(reload, refuses_a_pmu_that_drops_writes)
+{
+	char params[600], line[256];
+	unsigned int n;
+	int kmsg, ret;
+
+	ASSERT_TRUE(loaded());
+	if (access(PARAM_DIR "/regmodel_caps", F_OK))
+		SKIP(return, "needs the register-model build");
+	params_with(params, sizeof(params), self->params, "regmodel_drop_writes",
+		    "regmodel_drop_writes=1");
+	ASSERT_EQ(0, mod_unload());
+	self->reload = true;
+	kmsg = kmsg_open();
+	ASSERT_LE(0, kmsg);
+	ret = mod_load(MODULE_KO, params);
+	EXPECT_EQ(-ENODEV, ret) TH_LOG("insmod %s %s: %s", MODULE_KO, params,
+				       strerror(-ret));
+	EXPECT_FALSE(loaded());
+	n = kmsg_count(kmsg, "pmuctl", line, sizeof(line));
+	close(kmsg);
+	ksft_print_msg("%s %s: %s; kernel log: \"%s\"\n", MODULE_KO, params,
+		       strerror(-ret), line);
+	EXPECT_EQ(1U, n) TH_LOG("want exactly one pmuctl line in the kernel log");
+	EXPECT_EQ(0, strncmp(line, NOT_LOADING, strlen(NOT_LOADING)))
+		TH_LOG("want \"%s...\"", NOT_LOADING);
+	if (loaded())
+		ASSERT_EQ(0, mod_unload());
+	ret = mod_load(MODULE_KO, self->params);
+	ASSERT_EQ(0, ret) TH_LOG("insmod %s %s: %s", MODULE_KO, self->params,
+				 strerror(-ret));
+	self->reload = false;
+}
+
+#define NR_LEGACY_GP	8
+
+TEST_F(reload, never_addresses_past_the_legacy_8_counters)
+{
+	static struct pregs rg;
+	struct pmuctl_event ev[NR_LEGACY_GP + 1];
+	struct pmuctl_program p;
+	struct pmuctl_info info;
+	char params[600];
+	unsigned int i, cpu;
+	__u64 all = 0;
+	int ret;
+
+	ASSERT_TRUE(loaded());
+	if (access(PARAM_DIR "/regmodel_caps", F_OK))
+		SKIP(return, "needs the register-model build");
+	params_with(params, sizeof(params), self->params, "regmodel_caps",
+		    "regmodel_caps=wide");
+	ASSERT_EQ(0, mod_unload());
+	self->reload = true;
+	ret = mod_load(MODULE_KO, params);
+	ASSERT_EQ(0, ret) TH_LOG("insmod %s %s: %s", MODULE_KO, params, strerror(-ret));
+	ASSERT_TRUE(debugfs_ready());
+	self->fd = dev_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, dev_info(self->fd, &info));
+	EXPECT_U64(NR_LEGACY_GP, info.caps.nr_gp);
+	EXPECT_TRUE((info.caps.flags & PMUCTL_CAP_GP_CLAMPED) != 0);
+	for (cpu = 0; cpu < info.nr_cpus && cpu < 64; cpu++)
+		all |= 1ULL << cpu;
+
+	/* A ninth generic counter does not exist. */
+	for (i = 0; i <= NR_LEGACY_GP; i++)
+		ev[i] = ev_make(EV_BR | USR, 0, GONLY);
+	ret = dev_program(self->fd, ev, NR_LEGACY_GP + 1, all, &p);
+	EXPECT_NE(0, ret);
+	if (!ret)
+		ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_RELEASE));
+	for (i = 0; i < NR_LEGACY_GP; i++)
+		ev[i] = ev_make(EV_BR | USR, 0, GONLY);
+	ASSERT_EQ(0, dev_program(self->fd, ev, NR_LEGACY_GP, all, &p));
+	ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_START));
+	ASSERT_EQ(0, regs_read(&rg));
+	for (cpu = 0; cpu < info.nr_cpus && cpu < 64; cpu++) {
+		for (i = 0; i < 32; i++) {
+			__u64 want = i < NR_LEGACY_GP ? (EV_BR | USR | EN) : 0;
+
+			EXPECT_U64(want, regs_get(&rg, cpu, MSR_EVTSEL(i)))
+				TH_LOG("cpu %u msr %#x", cpu, MSR_EVTSEL(i));
+		}
+		EXPECT_U64(0xffULL, regs_get(&rg, cpu, MSR_GLOBAL_CTRL));
+	}
+	ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_RELEASE));
+	close(self->fd);
+	self->fd = -1;
+	ASSERT_EQ(0, state_wait_clean(1000));
+	ASSERT_EQ(0, mod_unload());
+	ret = mod_load(MODULE_KO, self->params);
+	ASSERT_EQ(0, ret) TH_LOG("insmod %s %s: %s", MODULE_KO, self->params,
+				 strerror(-ret));
+	self->reload = false;
 }
 
 TEST_F_TIMEOUT(reload, reloads_with_a_session_each, 300)
