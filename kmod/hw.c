@@ -913,6 +913,25 @@ static int hw_state_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(hw_state);
 
+#ifdef PMUCTL_REGMODEL
+/*
+ * The test build's "reboot": run the reboot notifier as a reboot would,
+ * so that a test sees its effect and the guest lives on; after it, the
+ * module must be reloaded.
+ */
+static ssize_t hw_reboot_write(struct file *file, const char __user *ubuf,
+			       size_t len, loff_t *ppos)
+{
+	hw_reboot(&hw_reboot_nb, SYS_RESTART, NULL);
+	return len;
+}
+
+static const struct file_operations hw_reboot_fops = {
+	.owner = THIS_MODULE,
+	.write = hw_reboot_write,
+};
+#endif
+
 /**
  * pmuctl_hw_debugfs() - the accounting file, for tests and operators
  * @dir:	pmuctl's debugfs folder
@@ -920,6 +939,9 @@ DEFINE_SHOW_ATTRIBUTE(hw_state);
 void pmuctl_hw_debugfs(struct dentry *dir)
 {
 	debugfs_create_file("state", 0400, dir, NULL, &hw_state_fops);
+#ifdef PMUCTL_REGMODEL
+	debugfs_create_file("reboot", 0200, dir, NULL, &hw_reboot_fops);
+#endif
 }
 
 /**

@@ -13,6 +13,10 @@
  *    (regmodel_caps=wide: 32), INFO says 8 and GP_CLAMPED, and no register
  *    past IA32_PERFEVTSEL7 / IA32_PMC7 (MISC_ENABLE is EVTSEL "26" there)
  *    is ever written;
+ *  - reboot and kexec: the reboot notifier (run through the test build's
+ *    debugfs "reboot", as kernel_restart_prepare() would) puts every CPU's
+ *    PMU back as pmuctl found it, sessions' counters running or not, and
+ *    after it every operation fails with ESHUTDOWN and writes nothing;
  *  - 50 times: rmmod, insmod with the parameters the rig used (the
  *    pmuctl.* words of /proc/cmdline, as scripts/vm/init reads them), then
  *    one session opened, programmed, started, read and closed, and pmuctl
@@ -365,6 +369,66 @@ TEST_F(reload, never_addresses_past_the_legacy_8_counters)
 	ASSERT_EQ(0, ret) TH_LOG("insmod %s %s: %s", MODULE_KO, self->params,
 				 strerror(-ret));
 	self->reload = false;
+}
+
+#define DBG_REBOOT	DBG_DIR "/reboot"
+
+TEST_F(reload, reboot_stops_every_counter_and_writes_nothing_after)
+{
+	static struct pregs before, rg;
+	struct pmuctl_event ev[2];
+	struct pmuctl_program p;
+	struct pmuctl_info info;
+	unsigned int i, cpu;
+	__u64 all = 0;
+	int fd2;
+
+	ASSERT_TRUE(loaded());
+	ASSERT_TRUE(debugfs_ready());
+	if (!have_regs())
+		SKIP(return, "needs the register-model build");
+	ASSERT_EQ(0, access(DBG_REBOOT, W_OK)) TH_LOG("no %s", DBG_REBOOT);
+	self->fd = dev_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, dev_info(self->fd, &info));
+	for (cpu = 0; cpu < info.nr_cpus && cpu < 64; cpu++)
+		all |= 1ULL << cpu;
+	/* What another agent left: pmuctl must give it back. */
+	ASSERT_EQ(0, regs_zero_all());
+	ASSERT_EQ(0, regs_preset(0, MSR_EVTSEL(1), EV_BR | USR));
+	ASSERT_EQ(0, regs_read(&before));
+	ev[0] = ev_make(EV_INST | USR, 0, 0);
+	ev[1] = ev_make(EV_LLC_MISS | USR | OS, 0, GONLY);
+	ASSERT_EQ(0, dev_program(self->fd, ev, 2, all, &p));
+	ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_START));
+	fd2 = dev_open();
+	ASSERT_LE(0, fd2);
+	ev[0] = ev_make(EV_CYCLES | USR, 0, 0);
+	ASSERT_EQ(0, dev_program(fd2, ev, 1, 1, &p));
+
+	self->reload = true;
+	ASSERT_EQ(0, write_str(DBG_REBOOT, "1"));
+	ASSERT_EQ(0, regs_read(&rg));
+	ASSERT_EQ(before.n, rg.n);
+	for (i = 0; i < rg.n; i++) {
+		EXPECT_U64(before.r[i].val, rg.r[i].val)
+			TH_LOG("cpu %u msr %#x", rg.r[i].cpu, rg.r[i].msr);
+	}
+	/* Nothing is written after: START, RESET, PROGRAM fail. */
+	EXPECT_EQ(-ESHUTDOWN, dev_ctl(self->fd, PMUCTL_IOC_START));
+	EXPECT_EQ(-ESHUTDOWN, dev_ctl(fd2, PMUCTL_IOC_RESET));
+	ASSERT_EQ(0, regs_read(&rg));
+	for (i = 0; i < rg.n; i++)
+		EXPECT_U64(before.r[i].val, rg.r[i].val);
+	EXPECT_EQ(0, dev_ctl(fd2, PMUCTL_IOC_RELEASE));
+	close(fd2);
+	EXPECT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_RELEASE));
+	ev[0] = ev_make(EV_INST | USR, 0, 0);
+	EXPECT_EQ(-ESHUTDOWN, dev_program(self->fd, ev, 1, all, &p));
+	close(self->fd);
+	self->fd = -1;
+	EXPECT_EQ(0, state_wait_clean(1000));
+	ASSERT_EQ(0, regs_zero_all());
 }
 
 TEST_F_TIMEOUT(reload, reloads_with_a_session_each, 300)
