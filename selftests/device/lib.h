@@ -34,7 +34,8 @@
 #define DBG_STATE	DBG_DIR "/state"
 #define DBG_REGS	DBG_DIR "/regs"
 #define DBG_FAIL	DBG_DIR "/fail_write"
-#define PARAM_DIR	"/sys/module/pmuctl/parameters"
+/* The register-model test build's parameters: its own module name (Kbuild). */
+#define PARAM_DIR	"/sys/module/pmuctl_regmodel/parameters"
 
 /* PERFEVTSEL bits, short names for tables (uapi/linux/pmuctl.h). */
 #define USR		PMUCTL_CFG_USR

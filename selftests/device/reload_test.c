@@ -22,9 +22,10 @@
  *    one session opened, programmed, started, read and closed, and pmuctl
  *    at rest again (state and regs, as in stress_test).
  *
- * The rig puts the register-model build at /pmuctl.ko and the default
- * build at /pmuctl-msr.ko.  Every test leaves /pmuctl.ko loaded, so the
- * programs that run after this one still find /dev/pmuctl.
+ * The rig puts the register-model build, module pmuctl_regmodel, at
+ * /pmuctl_regmodel.ko (a -P guest: the default build at /pmuctl.ko) and the
+ * default build at /pmuctl-msr.ko.  Every test leaves the rig's module
+ * loaded, so the programs that run after this one still find /dev/pmuctl.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -41,9 +42,18 @@
 #include "kselftest_harness.h"
 
 #define NR_CYCLES	50
-#define MODULE_KO	"/pmuctl.ko"
+#define REGMODEL_KO	"/pmuctl_regmodel.ko"
+#define MODULE_KO	(regmodel_rig() ? REGMODEL_KO : "/pmuctl.ko")
+#define MODULE_NAME	(regmodel_rig() ? "pmuctl_regmodel" : "pmuctl")
 #define MODULE_MSR_KO	"/pmuctl-msr.ko"
 #define NOT_LOADING	"pmuctl: not loading: "
+#define RM_NOT_LOADING	"pmuctl_regmodel: not loading: "
+
+/* The rig loaded the register-model test build (scripts/vm/init). */
+static bool regmodel_rig(void)
+{
+	return !access(REGMODEL_KO, R_OK);
+}
 
 static double now(void)
 {
@@ -74,7 +84,10 @@ static void rig_params(char *buf, size_t len)
 
 static bool loaded(void)
 {
-	return !access("/sys/module/pmuctl", F_OK);
+	char path[64];
+
+	snprintf(path, sizeof(path), "/sys/module/%s", MODULE_NAME);
+	return !access(path, F_OK);
 }
 
 static int mod_load(const char *path, const char *params)
@@ -90,7 +103,7 @@ static int mod_load(const char *path, const char *params)
 
 static int mod_unload(void)
 {
-	return syscall(SYS_delete_module, "pmuctl", O_NONBLOCK) ? -errno : 0;
+	return syscall(SYS_delete_module, MODULE_NAME, O_NONBLOCK) ? -errno : 0;
 }
 
 /* /dev/kmsg from now on. */
@@ -222,6 +235,7 @@ TEST_F(reload, default_build_refuses_a_cpu_without_pmu)
 	EXPECT_EQ(-ENODEV, ret) TH_LOG("finit_module(%s): %s", MODULE_MSR_KO,
 				       strerror(-ret));
 	EXPECT_FALSE(loaded());
+	EXPECT_NE(0, access("/sys/module/pmuctl", F_OK));
 	n = kmsg_count(kmsg, "pmuctl", line, sizeof(line));
 	close(kmsg);
 	ksft_print_msg("%s refused with %s; kernel log: \"%s\"\n", MODULE_MSR_KO,
@@ -298,8 +312,8 @@ TEST_F(reload, refuses_a_pmu_that_drops_writes)
 	ksft_print_msg("%s %s: %s; kernel log: \"%s\"\n", MODULE_KO, params,
 		       strerror(-ret), line);
 	EXPECT_EQ(1U, n) TH_LOG("want exactly one pmuctl line in the kernel log");
-	EXPECT_EQ(0, strncmp(line, NOT_LOADING, strlen(NOT_LOADING)))
-		TH_LOG("want \"%s...\"", NOT_LOADING);
+	EXPECT_EQ(0, strncmp(line, RM_NOT_LOADING, strlen(RM_NOT_LOADING)))
+		TH_LOG("want \"%s...\"", RM_NOT_LOADING);
 	if (loaded())
 		ASSERT_EQ(0, mod_unload());
 	ret = mod_load(MODULE_KO, self->params);
