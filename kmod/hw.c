@@ -6,10 +6,18 @@
  * Every CPU has a shadow of the PMU registers pmuctl wants.  An operation
  * updates the shadows of its target CPUs under pmuctl_lock and the CPU
  * hotplug read lock, then writes them out in one cross-CPU call wave to
- * the online ones; a CPU coming online is written from its shadow.  While a
- * session's counters are rewritten they are disabled in GLOBAL_CTRL.  The
- * rdpmc grant and revoke ride on the program and release waves, so every
- * operation is one wave whatever the number of CPUs (debugfs "stats").
+ * the online ones; a CPU coming online, and the boot CPU resuming from
+ * suspend, is written from its shadow.  While a session's counters are
+ * rewritten they are disabled in GLOBAL_CTRL.  The rdpmc grant and revoke
+ * ride on the program and release waves, so every operation is one wave
+ * whatever the number of CPUs (debugfs "stats").
+ *
+ * Every operation is all or nothing: the shadows are kept as they were
+ * before it ("bak"), and when a write faults on any CPU they are put back
+ * and a second wave writes them out again, counter values included.  A CPU
+ * where a write faulted is "poisoned": its registers are unknown, so the
+ * next wave that reaches it (or its coming online) rewrites it whole, and
+ * pmuctl keeps perf's counters reserved until that worked.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -18,8 +26,11 @@
 #include <linux/cpuhotplug.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/minmax.h>
 #include <linux/mm.h>
+#include <linux/notifier.h>
 #include <linux/percpu.h>
+#include <linux/reboot.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
 #include <linux/seq_file.h>
@@ -30,7 +41,16 @@
 #include <asm/processor-flags.h>
 #include <asm/tlbflush.h>
 
+#include "compat.h"
 #include "pmuctl.h"
+
+/*
+ * The legacy generic counter ranges hold 8 registers: IA32_PERFEVTSEL0-7
+ * 0x186-0x18d and IA32_PMC0-7 0xc1-0xc8 [SDM vol. 4; FACTS 6].  Past them
+ * lie IA32_PERF_CTL, CLOCK_MODULATION, MISC_ENABLE: no count from CPUID
+ * may take pmuctl there.
+ */
+#define HW_LEGACY_GP	8
 
 #define GP_MASK(n)	(BIT_ULL(n) - 1)
 #define FIXED_BITS	(~0ULL << PMUCTL_IDX_FIXED)
@@ -67,28 +87,36 @@ struct pmuctl_shadow {
 	u64 fixed_ctrl;
 	u64 global_ctrl;
 	u64 xval[PMUCTL_XREG_MAX];
+	u64 zero;	/* counters to zero when the CPU comes online */
 };
 
 struct pmuctl_pcpu {
 	struct pmuctl_cpu_state acct;	/* pmuctl_lock */
 	struct pmuctl_shadow sh;	/* wanted; pmuctl_lock + hotplug lock */
 	struct pmuctl_shadow bak;	/* sh before the operation under way */
+	u64 val[PMUCTL_IDX_MAX];	/* counter values a wave zeroed */
 	bool saved;			/* found holds the state before pmuctl */
 	bool tfa;			/* pmuctl set MSR_TSX_FORCE_ABORT[0] */
 	u64 refused;			/* counters the last wave found in use */
+	bool poisoned;			/* a write faulted: registers unknown */
 	struct pmuctl_shadow found;
 };
 
-static DEFINE_PER_CPU(struct pmuctl_pcpu, pmuctl_pcpu);
+static struct pmuctl_pcpu __percpu *pmuctl_pcpu;
 
 static enum cpuhp_state pmuctl_hp_state;
 static u32 pmuctl_nr_programmed;	/* sessions holding a group */
+static bool pmuctl_perf_held;		/* perf's counters reserved */
+static bool pmuctl_down;		/* rebooting: no more writes */
+static atomic_t pmuctl_nr_poisoned;	/* CPUs whose registers are unknown */
 static unsigned long pmuctl_nr_waves;	/* cross-CPU call waves, for debugfs */
 
 struct pmuctl_wave {
 	const struct cpumask *cfg;	/* CPUs whose PMU is written */
 	u64 touch;		/* counters whose control is rewritten */
 	u64 zero;		/* counters set to 0 */
+	u64 save;		/* of zero: their values kept in pmuctl_pcpu.val */
+	u64 put;		/* counters given back their pmuctl_pcpu.val */
 	u32 xtouch;		/* extra MSRs rewritten */
 	bool restore;		/* CPUs left without claims get their found state */
 	struct mm_struct *mm;	/* CR4.PCE re-evaluated where it runs, or NULL */
@@ -100,9 +128,27 @@ struct pmuctl_wave {
 	int busy_cpu;
 };
 
+static struct pmuctl_pcpu *hw_pcpu(u32 cpu)
+{
+	return per_cpu_ptr(pmuctl_pcpu, cpu);
+}
+
 static int hw_wr(u32 msr, u64 val)
 {
 	return pmuctl_pmu.be->write(msr, val);
+}
+
+/* Generic counters pmuctl addresses: never past the legacy 8. */
+static u32 hw_nr_gp(void)
+{
+	return min_t(u32, pmuctl_pmu.caps.nr_gp, HW_LEGACY_GP);
+}
+
+/* Every counter index this PMU has and pmuctl may address. */
+static u64 hw_all_counters(void)
+{
+	return GP_MASK(hw_nr_gp()) |
+	       (u64)pmuctl_pmu.caps.fixed_mask << PMUCTL_IDX_FIXED;
 }
 
 static u32 counter_msr(u32 idx)
@@ -110,6 +156,33 @@ static u32 counter_msr(u32 idx)
 	if (idx >= PMUCTL_IDX_FIXED)
 		return MSR_ARCH_PERFMON_FIXED_CTR0 + idx - PMUCTL_IDX_FIXED;
 	return MSR_ARCH_PERFMON_PERFCTR0 + idx;
+}
+
+/*
+ * Give a counter a value back.  Fixed counters take their full width;
+ * generic ones through IA32_A_PMCx where PERF_CAPABILITIES allows it, else
+ * through the legacy address, which keeps bits 31:0 sign-extended [SDM]:
+ * exact for values below 2^31.
+ */
+static int hw_put_count(u32 idx, u64 val)
+{
+	if (idx < PMUCTL_IDX_FIXED &&
+	    (pmuctl_pmu.caps.flags & PMUCTL_CAP_FULL_WIDTH_WRITE))
+		return hw_wr(MSR_IA32_PMC0 + idx, val);
+	if (idx < PMUCTL_IDX_FIXED)
+		return hw_wr(counter_msr(idx), (u32)val);
+	return hw_wr(counter_msr(idx), val);
+}
+
+static void hw_set_poisoned(struct pmuctl_pcpu *pc, bool poisoned)
+{
+	if (pc->poisoned == poisoned)
+		return;
+	pc->poisoned = poisoned;
+	if (poisoned)
+		atomic_inc(&pmuctl_nr_poisoned);
+	else
+		atomic_dec(&pmuctl_nr_poisoned);
 }
 
 /* Read the registers pmuctl will use, so that the last release restores them. */
@@ -120,7 +193,7 @@ static void hw_save_local(struct pmuctl_pcpu *pc)
 	u32 i;
 
 	*f = (struct pmuctl_shadow){ 0 };
-	for (i = 0; i < pmuctl_pmu.caps.nr_gp; i++)
+	for (i = 0; i < hw_nr_gp(); i++)
 		be->read(MSR_ARCH_PERFMON_EVENTSEL0 + i, &f->evtsel[i]);
 	if (pmuctl_pmu.caps.fixed_mask)
 		be->read(MSR_ARCH_PERFMON_FIXED_CTR_CTRL, &f->fixed_ctrl);
@@ -181,6 +254,7 @@ static u64 hw_running_local(u64 touch)
 	return running;
 }
 
+/* Put back the state found; kept to try again while a write faults. */
 static int hw_restore_local(struct pmuctl_pcpu *pc)
 {
 	const struct pmuctl_shadow *f = &pc->found;
@@ -188,7 +262,7 @@ static int hw_restore_local(struct pmuctl_pcpu *pc)
 	u32 i;
 
 	err |= hw_wr(MSR_CORE_PERF_GLOBAL_CTRL, 0);
-	for (i = 0; i < pmuctl_pmu.caps.nr_gp; i++)
+	for (i = 0; i < hw_nr_gp(); i++)
 		err |= hw_wr(MSR_ARCH_PERFMON_EVENTSEL0 + i, f->evtsel[i]);
 	if (pmuctl_pmu.caps.fixed_mask)
 		err |= hw_wr(MSR_ARCH_PERFMON_FIXED_CTR_CTRL, f->fixed_ctrl);
@@ -196,50 +270,72 @@ static int hw_restore_local(struct pmuctl_pcpu *pc)
 		err |= hw_wr(pmuctl_pmu.model->xregs[i].msr, f->xval[i]);
 	err |= hw_wr(MSR_CORE_PERF_GLOBAL_CTRL, f->global_ctrl);
 	err |= hw_tfa_local(pc, false);
-	pc->saved = false;
+	pc->saved = err != 0;
 	return err;
 }
 
-/* Write this CPU's shadow for the counters and extra MSRs of @w. */
+/*
+ * Write this CPU's shadow for the counters and extra MSRs of @w; all of
+ * it where a write faulted before.  Every write is tried even after one
+ * faulted, so that as much as possible is as wanted.
+ */
 static int hw_sync_local(struct pmuctl_pcpu *pc, const struct pmuctl_wave *w)
 {
 	const struct pmuctl_model *m = pmuctl_pmu.model;
 	u64 held = pmuctl_cpu_held(&pc->acct);
+	u64 all = hw_all_counters(), touch = w->touch & all;
+	u64 zero = (w->zero | w->put) & all;
+	u32 xtouch = w->xtouch;
+	bool restore = w->restore;
 	unsigned long bits;
 	int err = 0;
 	u32 i;
 
-	/* The restore wave after a refusal: this CPU was never written. */
+	/* The rollback wave after a refusal: this CPU was never written. */
 	if (pc->refused) {
 		pc->refused = 0;
 		return 0;
 	}
 	if (w->check_free) {
-		pc->refused = hw_running_local(w->touch);
+		pc->refused = hw_running_local(touch);
 		if (pc->refused)
 			return -EBUSY;
+	}
+	if (pc->poisoned) {
+		touch = all;
+		xtouch = BIT(m->nr_xregs) - 1;
+		restore = true;
 	}
 	if (!pc->saved && held)
 		hw_save_local(pc);
 	if (held & BIT_ULL(3))
 		err |= hw_tfa_local(pc, true);
-	err |= hw_wr(MSR_CORE_PERF_GLOBAL_CTRL, pc->sh.global_ctrl & ~w->touch);
-	bits = w->touch & GP_MASK(pmuctl_pmu.caps.nr_gp);
-	for_each_set_bit(i, &bits, PMUCTL_MAX_GP)
+	err |= hw_wr(MSR_CORE_PERF_GLOBAL_CTRL, pc->sh.global_ctrl & ~touch);
+	bits = touch & GP_MASK(HW_LEGACY_GP);
+	for_each_set_bit(i, &bits, HW_LEGACY_GP)
 		err |= hw_wr(MSR_ARCH_PERFMON_EVENTSEL0 + i, pc->sh.evtsel[i]);
-	if (w->touch & FIXED_BITS)
+	if (touch & FIXED_BITS)
 		err |= hw_wr(MSR_ARCH_PERFMON_FIXED_CTR_CTRL, pc->sh.fixed_ctrl);
 	for (i = 0; i < m->nr_xregs; i++)
-		if (w->xtouch & BIT(i))
+		if (xtouch & BIT(i))
 			err |= hw_wr(m->xregs[i].msr, pc->sh.xval[i]);
-	for (i = 0; i < PMUCTL_IDX_MAX; i++)
-		if (w->zero & BIT_ULL(i))
+	for (i = 0; i < PMUCTL_IDX_MAX; i++) {
+		if (!(zero & BIT_ULL(i)))
+			continue;
+		if ((w->save & BIT_ULL(i)) &&
+		    pmuctl_pmu.be->read(counter_msr(i), &pc->val[i]))
+			pc->val[i] = 0;
+		if (w->put & BIT_ULL(i))
+			err |= hw_put_count(i, pc->val[i]);
+		else
 			err |= hw_wr(counter_msr(i), 0);
+	}
 	err |= hw_wr(MSR_CORE_PERF_GLOBAL_CTRL, pc->sh.global_ctrl);
 	if (!(held & BIT_ULL(3)))
 		err |= hw_tfa_local(pc, false);
-	if (w->restore && pc->saved && !held)
+	if (restore && pc->saved && !held)
 		err |= hw_restore_local(pc);
+	hw_set_poisoned(pc, err != 0);
 	return err;
 }
 
@@ -264,7 +360,7 @@ static void hw_wave_fn(void *info)
 	int cpu = smp_processor_id(), err;
 
 	err = cpumask_test_cpu(cpu, w->cfg) ?
-	      hw_sync_local(this_cpu_ptr(&pmuctl_pcpu), w) : 0;
+	      hw_sync_local(this_cpu_ptr(pmuctl_pcpu), w) : 0;
 	if (err == -EBUSY) {
 		atomic_inc(&w->busy);
 		w->busy_cpu = cpu;
@@ -278,7 +374,8 @@ static void hw_wave_fn(void *info)
 
 /*
  * One cross-CPU call wave: the PMU of the online CPUs of @cpus, and CR4.PCE
- * where w->mm runs.  Hotplug read lock held.  Return: 0, -EBUSY when
+ * where w->mm runs.  The offline CPUs of @cpus keep the zeroing for when
+ * they come back.  Hotplug read lock held.  Return: 0, -EBUSY when
  * w->check_free found a counter running on some CPU (which was left
  * untouched), else -EIO when a write faulted.
  */
@@ -286,12 +383,21 @@ static int hw_wave(struct pmuctl_session *s, const struct cpumask *cpus,
 		   struct pmuctl_wave *w)
 {
 	const struct cpumask *targets = cpus;
+	u32 c;
 
 	atomic_set(&w->failed, 0);
 	w->fail_cpu = -1;
 	atomic_set(&w->busy, 0);
 	w->busy_cpu = -1;
 	w->cfg = cpus;
+	if (pmuctl_down)
+		return -ESHUTDOWN;
+	for_each_cpu(c, cpus) {
+		if (!cpu_online(c)) {
+			hw_pcpu(c)->sh.zero |= w->zero;
+			hw_pcpu(c)->sh.zero &= ~w->put;
+		}
+	}
 	if (w->mm) {
 		cpumask_or(s->wave_cpus, cpus, mm_cpumask(w->mm));
 		targets = s->wave_cpus;
@@ -395,6 +501,32 @@ static void hw_perf_release(void)
 	}
 }
 
+/* Hold perf's counters for a group about to be programmed. */
+static int hw_perf_get(void)
+{
+	int ret;
+
+	if (pmuctl_perf_held)
+		return 0;
+	ret = hw_perf_reserve();
+	pmuctl_perf_held = !ret;
+	return ret;
+}
+
+/*
+ * Give perf its counters back once no session holds a group and no CPU is
+ * poisoned: a faulted write may have left a counter of pmuctl's enabled
+ * there, and perf must not be given it until it has been rewritten.
+ */
+static void hw_perf_put(void)
+{
+	if (!pmuctl_perf_held || pmuctl_nr_programmed ||
+	    atomic_read(&pmuctl_nr_poisoned))
+		return;
+	hw_perf_release();
+	pmuctl_perf_held = false;
+}
+
 /*
  * The sysfs rdpmc policy (/sys/bus/event_source/devices/cpu/rdpmc), read
  * where the kernel does not export it: 0 means never, and the kernel clears
@@ -468,27 +600,44 @@ static void hw_revoke_finish(struct pmuctl_session *s)
 	s->mm = NULL;
 }
 
+/*
+ * After a wave of @w failed: put the shadows of @cpus back as they were,
+ * and the registers with them, counter values included, in a second wave
+ * that also rewrites whole the CPUs where a write faulted.
+ */
+static void hw_rollback(struct pmuctl_session *s, const struct cpumask *cpus,
+			struct pmuctl_wave *w)
+{
+	u32 cpu;
+
+	for_each_cpu(cpu, cpus)
+		hw_pcpu(cpu)->sh = hw_pcpu(cpu)->bak;
+	w->put = w->save;
+	w->zero = 0;
+	w->save = 0;
+	if (hw_wave(s, cpus, w) && !pmuctl_down)
+		pr_warn_ratelimited("cpu %d: could not restore the PMU after a failed write; perf stays locked out of it until it is rewritten\n",
+				    w->fail_cpu);
+}
+
 /* Undo claims and shadows on @cpus after a failed program wave. */
 static void hw_unclaim(struct pmuctl_session *s, const struct cpumask *cpus,
 		       u32 n, struct pmuctl_wave *w)
 {
 	u32 cpu;
 
-	for_each_cpu(cpu, cpus) {
-		struct pmuctl_pcpu *pc = per_cpu_ptr(&pmuctl_pcpu, cpu);
-
-		WARN_ON_ONCE(pmuctl_cpu_release(&pc->acct, s->id, s->place, n));
-		pc->sh = pc->bak;
-	}
+	for_each_cpu(cpu, cpus)
+		WARN_ON_ONCE(pmuctl_cpu_release(&hw_pcpu(cpu)->acct, s->id,
+						s->place, n));
 	w->restore = true;
-	if (hw_wave(s, cpus, w))
-		pr_warn_ratelimited("could not restore the PMU after a failed write\n");
+	hw_rollback(s, cpus, w);
 }
 
 /**
  * pmuctl_hw_program() - claim and program a group on a set of CPUs
  * @s:		the session, holding no group
- * @cpus:	target CPUs (possible ones; offline ones are written on return)
+ * @cpus:	target CPUs (possible ones; offline ones are written when they
+ *		come online)
  * @ev:		the events, already copied in
  * @n:		their number
  * @place:	on success, where each event went
@@ -524,23 +673,21 @@ int pmuctl_hw_program(struct pmuctl_session *s, const struct cpumask *cpus,
 	cpus_read_lock();
 	pmuctl_view_init(&v);
 	for_each_cpu(c, cpus)
-		pmuctl_view_add(&v, &per_cpu_ptr(&pmuctl_pcpu, c)->acct);
+		pmuctl_view_add(&v, &hw_pcpu(c)->acct);
 	ret = pmuctl_group_schedule(pmuctl_pmu.model, &pmuctl_pmu.caps, policy,
 				    &v, ev, n, place, reason, index);
 	if (ret)
 		goto unlock;
 
-	if (!pmuctl_nr_programmed) {
-		ret = hw_perf_reserve();
-		if (ret) {
-			*reason = PMUCTL_R_PERF_BUSY;
-			goto unlock;
-		}
+	ret = hw_perf_get();
+	if (ret) {
+		*reason = PMUCTL_R_PERF_BUSY;
+		goto unlock;
 	}
 
 	memcpy(s->place, place, n * sizeof(*place));
 	for_each_cpu(c, cpus) {
-		struct pmuctl_pcpu *pc = per_cpu_ptr(&pmuctl_pcpu, c);
+		struct pmuctl_pcpu *pc = hw_pcpu(c);
 
 		pc->bak = pc->sh;
 		/* The view held this CPU's state: the claim cannot fail. */
@@ -554,6 +701,7 @@ int pmuctl_hw_program(struct pmuctl_session *s, const struct cpumask *cpus,
 	s->nr = n;
 	w.touch = session_counters(s);
 	w.zero = w.touch;
+	w.save = w.touch;
 	w.xtouch = session_xregs(s);
 	hw_grant_prepare(s, &w);
 	ret = hw_wave(s, cpus, &w);
@@ -561,7 +709,7 @@ int pmuctl_hw_program(struct pmuctl_session *s, const struct cpumask *cpus,
 		*reason = PMUCTL_R_HW_FAULT;
 		*cpu = w.fail_cpu;
 		if (ret == -EBUSY) {
-			u64 busy = per_cpu_ptr(&pmuctl_pcpu, w.busy_cpu)->refused;
+			u64 busy = hw_pcpu(w.busy_cpu)->refused;
 
 			*reason = PMUCTL_R_COUNTER_IN_USE;
 			*cpu = w.busy_cpu;
@@ -575,8 +723,7 @@ int pmuctl_hw_program(struct pmuctl_session *s, const struct cpumask *cpus,
 		hw_unclaim(s, cpus, n, &w);
 		hw_revoke_finish(s);
 		s->nr = 0;
-		if (!pmuctl_nr_programmed)
-			hw_perf_release();
+		hw_perf_put();
 		goto unlock;
 	}
 	cpumask_copy(s->cpus, cpus);
@@ -587,7 +734,10 @@ unlock:
 	return ret;
 }
 
-/* Set the session's counters running or stopped on all its CPUs. */
+/*
+ * Set the session's counters running or stopped on all its CPUs, zeroing
+ * them if @zero; on a fault, everything as it was, s->running included.
+ */
 static int hw_run(struct pmuctl_session *s, bool run, bool zero)
 {
 	struct pmuctl_wave w = { 0 };
@@ -596,17 +746,22 @@ static int hw_run(struct pmuctl_session *s, bool run, bool zero)
 
 	cpus_read_lock();
 	for_each_cpu(c, s->cpus) {
-		struct pmuctl_pcpu *pc = per_cpu_ptr(&pmuctl_pcpu, c);
+		struct pmuctl_pcpu *pc = hw_pcpu(c);
 
+		pc->bak = pc->sh;
 		for (i = 0; i < s->nr; i++)
 			shadow_set(&pc->sh, &s->place[i], run);
 	}
 	w.touch = session_counters(s);
 	w.zero = zero ? w.touch : 0;
+	w.save = w.zero;
 	ret = hw_wave(s, s->cpus, &w);
-	cpus_read_unlock();
-	if (!ret)
+	if (ret)
+		hw_rollback(s, s->cpus, &w);
+	else
 		s->running = run;
+	hw_perf_put();
+	cpus_read_unlock();
 	return ret;
 }
 
@@ -615,7 +770,7 @@ static int hw_run(struct pmuctl_session *s, bool run, bool zero)
  * @s:		the session, holding a group
  *
  * Context: pmuctl_lock held.
- * Return: 0 or -EIO when a register write faulted.
+ * Return: 0 or -EIO when a register write faulted; then nothing changed.
  */
 int pmuctl_hw_start(struct pmuctl_session *s)
 {
@@ -627,7 +782,7 @@ int pmuctl_hw_start(struct pmuctl_session *s)
  * @s:		the session, holding a group
  *
  * Context: pmuctl_lock held.
- * Return: 0 or -EIO when a register write faulted.
+ * Return: 0 or -EIO when a register write faulted; then nothing changed.
  */
 int pmuctl_hw_stop(struct pmuctl_session *s)
 {
@@ -639,7 +794,8 @@ int pmuctl_hw_stop(struct pmuctl_session *s)
  * @s:		the session, holding a group
  *
  * Context: pmuctl_lock held.
- * Return: 0 or -EIO when a register write faulted.
+ * Return: 0 or -EIO when a register write faulted; then the counters are
+ * given back the values read just before they were zeroed.
  */
 int pmuctl_hw_reset(struct pmuctl_session *s)
 {
@@ -693,8 +849,12 @@ int pmuctl_hw_read(struct pmuctl_session *s, u32 cpu, u64 *val)
  * pmuctl_hw_release() - give back everything the session holds
  * @s:		the session
  *
- * Context: pmuctl_lock held.  Never fails: a fault while writing is logged
- * and the accounting is released all the same.
+ * A write that faults leaves its CPU poisoned: it is tried again at once,
+ * and while it still faults, perf's counters stay reserved (a counter of
+ * the session may still be enabled there) until a later wave reaching the
+ * CPU, or the CPU coming online, rewrites it.
+ *
+ * Context: pmuctl_lock held.  Never fails: the accounting is released.
  */
 void pmuctl_hw_release(struct pmuctl_session *s)
 {
@@ -706,7 +866,7 @@ void pmuctl_hw_release(struct pmuctl_session *s)
 	hw_revoke_prepare(s, &w);
 	cpus_read_lock();
 	for_each_cpu(c, s->cpus) {
-		struct pmuctl_pcpu *pc = per_cpu_ptr(&pmuctl_pcpu, c);
+		struct pmuctl_pcpu *pc = hw_pcpu(c);
 
 		WARN_ON_ONCE(pmuctl_cpu_release(&pc->acct, s->id, s->place, s->nr));
 		for (i = 0; i < s->nr; i++) {
@@ -720,29 +880,40 @@ void pmuctl_hw_release(struct pmuctl_session *s)
 	w.touch = session_counters(s);
 	w.zero = w.touch;
 	w.xtouch = session_xregs(s);
-	if (hw_wave(s, s->cpus, &w))
-		pr_warn_ratelimited("a PMU register write faulted during release\n");
+	if (hw_wave(s, s->cpus, &w)) {
+		/* The poisoned CPUs are rewritten whole; the others again. */
+		w.mm = NULL;
+		if (hw_wave(s, s->cpus, &w) && !pmuctl_down)
+			pr_warn_ratelimited("cpu %d: a PMU register write faulted during release; perf stays locked out until it is rewritten\n",
+					    w.fail_cpu);
+	}
 	cpus_read_unlock();
 	hw_revoke_finish(s);
 	s->nr = 0;
 	s->running = false;
 	cpumask_clear(s->cpus);
-	if (!--pmuctl_nr_programmed)
-		hw_perf_release();
+	pmuctl_nr_programmed--;
+	hw_perf_put();
 }
 
-/* A CPU comes back: write everything its shadow holds. */
+/*
+ * A CPU comes back, or the boot CPU resumes: write everything its shadow
+ * holds, and zero the counters an operation zeroed while it was away.
+ */
 static int hw_cpu_online(unsigned int cpu)
 {
-	struct pmuctl_pcpu *pc = per_cpu_ptr(&pmuctl_pcpu, cpu);
-	struct pmuctl_wave w = { .touch = pmuctl_cpu_held(&pc->acct) };
+	struct pmuctl_pcpu *pc = hw_pcpu(cpu);
+	u64 held = pmuctl_cpu_held(&pc->acct);
+	struct pmuctl_wave w = { .touch = held, .zero = pc->sh.zero & held };
 	unsigned long flags;
 	int err;
 
-	if (!w.touch)
+	pc->sh.zero = 0;
+	if ((!held && !pc->poisoned) || pmuctl_down)
 		return 0;
 	w.xtouch = BIT(pmuctl_pmu.model->nr_xregs) - 1;
-	pc->saved = false;
+	if (!pc->poisoned)
+		pc->saved = false;
 	pc->tfa = false;
 	local_irq_save(flags);
 	err = hw_sync_local(pc, &w);
@@ -752,20 +923,74 @@ static int hw_cpu_online(unsigned int cpu)
 	return 0;
 }
 
-/* A CPU goes away: stop pmuctl's counters there; the claims stay. */
+/* A CPU goes away, or the boot CPU suspends: stop pmuctl's counters there; the claims stay. */
 static int hw_cpu_offline(unsigned int cpu)
 {
-	struct pmuctl_pcpu *pc = per_cpu_ptr(&pmuctl_pcpu, cpu);
+	struct pmuctl_pcpu *pc = hw_pcpu(cpu);
 	unsigned long flags;
+	int err;
 
-	if (!pmuctl_cpu_held(&pc->acct))
+	if (!pmuctl_cpu_held(&pc->acct) && !pc->poisoned)
 		return 0;
 	local_irq_save(flags);
-	if (hw_restore_local(pc))
-		pr_warn_ratelimited("cpu %u: could not restore the PMU\n", cpu);
+	err = hw_restore_local(pc);
+	hw_set_poisoned(pc, err != 0);
 	local_irq_restore(flags);
+	if (err)
+		pr_warn_ratelimited("cpu %u: could not restore the PMU\n", cpu);
 	return 0;
 }
+
+/*
+ * Suspend to RAM or disk: the boot CPU goes through no hotplug callback
+ * and loses its PMU programming [FACTS 6], so syscore ops stop pmuctl's
+ * counters there and write the shadow back on resume.  Run on the boot
+ * CPU with interrupts off and every other CPU offline.
+ */
+static int hw_syscore_suspend(PMUCTL_SYSCORE_ARGS)
+{
+	return hw_cpu_offline(smp_processor_id());
+}
+
+static void hw_syscore_resume(PMUCTL_SYSCORE_ARGS)
+{
+	hw_cpu_online(smp_processor_id());
+}
+
+static struct pmuctl_syscore hw_syscore = {
+	.ops = {
+		.suspend = hw_syscore_suspend,
+		.resume = hw_syscore_resume,
+	},
+};
+
+static void hw_stop_fn(void *unused)
+{
+	hw_cpu_offline(smp_processor_id());
+}
+
+/*
+ * Reboot and kexec (kernel_restart_prepare() and kernel_shutdown_prepare()
+ * call the chain with every CPU online): put every CPU's PMU back as pmuctl
+ * found it, so that the next kernel inherits no running counter of ours,
+ * and write nothing after that.
+ */
+static int hw_reboot(struct notifier_block *nb, unsigned long action,
+		     void *data)
+{
+	mutex_lock(&pmuctl_lock);
+	cpus_read_lock();
+	if (!pmuctl_down)
+		on_each_cpu(hw_stop_fn, NULL, true);
+	pmuctl_down = true;
+	cpus_read_unlock();
+	mutex_unlock(&pmuctl_lock);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block hw_reboot_nb = {
+	.notifier_call = hw_reboot,
+};
 
 /**
  * pmuctl_hw_holding() - what the sessions hold on one CPU
@@ -776,7 +1001,7 @@ static int hw_cpu_offline(unsigned int cpu)
  */
 void pmuctl_hw_holding(u32 cpu, struct pmuctl_holding *h)
 {
-	const struct pmuctl_cpu_state *st = &per_cpu_ptr(&pmuctl_pcpu, cpu)->acct;
+	const struct pmuctl_cpu_state *st = &hw_pcpu(cpu)->acct;
 	const struct pmuctl_model *m = pmuctl_pmu.model;
 	u32 i;
 
@@ -797,10 +1022,12 @@ static int hw_state_show(struct seq_file *m, void *unused)
 
 	mutex_lock(&pmuctl_lock);
 	seq_printf(m, "programmed %u\nwaves %lu\nperf_reserved %u\n",
-		   pmuctl_nr_programmed, pmuctl_nr_waves,
-		   pmuctl_nr_programmed ? 1 : 0);
+		   pmuctl_nr_programmed, pmuctl_nr_waves, pmuctl_perf_held);
 	for_each_possible_cpu(cpu) {
-		const struct pmuctl_cpu_state *st = &per_cpu_ptr(&pmuctl_pcpu, cpu)->acct;
+		const struct pmuctl_cpu_state *st = &hw_pcpu(cpu)->acct;
+
+		if (hw_pcpu(cpu)->poisoned)
+			seq_printf(m, "cpu %u poisoned\n", cpu);
 
 		for (i = 0; i < PMUCTL_IDX_MAX; i++)
 			if (st->owner[i])
@@ -817,6 +1044,25 @@ static int hw_state_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(hw_state);
 
+#ifdef PMUCTL_REGMODEL
+/*
+ * The test build's "reboot": run the reboot notifier as a reboot would,
+ * so that a test sees its effect and the guest lives on; after it, the
+ * module must be reloaded.
+ */
+static ssize_t hw_reboot_write(struct file *file, const char __user *ubuf,
+			       size_t len, loff_t *ppos)
+{
+	hw_reboot(&hw_reboot_nb, SYS_RESTART, NULL);
+	return len;
+}
+
+static const struct file_operations hw_reboot_fops = {
+	.owner = THIS_MODULE,
+	.write = hw_reboot_write,
+};
+#endif
+
 /**
  * pmuctl_hw_debugfs() - the accounting file, for tests and operators
  * @dir:	pmuctl's debugfs folder
@@ -824,11 +1070,16 @@ DEFINE_SHOW_ATTRIBUTE(hw_state);
 void pmuctl_hw_debugfs(struct dentry *dir)
 {
 	debugfs_create_file("state", 0400, dir, NULL, &hw_state_fops);
+#ifdef PMUCTL_REGMODEL
+	debugfs_create_file("reboot", 0200, dir, NULL, &hw_reboot_fops);
+#endif
 }
 
 /**
- * pmuctl_hw_init() - register for CPU hotplug
+ * pmuctl_hw_init() - per-CPU state; register for CPU hotplug, suspend and
+ * reboot
  *
+ * Context: after pmuctl_pmu is set up, before the device exists.
  * Return: 0 or -errno.
  */
 int pmuctl_hw_init(void)
@@ -842,22 +1093,60 @@ int pmuctl_hw_init(void)
 		pr_warn("perfmon v%u: perf's counters are not reservable on this kernel, every PROGRAM is refused\n",
 			caps->version);
 
+	if (pmuctl_pmu.caps.nr_gp > HW_LEGACY_GP) {
+		pr_info("%u generic counters reported; pmuctl addresses the legacy %u\n",
+			pmuctl_pmu.caps.nr_gp, HW_LEGACY_GP);
+		pmuctl_pmu.caps.nr_gp = HW_LEGACY_GP;
+		pmuctl_pmu.caps.flags |= PMUCTL_CAP_GP_CLAMPED;
+	}
+	pmuctl_pcpu = alloc_percpu(struct pmuctl_pcpu);
+	if (!pmuctl_pcpu)
+		return -ENOMEM;
 	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "pmuctl:online",
 				hw_cpu_online, hw_cpu_offline);
 	if (ret < 0)
-		return ret;
+		goto free_pcpu;
 	pmuctl_hp_state = ret;
+	ret = register_reboot_notifier(&hw_reboot_nb);
+	if (ret)
+		goto remove_hp;
+	pmuctl_syscore_register(&hw_syscore);
 	return 0;
+
+remove_hp:
+	cpuhp_remove_state(pmuctl_hp_state);
+free_pcpu:
+	free_percpu(pmuctl_pcpu);
+	pmuctl_pcpu = NULL;
+	return ret;
 }
 
 /**
- * pmuctl_hw_exit() - unregister from CPU hotplug
+ * pmuctl_hw_exit() - unregister; free the per-CPU state
  *
- * Context: every session is gone.
+ * Context: every session is gone.  A CPU still poisoned is tried once
+ * more (every online one is rewritten as pmuctl found it), and perf gets
+ * its counters back whatever the outcome: the module is going away.
  */
 void pmuctl_hw_exit(void)
 {
+	pmuctl_syscore_unregister(&hw_syscore);
+	unregister_reboot_notifier(&hw_reboot_nb);
+	if (atomic_read(&pmuctl_nr_poisoned)) {
+		cpus_read_lock();
+		on_each_cpu(hw_stop_fn, NULL, true);
+		cpus_read_unlock();
+		if (atomic_read(&pmuctl_nr_poisoned))
+			pr_warn("a PMU write still faults; unloading all the same\n");
+	}
 	cpuhp_remove_state(pmuctl_hp_state);
+	if (pmuctl_perf_held)
+		hw_perf_release();
+	pmuctl_perf_held = false;
+	atomic_set(&pmuctl_nr_poisoned, 0);
+	pmuctl_down = false;
+	free_percpu(pmuctl_pcpu);
+	pmuctl_pcpu = NULL;
 }
 
 static int msr_read(u32 msr, u64 *val)
@@ -897,30 +1186,67 @@ const struct pmuctl_backend pmuctl_msr = {
 	.cpuid = msr_cpuid,
 };
 
+struct probe_arg {
+	const struct pmuctl_backend *be;
+	int err;
+};
+
+/*
+ * Flip the low 16 bits of a stopped counter and read them back, as perf's
+ * check_hw_exists() does: a hypervisor without a virtual PMU faults, or
+ * reads 0 and drops writes.  The counter must be one nobody uses: one
+ * whose perf reservation pmuctl can take (perf holds them all once it has
+ * any hardware event, and then perf's own check passed at boot) and whose
+ * event select is not enabled.
+ */
 static void hw_probe_fn(void *info)
 {
-	u64 v;
-	int *err = info;
+	struct probe_arg *a = info;
+	const struct pmuctl_backend *be = a->be;
+	u64 v, sel, back;
+	u32 i;
 
-	/* A hypervisor without a virtual PMU faults here, or drops writes. */
-	if (rdmsrl_safe(MSR_CORE_PERF_GLOBAL_CTRL, &v) ||
-	    wrmsrl_safe(MSR_CORE_PERF_GLOBAL_CTRL, v))
-		*err = -ENODEV;
+	if (be->read(MSR_CORE_PERF_GLOBAL_CTRL, &v) ||
+	    be->write(MSR_CORE_PERF_GLOBAL_CTRL, v)) {
+		a->err = -ENODEV;
+		return;
+	}
+	for (i = 0; i < hw_nr_gp(); i++) {
+		u32 ctr = MSR_ARCH_PERFMON_PERFCTR0 + i;
+
+		if (!reserve_perfctr_nmi(ctr))
+			continue;
+		if (be->read(MSR_ARCH_PERFMON_EVENTSEL0 + i, &sel) ||
+		    be->read(ctr, &v)) {
+			a->err = -ENODEV;
+		} else if (!(sel & ARCH_PERFMON_EVENTSEL_ENABLE)) {
+			/* Legacy writes keep bits 31:0, sign-extended [SDM]. */
+			if (be->write(ctr, (u32)(v ^ 0xffff)) ||
+			    be->read(ctr, &back) || ((back ^ v) & 0xffff) != 0xffff)
+				a->err = -ENODEV;
+			be->write(ctr, (u32)v);
+			release_perfctr_nmi(ctr);
+			return;
+		}
+		release_perfctr_nmi(ctr);
+		if (a->err)
+			return;
+	}
 }
 
 /**
  * pmuctl_hw_probe() - does the PMU answer where CPUID says it exists?
  * @be:		the backend
  *
- * Return: 0, or -ENODEV when GLOBAL_CTRL cannot be read and written back.
+ * Context: pmuctl_pmu.caps decoded.
+ * Return: 0, or -ENODEV when GLOBAL_CTRL cannot be read and written back
+ * or a counter does not keep what is written to it.
  */
 int pmuctl_hw_probe(const struct pmuctl_backend *be)
 {
-	int err = 0;
+	struct probe_arg a = { .be = be };
 
-	if (be != &pmuctl_msr)
-		return 0;
 	smp_call_function_single(cpumask_first(cpu_online_mask), hw_probe_fn,
-				 &err, true);
-	return err;
+				 &a, true);
+	return a.err;
 }

@@ -230,7 +230,7 @@ static int __init pmuctl_pmu_setup(void)
 		return ret;
 	}
 	if (pmuctl_hw_probe(be)) {
-		pr_err("not loading: the PMU registers do not answer (a VM without a virtual PMU?)\n");
+		pr_err("not loading: the PMU registers do not answer or do not keep what is written (a VM without a virtual PMU?)\n");
 		return -ENODEV;
 	}
 	pmuctl_pmu.be = be;
@@ -247,7 +247,8 @@ static int __init pmuctl_init(void)
 	if (ret)
 		return ret;
 
-	pmuctl_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	/* "pmuctl" whichever build: the tests know it by that name. */
+	pmuctl_dir = debugfs_create_dir("pmuctl", NULL);
 	pmuctl_hw_debugfs(pmuctl_dir);
 	pmuctl_stats_debugfs(pmuctl_dir);
 #ifdef PMUCTL_REGMODEL
@@ -257,7 +258,7 @@ static int __init pmuctl_init(void)
 #endif
 	ret = pmuctl_hw_init();
 	if (ret)
-		goto remove_debugfs;
+		goto exit_regmodel;
 	ret = misc_register(&pmuctl_dev);
 	if (ret)
 		goto exit_hw;
@@ -271,7 +272,11 @@ static int __init pmuctl_init(void)
 
 exit_hw:
 	pmuctl_hw_exit();
+exit_regmodel:
+#ifdef PMUCTL_REGMODEL
+	pmuctl_regmodel_exit();
 remove_debugfs:
+#endif
 	debugfs_remove_recursive(pmuctl_dir);
 	return ret;
 }

@@ -10,9 +10,19 @@
  *
  * Built only with PMUCTL_REGMODEL=y (Kbuild), never into the default module.
  * debugfs (pmuctl/): regs (read all, or write "CPU MSR VALUE" to preset a
- * register), fail_write (write a CPU: its next MSR write faults), log (the
- * last writes), perf_hold (write 1/0: take/give back a real reservation of
- * the last generic counter, as perf or the NMI watchdog would hold it).
+ * register), fail_write (write "CPU": its next MSR write faults; "CPU N":
+ * its next N writes; "CPU always": every write until "CPU off"; "... after
+ * K": the K writes before go through), log (the last writes), perf_hold
+ * (write 1/0: take/give back a real reservation of the last generic
+ * counter, as perf or the NMI watchdog would hold it), suspends (how many
+ * times the boot CPU's registers were lost to a suspend).
+ *
+ * Like silicon, the model loses the boot CPU's PMU registers when the
+ * system suspends (its own syscore ops, registered before pmuctl's, so
+ * that they run after pmuctl's suspend and before its resume); the other
+ * CPUs go offline first and keep theirs, as pmuctl's hotplug callbacks
+ * rewrite them anyway.  regmodel_drop_writes=1 makes it a PMU that
+ * accepts every write and keeps none, as some hypervisors do.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -22,18 +32,25 @@
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 #include <asm/msr-index.h>
 #include <asm/nmi.h>
 #include <asm/perf_event.h>
 #include <asm/processor.h>
 
+#include "compat.h"
 #include "pmuctl.h"
 
 static char *regmodel_caps = "auto";
 module_param(regmodel_caps, charp, 0444);
 MODULE_PARM_DESC(regmodel_caps,
-		 "register model PMU: knm (v3, 2x40-bit generic), knm4 (v3, 4 generic), skl (v4, 4x48-bit), skl-tfa (skl with TSX force abort), skl-v6 (skl reporting perfmon v6), hybrid (skl on a hybrid CPU), auto (from the CPU model)");
+		 "register model PMU: knm (v3, 2x40-bit generic), knm4 (v3, 4 generic), skl (v4, 4x48-bit), skl-tfa (skl with TSX force abort), skl-v6 (skl reporting perfmon v6), hybrid (skl on a hybrid CPU), wide (v4, 32 generic, as a hypervisor may report), auto (from the CPU model)");
+
+static bool regmodel_drop_writes;
+module_param(regmodel_drop_writes, bool, 0444);
+MODULE_PARM_DESC(regmodel_drop_writes,
+		 "accept every MSR write and keep none, as a hypervisor without a virtual PMU may");
 
 static int regmodel_rdpmc = -1;
 module_param(regmodel_rdpmc, int, 0644);
@@ -63,6 +80,8 @@ static const struct rm_caps rm_models[] = {
 	{ "skl-tfa", 4, 4, 48, 3, 48, PERF_CAP_FW_WRITE, CPUID7_EDX_TSX_FORCE_ABORT },
 	{ "skl-v6", 6, 4, 48, 3, 48, PERF_CAP_FW_WRITE },
 	{ "hybrid", 4, 4, 48, 3, 48, PERF_CAP_FW_WRITE, CPUID7_EDX_HYBRID },
+	/* More generic counters than the legacy ranges hold (FACTS 6). */
+	{ "wide", 4, 32, 48, 3, 48, PERF_CAP_FW_WRITE },
 };
 
 struct rm_cpu {
@@ -72,12 +91,14 @@ struct rm_cpu {
 	u64 fixed_ctrl, global_ctrl, global_status;
 	u64 x[PMUCTL_XREG_MAX];
 	u64 tfa;		/* MSR_TSX_FORCE_ABORT, where the caps have it */
-	bool fail_next;
+	u32 fail_skip;		/* writes that go through before ... */
+	int fail_left;		/* ... this many fault; -1: every one */
 };
 
 static DEFINE_PER_CPU(struct rm_cpu, rm_regs);
 static DEFINE_RAW_SPINLOCK(rm_lock);
 static const struct rm_caps *rm;
+static unsigned long rm_nr_suspends;
 
 static struct {
 	u32 cpu, msr;
@@ -184,11 +205,14 @@ static int rm_write_cpu(u32 cpu, u32 msr, u64 val, bool inject)
 	raw_spin_lock_irqsave(&rm_lock, flags);
 	reg = rm_reg(r, msr);
 	err = reg ? rm_check(msr, &val) : -EIO;
-	if (inject && r->fail_next) {
-		r->fail_next = false;
+	if (inject && r->fail_left && r->fail_skip) {
+		r->fail_skip--;
+	} else if (inject && r->fail_left) {
+		if (r->fail_left > 0)
+			r->fail_left--;
 		err = -EIO;
 	}
-	if (!err)
+	if (!err && !(inject && regmodel_drop_writes))
 		*reg = val;
 	rm_log[rm_nr_writes % LOG_SIZE].cpu = cpu;
 	rm_log[rm_nr_writes % LOG_SIZE].msr = msr;
@@ -239,7 +263,7 @@ static int rm_cpuid(struct pmuctl_cpuid *id)
 		rm = model == 0x57 || model == 0x85 ? &rm_models[0] : &rm_models[2];
 	}
 	if (!rm) {
-		pr_err("regmodel_caps=%s: not one of knm, knm4, skl, skl-tfa, skl-v6, hybrid, auto\n",
+		pr_err("regmodel_caps=%s: not one of knm, knm4, skl, skl-tfa, skl-v6, hybrid, wide, auto\n",
 		       regmodel_caps);
 		return -EINVAL;
 	}
@@ -344,20 +368,32 @@ static const struct file_operations rm_regs_fops = {
 	.release = single_release,
 };
 
+/* "CPU [N|always|off] [after K]": see the top of this file. */
 static ssize_t rm_fail_write(struct file *file, const char __user *ubuf,
 			     size_t len, loff_t *ppos)
 {
+	char buf[64], what[16] = "1";
 	unsigned long flags;
-	u32 cpu;
-	int err;
+	u32 cpu, skip = 0;
+	int n, left;
 
-	err = kstrtou32_from_user(ubuf, len, 0, &cpu);
-	if (err)
-		return err;
-	if (cpu >= nr_cpu_ids || !cpu_possible(cpu))
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = 0;
+	n = sscanf(buf, "%u %15s after %u", &cpu, what, &skip);
+	if (n < 1 || cpu >= nr_cpu_ids || !cpu_possible(cpu))
+		return -EINVAL;
+	if (!strcmp(what, "always"))
+		left = -1;
+	else if (!strcmp(what, "off"))
+		left = 0;
+	else if (kstrtoint(what, 0, &left) || left < 0)
 		return -EINVAL;
 	raw_spin_lock_irqsave(&rm_lock, flags);
-	per_cpu_ptr(&rm_regs, cpu)->fail_next = true;
+	per_cpu_ptr(&rm_regs, cpu)->fail_left = left;
+	per_cpu_ptr(&rm_regs, cpu)->fail_skip = skip;
 	raw_spin_unlock_irqrestore(&rm_lock, flags);
 	return len;
 }
@@ -417,20 +453,55 @@ static const struct file_operations rm_perf_fops = {
 	.write = rm_perf_write,
 };
 
+/* The boot CPU suspends: its PMU registers are lost, as on silicon. */
+static int rm_suspend(PMUCTL_SYSCORE_ARGS)
+{
+	struct rm_cpu *r = this_cpu_ptr(&rm_regs);
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&rm_lock, flags);
+	memset(r->evtsel, 0, sizeof(r->evtsel));
+	memset(r->pmc, 0, sizeof(r->pmc));
+	memset(r->fixed, 0, sizeof(r->fixed));
+	memset(r->x, 0, sizeof(r->x));
+	r->fixed_ctrl = 0;
+	r->global_ctrl = 0;
+	r->global_status = 0;
+	rm_nr_suspends++;
+	raw_spin_unlock_irqrestore(&rm_lock, flags);
+	return 0;
+}
+
+static struct pmuctl_syscore rm_syscore = {
+	.ops = {
+		.suspend = rm_suspend,
+	},
+};
+
+static int rm_suspends_show(struct seq_file *m, void *unused)
+{
+	seq_printf(m, "%lu\n", READ_ONCE(rm_nr_suspends));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rm_suspends);
+
 /**
  * pmuctl_regmodel_exit() - give back a reservation perf_hold still holds
  */
 void pmuctl_regmodel_exit(void)
 {
+	pmuctl_syscore_unregister(&rm_syscore);
 	if (rm_perf_held)
 		release_perfctr_nmi(rm_perf_msr());
 	rm_perf_held = false;
 }
 
 /**
- * pmuctl_regmodel_init() - the model's debugfs files
+ * pmuctl_regmodel_init() - the model's debugfs files and syscore ops
  * @dir:	pmuctl's debugfs folder
  *
+ * Context: before pmuctl_hw_init(), so that the model's syscore suspend
+ * runs after pmuctl's and its resume before pmuctl's.
  * Return: 0.
  */
 int pmuctl_regmodel_init(struct dentry *dir)
@@ -439,5 +510,7 @@ int pmuctl_regmodel_init(struct dentry *dir)
 	debugfs_create_file("fail_write", 0200, dir, NULL, &rm_fail_fops);
 	debugfs_create_file("log", 0400, dir, NULL, &rm_log_fops);
 	debugfs_create_file("perf_hold", 0200, dir, NULL, &rm_perf_fops);
+	debugfs_create_file("suspends", 0400, dir, NULL, &rm_suspends_fops);
+	pmuctl_syscore_register(&rm_syscore);
 	return 0;
 }

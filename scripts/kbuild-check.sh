@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Kernel-side checks, as TAP: pmuctl.ko, default and register-model
-# (PMUCTL_REGMODEL=y) builds, compiles for each target Debian kernel with
-# W=1 and C=1 (sparse) and prints no warning, and the kernel sources pass
-# checkpatch.pl --strict with no error, warning or check.
+# (PMUCTL_REGMODEL=y PMUCTL_RIG=1: pmuctl_regmodel.ko) builds, compiles
+# for each target Debian kernel with W=1 and C=1 (sparse) and prints no
+# warning, and the kernel sources pass checkpatch.pl --strict with no
+# error, warning or check.
 #   kbuild-check.sh KSRC OUTDIR
 # KSRC holds the files scripts/ksrc.sh extracts; OUTDIR is scratch space.
 set -uo pipefail
@@ -30,15 +31,16 @@ for want in '^6\.1\.' '^6\.12\.'; do
 		rm -rf "$dir" && mkdir -p "$dir"
 		(cd "$top" && cp -r Kbuild kmod uapi "$dir/")
 		flag=
-		[ "$variant" = regmodel ] && flag=PMUCTL_REGMODEL=y
+		ko=pmuctl.ko
+		[ "$variant" = regmodel ] && flag="PMUCTL_REGMODEL=y PMUCTL_RIG=1" ko=pmuctl_regmodel.ko
 		log=$dir/build.log
 		# shellcheck disable=SC2086
 		make -C "/lib/modules/$ver/build" M="$dir" W=1 C=1 $flag modules \
 			>"$log" 2>&1
 		rc=$?
 		warn=$(grep -E 'warning:|error:' "$log")
-		if [ $rc -eq 0 ] && [ -z "$warn" ] && [ -f "$dir/pmuctl.ko" ]; then
-			echo "ok $n $name: pmuctl.ko, W=1 C=1, no warnings"
+		if [ $rc -eq 0 ] && [ -z "$warn" ] && [ -f "$dir/$ko" ]; then
+			echo "ok $n $name: $ko, W=1 C=1, no warnings"
 		else
 			echo "not ok $n $name: W=1 C=1 build failed or warned"
 			sed 's/^/# /' "$log" | tail -n 40

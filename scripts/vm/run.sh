@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The QEMU rig: build pmuctl.ko for each target Debian kernel, boot that very
-# kernel under TCG once per CPU model with the module and the static test
-# programs in an initramfs, and turn what the guest printed into TAP files
-# in LOGDIR (default build/logs), which scripts/tap-summary.sh counts.
-# The initramfs holds two builds: /pmuctl.ko (the -b variables, the register
-# model by default), which /init loads, and /pmuctl-msr.ko (the same
-# variables without PMUCTL_REGMODEL: the default build, which a guest
-# without a PMU must refuse; selftests/device/reload_test tries it), and
-# the kernel's own /msr.ko, which /init loads in -P guests.
+# The QEMU rig: build the module for each target Debian kernel, boot that
+# very kernel under TCG once per CPU model with the module and the static
+# test programs in an initramfs, and turn what the guest printed into TAP
+# files in LOGDIR (default build/logs), which scripts/tap-summary.sh counts.
+# The initramfs holds two builds: the -b variables' module, which /init
+# loads (by default the register model, /pmuctl_regmodel.ko: Kbuild gives
+# the test build its own name and builds it only with PMUCTL_RIG=1, which
+# this script passes to every build; without PMUCTL_REGMODEL, /pmuctl.ko),
+# and /pmuctl-msr.ko (the same variables without PMUCTL_REGMODEL: the
+# default build, which a guest without a PMU must refuse;
+# selftests/device/reload_test tries it), and the kernel's own /msr.ko,
+# which /init loads in -P guests.
 #
 # -P boots emulated-PMU guests instead: QEMU patched to count
 # (scripts/vm/qemu.sh, scripts/vm/qemu/*.patch) with -cpu CPU,pmu=on and
@@ -20,7 +23,7 @@
 #   vm-KV-CPU-guest.tap      the rig's own tests of the guest:
 #       cpu_model      /proc/cpuinfo shows the family/model QEMU should emulate
 #                      and -smp N CPUs
-#       module_loaded  insmod /pmuctl.ko succeeded (-P: and insmod /msr.ko)
+#       module_loaded  insmod of the module succeeded (-P: and insmod /msr.ko)
 #       ran_to_end     /init reached @@DONE@@ and QEMU exited through
 #                      isa-debug-exit with status 1 (vm-exit 0)
 #       console_clean  no Oops, WARNING:, BUG:, Call Trace, lockup, panic,
@@ -305,6 +308,15 @@ fi
 
 # --- per kernel: the image, the module, the initramfs -------------------------
 
+# The module a build in DIR made: the test build's own name first.
+built_ko() {
+	local f
+	for f in "$1/pmuctl_regmodel.ko" "$1/pmuctl.ko"; do
+		[ -f "$f" ] && { echo "$f"; return 0; }
+	done
+	return 1
+}
+
 # build KVER DIR VARS LOG: the module sources copied into DIR, built there.
 build() {
 	local k=$1 s=$2 vars=$3 log=$4
@@ -315,12 +327,13 @@ build() {
 		(cd "$top" && cp -r Kbuild kmod uapi "$s/")
 	fi
 	# shellcheck disable=SC2086 # one word per variable
-	make -C "/lib/modules/$k/build" M="$s" $vars modules >"$log" 2>&1 &&
-		[ -f "$s/pmuctl.ko" ]
+	make -C "/lib/modules/$k/build" M="$s" PMUCTL_RIG=1 $vars modules \
+		>"$log" 2>&1 && built_ko "$s" >/dev/null
 }
 
-# prepare KVER: writes build/vm/KVER/{vmlinuz,pmuctl.ko,pmuctl-msr.ko,msr.ko,
-# initrd.cpio.gz}, or build/vm/KVER/error with the reason.
+# prepare KVER: writes build/vm/KVER/{vmlinuz,pmuctl-msr.ko,msr.ko,
+# initrd.cpio.gz} and builds the module in build/vm/KVER/src, or writes
+# build/vm/KVER/error with the reason.
 prepare() {
 	local k=$1 d=$work/$1 s img ko v dep w vars=() msr_vars=()
 	rm -rf "$d" && mkdir -p "$d"
@@ -340,22 +353,22 @@ prepare() {
 	done
 	if [ ${#msr_vars[@]} -eq ${#vars[@]} ]; then
 		# /pmuctl.ko is the default build already (-P).
-		cp "$s/pmuctl.ko" "$d/pmuctl-msr.ko"
+		cp "$(built_ko "$s")" "$d/pmuctl-msr.ko"
 	elif build "$k" "$d/src-msr" "${msr_vars[*]}" "$d/build-msr.log"; then
-		cp "$d/src-msr/pmuctl.ko" "$d/pmuctl-msr.ko"
+		cp "$(built_ko "$d/src-msr")" "$d/pmuctl-msr.ko"
 	else
 		echo "default module build failed for $k: see ${d#"$top"/}/build-msr.log" >"$d/error"
 		return
 	fi
-	ko=$s/pmuctl.ko
+	ko=$(built_ko "$s")
 	v=$(modinfo -F vermagic "$ko" | cut -d' ' -f1)
 	dep=$(modinfo -F depends "$ko")
 	if [ "$v" != "$k" ]; then
-		echo "pmuctl.ko has vermagic $v, not $k" >"$d/error"
+		echo "${ko##*/} has vermagic $v, not $k" >"$d/error"
 		return
 	fi
 	if [ -n "$dep" ]; then
-		echo "pmuctl.ko depends on modules ($dep) the initramfs does not carry" >"$d/error"
+		echo "${ko##*/} depends on modules ($dep) the initramfs does not carry" >"$d/error"
 		return
 	fi
 	local targs=()
@@ -383,7 +396,7 @@ for k in "${kernels[@]}"; do
 	if [ -f "$work/$k/error" ]; then
 		echo "vm: $k: $(cat "$work/$k/error")"
 	else
-		echo "vm: $k: image, pmuctl.ko and initramfs ready"
+		echo "vm: $k: image, module and initramfs ready"
 	fi
 done
 echo "vm: prepared in $(($(date +%s) - t0)) s; ${#tests[@]} test program(s) from ${testdir#"$top"/}; $qemu"
@@ -539,7 +552,7 @@ guest() {
 		fi
 
 		st=
-		grep -qx '@@MODULE loaded@@' "$con" || st="insmod /pmuctl.ko failed"
+		grep -qx '@@MODULE loaded@@' "$con" || st="insmod of the module failed"
 		if $pmu && ! grep -qx '@@MSR loaded@@' "$con"; then
 			st="${st:+$st; }insmod /msr.ko allow_writes=on failed"
 		fi

@@ -9,7 +9,14 @@
  *    the ones whose writes went through, and including values another
  *    agent had left in the registers; a second PROGRAM then succeeds;
  *  - RELEASE never fails: a fault is logged and everything is released;
- *  - START reports EIO, and the session stays usable.
+ *    while a write still faults on a CPU (a counter of the session may be
+ *    enabled there), that CPU is "poisoned" in pmuctl/state and perf's
+ *    counters stay reserved, until a later wave rewrites the CPU;
+ *  - START, STOP and RESET report EIO and change nothing: the registers,
+ *    counter values included, are as before on every CPU, whether the
+ *    fault hits the first write, a later one, or every one (fail_write
+ *    "CPU always"), on the first CPU of the set or the second; the
+ *    session stays usable and keeps running or stopped as it was.
  *
  * Needs the register-model build of pmuctl.ko; SKIPs without it.
  */
@@ -46,11 +53,39 @@ FIXTURE_SETUP(fault)
 	}
 }
 
+/* fail_write "CPU WHAT": "always", "off", "N after K" (regmodel.c). */
+static int fail_mode(__u32 cpu, const char *what)
+{
+	char buf[48];
+
+	snprintf(buf, sizeof(buf), "%u %s", cpu, what);
+	return write_str(DBG_FAIL, buf);
+}
+
+/* No fault left armed; every CPU written once, so none stays poisoned. */
+static void heal(FIXTURE_DATA(fault) *self)
+{
+	struct pmuctl_event ev = ev_make(EV_INST | USR, 0, 0);
+	struct pmuctl_program p;
+	unsigned int cpu;
+	int fd;
+
+	for (cpu = 0; cpu < self->info.nr_cpus && cpu < 64; cpu++)
+		fail_mode(cpu, "off");
+	fd = dev_open();
+	if (fd < 0)
+		return;
+	if (!dev_program(fd, &ev, 1, self->all, &p))
+		dev_ctl(fd, PMUCTL_IOC_RELEASE);
+	close(fd);
+}
+
 FIXTURE_TEARDOWN(fault)
 {
 	if (self->fd >= 0)
 		close(self->fd);
 	if (have_regs()) {
+		heal(self);
 		state_wait_clean(1000);
 		regs_zero_all();
 	}
@@ -268,6 +303,222 @@ TEST_F(fault, start_with_a_fault_is_eio_and_the_session_stays_usable)
 	}
 	ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_RELEASE));
 	EXPECT_EQ(0, state_wait_clean(0));
+}
+
+/* The state text without its "cpu N poisoned" lines. */
+static void drop_poisoned(char *st)
+{
+	char *l = st, *e;
+
+	while (l && *l) {
+		e = strchrnul(l, '\n');
+		if (strstr(l, " poisoned") && strstr(l, " poisoned") < e) {
+			memmove(l, *e ? e + 1 : e, strlen(e) + (*e ? 0 : 1));
+			continue;
+		}
+		l = *e ? e + 1 : e;
+	}
+}
+
+/* NULL if state (but "poisoned" lines) and regs are as in @before. */
+static const char *changed(const struct snap *before)
+{
+	static char msg[600];
+	struct snap a = { 0 }, b = { 0 };
+	const char *d;
+
+	if (snap_take(&a))
+		return "cannot read pmuctl/state";
+	b.state = strdup(before->state);
+	b.regs = before->regs ? strdup(before->regs) : NULL;
+	drop_poisoned(a.state);
+	drop_poisoned(b.state);
+	d = snap_diff(&b, &a, true);
+	if (d)
+		snprintf(msg, sizeof(msg), "%s", d);
+	snap_free(&a);
+	snap_free(&b);
+	return d ? msg : NULL;
+}
+
+/* Counts in every counter of the group, so that a zeroing shows. */
+static void preset_counts(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(fault) *self, const struct pmuctl_event *ev,
+			  __u32 n)
+{
+	__u32 cpu, k, c;
+
+	for (cpu = 0; cpu < self->ncpu; cpu++) {
+		for (k = 0; k < n; k++) {
+			c = ev[k].counter & ~PMUCTL_COUNTER_FIXED;
+			ASSERT_EQ(0, regs_preset(cpu, ev[k].counter & PMUCTL_COUNTER_FIXED ?
+						 MSR_FIXED_CTR(c) : MSR_PMC(c),
+						 0x1000 * (cpu + 1) + k + 1));
+		}
+	}
+}
+
+/* 0 if every CPU of the fixture's set runs (or not) the group as @run says. */
+static int run_differs(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(fault) *self, const struct pmuctl_event *ev,
+		       __u32 n, bool run)
+{
+	static struct pregs rg;
+	__u64 want;
+	__u32 cpu, k, c;
+	int bad = 0;
+
+	if (regs_read(&rg))
+		return -1;
+	for (cpu = 0; cpu < self->info.nr_cpus && cpu < 64; cpu++) {
+		for (k = 0; k < n; k++) {
+			c = ev[k].counter & ~PMUCTL_COUNTER_FIXED;
+			want = run ? 1ULL << (c + (ev[k].counter & PMUCTL_COUNTER_FIXED ? 32 : 0)) : 0;
+			if ((regs_get(&rg, cpu, MSR_GLOBAL_CTRL) &
+			     (1ULL << (c + (ev[k].counter & PMUCTL_COUNTER_FIXED ? 32 : 0)))) != want) {
+				TH_LOG("cpu %u event %u: GLOBAL_CTRL %#llx", cpu, k,
+				       (unsigned long long)regs_get(&rg, cpu, MSR_GLOBAL_CTRL));
+				bad++;
+			}
+			if (ev[k].counter & PMUCTL_COUNTER_FIXED)
+				continue;
+			if (regs_get(&rg, cpu, MSR_EVTSEL(c)) != (ev[k].config_used | (run ? EN : 0))) {
+				TH_LOG("cpu %u event %u: EVTSEL %#llx", cpu, k,
+				       (unsigned long long)regs_get(&rg, cpu, MSR_EVTSEL(c)));
+				bad++;
+			}
+		}
+	}
+	return bad;
+}
+
+static const char *const faults[] = {
+	"1",		/* the first write */
+	"1 after 3",	/* a later one */
+	"always",	/* every one, the rollback's too */
+};
+
+/* @cmd with each kind of fault on each CPU: EIO, and nothing changed. */
+static void ctl_faults(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(fault) *self, unsigned long cmd,
+		       const char *name)
+{
+	struct pmuctl_event ev[4];
+	struct pmuctl_program p;
+	struct snap before = { 0 };
+	const char *d;
+	__u32 cpu, n, f;
+	bool run;
+
+	for (run = false; ; run = true) {
+		for (cpu = 0; cpu < self->ncpu; cpu++) {
+			for (f = 0; f < sizeof(faults) / sizeof(faults[0]); f++) {
+				n = group(&self->info, ev);
+				ASSERT_EQ(0, dev_program(self->fd, ev, n, self->all, &p));
+				if (run)
+					ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_START));
+				preset_counts(_metadata, self, ev, n);
+				ASSERT_EQ(0, snap_take(&before));
+				ASSERT_EQ(0, fail_mode(cpu, faults[f]));
+				EXPECT_EQ(-EIO, dev_ctl(self->fd, cmd)) {
+					TH_LOG("%s %s, fault \"%s\" on CPU %u",
+					       run ? "running" : "stopped", name,
+					       faults[f], cpu);
+				}
+				d = changed(&before);
+				EXPECT_TRUE(d == NULL) {
+					TH_LOG("%s %s, fault \"%s\" on CPU %u: %s",
+					       run ? "running" : "stopped", name,
+					       faults[f], cpu, d);
+				}
+				snap_free(&before);
+				ASSERT_EQ(0, fail_mode(cpu, "off"));
+				/*
+				 * The session keeps its state: RESET keeps it
+				 * running or stopped, as it was before.
+				 */
+				ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_RESET));
+				EXPECT_EQ(0, run_differs(_metadata, self, ev, n, run)) {
+					TH_LOG("%s, then %s with fault \"%s\" on CPU %u, then RESET",
+					       run ? "running" : "stopped", name,
+					       faults[f], cpu);
+				}
+				ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_RELEASE));
+				ASSERT_EQ(0, state_wait_clean(0));
+			}
+		}
+		if (run)
+			break;
+	}
+}
+
+TEST_F(fault, start_fault_changes_nothing_on_any_cpu)
+{
+	NEED_REGS();
+	ctl_faults(_metadata, self, PMUCTL_IOC_START, "START");
+}
+
+TEST_F(fault, stop_fault_changes_nothing_on_any_cpu)
+{
+	NEED_REGS();
+	ctl_faults(_metadata, self, PMUCTL_IOC_STOP, "STOP");
+}
+
+TEST_F(fault, reset_fault_changes_nothing_and_keeps_the_counts)
+{
+	NEED_REGS();
+	ctl_faults(_metadata, self, PMUCTL_IOC_RESET, "RESET");
+}
+
+TEST_F(fault, release_fault_that_persists_keeps_perf_out_until_rewritten)
+{
+	static struct pregs rg;
+	struct pmuctl_event ev[4], one = ev_make(EV_INST | USR, 0, 0);
+	struct pmuctl_program p;
+	struct pstate st;
+	__u32 bad, other, n;
+	int fd2;
+
+	NEED_REGS();
+	if (self->ncpu < 2)
+		SKIP(return, "needs 2 CPUs");
+	for (bad = 0; bad < 2; bad++) {
+		other = !bad;
+		n = group(&self->info, ev);
+		ASSERT_EQ(0, dev_program(self->fd, ev, n, 3, &p));
+		ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_START));
+		ASSERT_EQ(0, fail_mode(bad, "always"));
+		EXPECT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_RELEASE));
+		ASSERT_EQ(0, state_read(&st));
+		EXPECT_EQ(0U, st.programmed);
+		EXPECT_EQ(0U, st.nown);
+		EXPECT_EQ(0U, st.nx);
+		/* The session's counters still run there: perf stays out. */
+		EXPECT_EQ(1U, st.perf_reserved) TH_LOG("fault on CPU %u", bad);
+		ASSERT_EQ(0, regs_read(&rg));
+		EXPECT_U64(0, regs_get(&rg, other, MSR_GLOBAL_CTRL));
+		EXPECT_NE((__u64)0, regs_get(&rg, bad, MSR_GLOBAL_CTRL));
+
+		/* A session on the other CPU alone does not rewrite it. */
+		ASSERT_EQ(0, fail_mode(bad, "off"));
+		fd2 = dev_open();
+		ASSERT_LE(0, fd2);
+		one = ev_make(EV_INST | USR, 0, 0);
+		ASSERT_EQ(0, dev_program(fd2, &one, 1, 1ULL << other, &p));
+		ASSERT_EQ(0, dev_ctl(fd2, PMUCTL_IOC_RELEASE));
+		ASSERT_EQ(0, state_read(&st));
+		EXPECT_EQ(1U, st.perf_reserved);
+
+		/* One that reaches it does: then perf gets its counters back. */
+		one = ev_make(EV_INST | USR, 0, 0);
+		ASSERT_EQ(0, dev_program(fd2, &one, 1, 1ULL << bad, &p));
+		ASSERT_EQ(0, dev_ctl(fd2, PMUCTL_IOC_RELEASE));
+		close(fd2);
+		EXPECT_EQ(0, state_wait_clean(0)) TH_LOG("fault on CPU %u", bad);
+		ASSERT_EQ(0, regs_read(&rg));
+		EXPECT_U64(0, regs_get(&rg, bad, MSR_GLOBAL_CTRL));
+		EXPECT_U64(0, regs_get(&rg, bad, MSR_EVTSEL(ev[0].counter)));
+	}
 }
 
 DEVICE_TEST_MAIN

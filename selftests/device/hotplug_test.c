@@ -11,6 +11,11 @@
  *    and RESET may have happened meanwhile);
  *  - a group programmed while one of its CPUs is offline reaches that CPU
  *    when it comes back; a group released meanwhile leaves nothing there;
+ *  - a CPU that was offline during RESET or PROGRAM comes back with the
+ *    group's counters at zero, not with the counts it had;
+ *  - suspend to RAM (pm_test "core": the syscore suspend and resume run,
+ *    the machine does not sleep) loses the boot CPU's PMU registers in the
+ *    register model, as on silicon, and pmuctl writes them back;
  *  - CPUs 1..3 go off and on line during stress_test's load of 8 workers.
  *
  * Needs 4 CPUs (scripts/vm/run.sh -s 4; check.sh boots such guests with
@@ -446,6 +451,149 @@ TEST_F_TIMEOUT(hotplug, cpus_go_off_and_on_line_under_load, 300)
 	why = load_unclean(&self->env, 1000);
 	EXPECT_TRUE(why == NULL) TH_LOG("after the load: %s", why);
 	load_stats_free(st, NR_WORKERS);
+}
+
+/* The counter register of a placed event. */
+static __u32 counter_reg(const struct pmuctl_event *ev)
+{
+	__u32 c = ev->counter & ~PMUCTL_COUNTER_FIXED;
+
+	return ev->counter & PMUCTL_COUNTER_FIXED ? MSR_FIXED_CTR(c) : MSR_PMC(c);
+}
+
+/* Counts in the group's counters on @cpu, as if it had been counting. */
+static int preset_counts(const struct sess *s, __u32 cpu)
+{
+	__u32 k;
+	int err = 0;
+
+	for (k = 0; !err && k < s->n; k++)
+		err = regs_preset(cpu, counter_reg(&s->ev[k]), 0x1234 + k);
+	return err;
+}
+
+/* NULL if the group's counters on @cpu read 0 (regs and READ), else why. */
+static const char *counts_not_zero(const struct sess *s, __u32 cpu)
+{
+	static struct pregs rg;
+	static char msg[128];
+	__u64 val[PMUCTL_MAX_EVENTS];
+	__u32 k;
+	int ret;
+
+	if (regs_read(&rg))
+		return "cannot read pmuctl/regs";
+	for (k = 0; k < s->n; k++) {
+		if (regs_get(&rg, cpu, counter_reg(&s->ev[k]))) {
+			snprintf(msg, sizeof(msg), "cpu %u msr %#x is %#llx", cpu,
+				 counter_reg(&s->ev[k]),
+				 (unsigned long long)regs_get(&rg, cpu, counter_reg(&s->ev[k])));
+			return msg;
+		}
+	}
+	ret = dev_read(s->fd, cpu, val, PMUCTL_MAX_EVENTS);
+	if (ret) {
+		snprintf(msg, sizeof(msg), "READ cpu %u: %s", cpu, strerror(-ret));
+		return msg;
+	}
+	for (k = 0; k < s->n; k++) {
+		if (val[k]) {
+			snprintf(msg, sizeof(msg), "READ cpu %u event %u: %#llx", cpu,
+				 k, (unsigned long long)val[k]);
+			return msg;
+		}
+	}
+	return NULL;
+}
+
+TEST_F(hotplug, cpu_offline_during_reset_or_program_comes_back_zeroed)
+{
+	struct sess *a = &self->s[0];
+	const char *why = unfit();
+	__u32 k;
+
+	if (why)
+		SKIP(return, "%s", why);
+	two_sessions(_metadata, self);
+
+	/* RESET while cpu3 is away. */
+	ASSERT_EQ(0, sess_program(a, 0xe));
+	ASSERT_EQ(0, dev_ctl(a->fd, PMUCTL_IOC_START));
+	a->run = true;
+	ASSERT_EQ(0, preset_counts(a, 3));
+	ASSERT_EQ(0, preset_counts(a, 2));
+	ASSERT_EQ(0, cpu_set_online(3, false));
+	ASSERT_EQ(0, dev_ctl(a->fd, PMUCTL_IOC_RESET));
+	why = counts_not_zero(a, 2);
+	EXPECT_TRUE(why == NULL) TH_LOG("RESET, online cpu2: %s", why);
+	ASSERT_EQ(0, cpu_set_online(3, true));
+	why = counts_not_zero(a, 3);
+	EXPECT_TRUE(why == NULL) TH_LOG("RESET with cpu3 offline, cpu3 back: %s", why);
+	why = all_differ(&self->env, self->s, 2, 0);
+	EXPECT_TRUE(why == NULL) TH_LOG("cpu3 back: %s", why);
+
+	/* Released and programmed again while cpu3 is away. */
+	ASSERT_EQ(0, preset_counts(a, 3));
+	ASSERT_EQ(0, cpu_set_online(3, false));
+	ASSERT_EQ(0, dev_ctl(a->fd, PMUCTL_IOC_RELEASE));
+	for (k = 0; k < a->n; k++)
+		a->ev[k] = ev_make(a->ev[k].config, a->ev[k].extra, a->ev[k].flags);
+	ASSERT_EQ(0, sess_program(a, 0xe));
+	ASSERT_EQ(0, cpu_set_online(3, true));
+	why = counts_not_zero(a, 3);
+	EXPECT_TRUE(why == NULL) TH_LOG("PROGRAM with cpu3 offline, cpu3 back: %s", why);
+	why = all_differ(&self->env, self->s, 2, 0);
+	EXPECT_TRUE(why == NULL) TH_LOG("cpu3 back: %s", why);
+}
+
+#define PM_TEST		"/sys/power/pm_test"
+#define PM_STATE	"/sys/power/state"
+#define DBG_SUSPENDS	DBG_DIR "/suspends"
+
+static long suspends(void)
+{
+	char *s = slurp(DBG_SUSPENDS);
+	long n = s ? strtol(s, NULL, 10) : -1;
+
+	free(s);
+	return n;
+}
+
+TEST_F_TIMEOUT(hotplug, suspend_to_ram_rewrites_the_boot_cpu, 120)
+{
+	struct sess *a = &self->s[0], *b = &self->s[1];
+	const char *why = unfit();
+	long n0;
+	int ret;
+
+	if (why)
+		SKIP(return, "%s", why);
+	if (access(PM_TEST, W_OK))
+		SKIP(return, "no %s (CONFIG_PM_DEBUG)", PM_TEST);
+	n0 = suspends();
+	ASSERT_LE(0, n0) TH_LOG("no %s: the register model of this build", DBG_SUSPENDS);
+	two_sessions(_metadata, self);
+	ASSERT_EQ(0, sess_program(a, 0xf));
+	ASSERT_EQ(0, sess_program(b, 0x3));
+	ASSERT_EQ(0, dev_ctl(a->fd, PMUCTL_IOC_START));
+	a->run = true;
+	why = all_differ(&self->env, self->s, 2, 0);
+	ASSERT_TRUE(why == NULL) TH_LOG("before suspend: %s", why);
+
+	ASSERT_EQ(0, write_str(PM_TEST, "core"));
+	ret = write_str(PM_STATE, "mem");
+	write_str(PM_TEST, "none");
+	ASSERT_EQ(0, ret) TH_LOG("echo mem > %s: %s", PM_STATE, strerror(-ret));
+	/* The model lost the boot CPU's registers once. */
+	EXPECT_EQ(n0 + 1, suspends());
+	why = all_differ(&self->env, self->s, 2, 0);
+	EXPECT_TRUE(why == NULL) TH_LOG("after suspend: %s", why);
+
+	/* And the sessions go on. */
+	ASSERT_EQ(0, dev_ctl(b->fd, PMUCTL_IOC_START));
+	b->run = true;
+	why = all_differ(&self->env, self->s, 2, 0);
+	EXPECT_TRUE(why == NULL) TH_LOG("after suspend and START: %s", why);
 }
 
 DEVICE_TEST_MAIN

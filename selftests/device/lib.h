@@ -12,7 +12,11 @@
  *                      "cpu C counter 0xCTR owner ID",
  *                      "cpu C msr 0xMSR value 0xV refcount R"
  *   pmuctl/regs        "cpu N msr 0xMSR 0xVALUE"; write "CPU MSR VALUE"
- *   pmuctl/fail_write  write a CPU: its next MSR write faults
+ *   pmuctl/fail_write  write a CPU: its next MSR write faults ("CPU N",
+ *                      "CPU always", "CPU off", "... after K": regmodel.c)
+ *   pmuctl/state also  "cpu C poisoned" (a write faulted there: hw.c)
+ *   pmuctl/suspends    times the model lost the boot CPU's registers
+ *   pmuctl/reboot      (test build) run the reboot notifier
  */
 #ifndef PMUCTL_SELFTESTS_DEVICE_LIB_H
 #define PMUCTL_SELFTESTS_DEVICE_LIB_H
@@ -30,7 +34,8 @@
 #define DBG_STATE	DBG_DIR "/state"
 #define DBG_REGS	DBG_DIR "/regs"
 #define DBG_FAIL	DBG_DIR "/fail_write"
-#define PARAM_DIR	"/sys/module/pmuctl/parameters"
+/* The register-model test build's parameters: its own module name (Kbuild). */
+#define PARAM_DIR	"/sys/module/pmuctl_regmodel/parameters"
 
 /* PERFEVTSEL bits, short names for tables (uapi/linux/pmuctl.h). */
 #define USR		PMUCTL_CFG_USR

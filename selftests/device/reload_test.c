@@ -6,6 +6,17 @@
  *    load where CPUID.0AH reports no architectural perfmon, as in a QEMU
  *    TCG guest: finit_module() fails with ENODEV and the kernel log gets
  *    exactly one pmuctl line, "pmuctl: not loading: ...";
+ *  - the register-model build refuses to load when the model drops
+ *    writes (regmodel_drop_writes=1, as a hypervisor without a virtual PMU
+ *    may): the probe flips bits of a counter and reads them back;
+ *  - with more generic counters reported than the legacy ranges hold
+ *    (regmodel_caps=wide: 32), INFO says 8 and GP_CLAMPED, and no register
+ *    past IA32_PERFEVTSEL7 / IA32_PMC7 (MISC_ENABLE is EVTSEL "26" there)
+ *    is ever written;
+ *  - reboot and kexec: the reboot notifier (run through the test build's
+ *    debugfs "reboot", as kernel_restart_prepare() would) puts every CPU's
+ *    PMU back as pmuctl found it, sessions' counters running or not, and
+ *    after it every operation fails with ESHUTDOWN and writes nothing;
  *  - the register model presenting other CPUs (regmodel_caps): a hybrid
  *    CPU is refused at load with one "not loading: hybrid CPU" line; a
  *    perfmon v6 PMU loads, and PROGRAM is refused with PERF_UNMANAGED on
@@ -18,9 +29,10 @@
  *    one session opened, programmed, started, read and closed, and pmuctl
  *    at rest again (state and regs, as in stress_test).
  *
- * The rig puts the register-model build at /pmuctl.ko and the default
- * build at /pmuctl-msr.ko.  Every test leaves /pmuctl.ko loaded, so the
- * programs that run after this one still find /dev/pmuctl.
+ * The rig puts the register-model build, module pmuctl_regmodel, at
+ * /pmuctl_regmodel.ko (a -P guest: the default build at /pmuctl.ko) and the
+ * default build at /pmuctl-msr.ko.  Every test leaves the rig's module
+ * loaded, so the programs that run after this one still find /dev/pmuctl.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -38,10 +50,19 @@
 #include "kselftest_harness.h"
 
 #define NR_CYCLES	50
-#define MODULE_KO	"/pmuctl.ko"
+#define REGMODEL_KO	"/pmuctl_regmodel.ko"
+#define MODULE_KO	(regmodel_rig() ? REGMODEL_KO : "/pmuctl.ko")
+#define MODULE_NAME	(regmodel_rig() ? "pmuctl_regmodel" : "pmuctl")
 #define MODULE_MSR_KO	"/pmuctl-msr.ko"
 #define NOT_LOADING	"pmuctl: not loading: "
+#define RM_NOT_LOADING	"pmuctl_regmodel: not loading: "
 #define MSR_TFA		0x10f	/* MSR_TSX_FORCE_ABORT */
+
+/* The rig loaded the register-model test build (scripts/vm/init). */
+static bool regmodel_rig(void)
+{
+	return !access(REGMODEL_KO, R_OK);
+}
 
 static double now(void)
 {
@@ -72,7 +93,10 @@ static void rig_params(char *buf, size_t len)
 
 static bool loaded(void)
 {
-	return !access("/sys/module/pmuctl", F_OK);
+	char path[64];
+
+	snprintf(path, sizeof(path), "/sys/module/%s", MODULE_NAME);
+	return !access(path, F_OK);
 }
 
 static int mod_load(const char *path, const char *params)
@@ -88,7 +112,7 @@ static int mod_load(const char *path, const char *params)
 
 static int mod_unload(void)
 {
-	return syscall(SYS_delete_module, "pmuctl", O_NONBLOCK) ? -errno : 0;
+	return syscall(SYS_delete_module, MODULE_NAME, O_NONBLOCK) ? -errno : 0;
 }
 
 /* /dev/kmsg from now on. */
@@ -174,14 +198,15 @@ static const char *one_session(__u64 *rs)
 
 FIXTURE(reload) {
 	char params[512];
-	bool variant;		/* loaded with other parameters than the rig's */
-	int fd;			/* a session of the variant, or -1 */
+	int fd;		/* a session the teardown closes */
+	bool reload;	/* loaded with other parameters: reload */
 };
 
 FIXTURE_SETUP(reload)
 {
 	rig_params(self->params, sizeof(self->params));
 	self->fd = -1;
+	self->reload = false;
 }
 
 /* Whatever happened, later programs find the rig's module loaded. */
@@ -189,8 +214,10 @@ FIXTURE_TEARDOWN(reload)
 {
 	if (self->fd >= 0)
 		close(self->fd);
-	if (self->variant && loaded() && mod_unload())
-		ksft_print_msg("could not unload the variant module\n");
+	if (self->reload && loaded()) {
+		state_wait_clean(1000);
+		mod_unload();
+	}
 	if (!loaded() && mod_load(MODULE_KO, self->params))
 		ksft_print_msg("could not load %s %s again\n", MODULE_KO,
 			       self->params);
@@ -217,6 +244,7 @@ TEST_F(reload, default_build_refuses_a_cpu_without_pmu)
 	EXPECT_EQ(-ENODEV, ret) TH_LOG("finit_module(%s): %s", MODULE_MSR_KO,
 				       strerror(-ret));
 	EXPECT_FALSE(loaded());
+	EXPECT_NE(0, access("/sys/module/pmuctl", F_OK));
 	n = kmsg_count(kmsg, "pmuctl", line, sizeof(line));
 	close(kmsg);
 	ksft_print_msg("%s refused with %s; kernel log: \"%s\"\n", MODULE_MSR_KO,
@@ -251,16 +279,193 @@ TEST_F(reload, unload_refused_while_a_session_is_open)
 	EXPECT_TRUE(why == NULL) TH_LOG("after close: %s", why);
 }
 
-/* rmmod, then insmod the rig's module with the rig's parameters and @more. */
-static int load_variant(FIXTURE_DATA(reload) *self, const char *more)
+/* The rig's parameters without @name=..., then @add. */
+static void params_with(char *out, size_t len, const char *params,
+			const char *name, const char *add)
 {
-	char params[768];
+	char *copy = strdup(params), *w, *save = NULL;
+
+	*out = 0;
+	for (w = copy ? strtok_r(copy, " ", &save) : NULL; w;
+	     w = strtok_r(NULL, " ", &save)) {
+		if (!strncmp(w, name, strlen(name)) && w[strlen(name)] == '=')
+			continue;
+		strncat(out, w, len - strlen(out) - 1);
+		strncat(out, " ", len - strlen(out) - 1);
+	}
+	strncat(out, add, len - strlen(out) - 1);
+	free(copy);
+}
+
+TEST_F(reload, refuses_a_pmu_that_drops_writes)
+{
+	char params[600], line[256];
+	unsigned int n;
+	int kmsg, ret;
+
+	ASSERT_TRUE(loaded());
+	if (access(PARAM_DIR "/regmodel_caps", F_OK))
+		SKIP(return, "needs the register-model build");
+	params_with(params, sizeof(params), self->params, "regmodel_drop_writes",
+		    "regmodel_drop_writes=1");
+	ASSERT_EQ(0, mod_unload());
+	self->reload = true;
+	kmsg = kmsg_open();
+	ASSERT_LE(0, kmsg);
+	ret = mod_load(MODULE_KO, params);
+	EXPECT_EQ(-ENODEV, ret) TH_LOG("insmod %s %s: %s", MODULE_KO, params,
+				       strerror(-ret));
+	EXPECT_FALSE(loaded());
+	n = kmsg_count(kmsg, "pmuctl", line, sizeof(line));
+	close(kmsg);
+	ksft_print_msg("%s %s: %s; kernel log: \"%s\"\n", MODULE_KO, params,
+		       strerror(-ret), line);
+	EXPECT_EQ(1U, n) TH_LOG("want exactly one pmuctl line in the kernel log");
+	EXPECT_EQ(0, strncmp(line, RM_NOT_LOADING, strlen(RM_NOT_LOADING)))
+		TH_LOG("want \"%s...\"", RM_NOT_LOADING);
+	if (loaded())
+		ASSERT_EQ(0, mod_unload());
+	ret = mod_load(MODULE_KO, self->params);
+	ASSERT_EQ(0, ret) TH_LOG("insmod %s %s: %s", MODULE_KO, self->params,
+				 strerror(-ret));
+	self->reload = false;
+}
+
+#define NR_LEGACY_GP	8
+
+TEST_F(reload, never_addresses_past_the_legacy_8_counters)
+{
+	static struct pregs rg;
+	struct pmuctl_event ev[NR_LEGACY_GP + 1];
+	struct pmuctl_program p;
+	struct pmuctl_info info;
+	char params[600];
+	unsigned int i, cpu;
+	__u64 all = 0;
+	int ret;
+
+	ASSERT_TRUE(loaded());
+	if (access(PARAM_DIR "/regmodel_caps", F_OK))
+		SKIP(return, "needs the register-model build");
+	params_with(params, sizeof(params), self->params, "regmodel_caps",
+		    "regmodel_caps=wide");
+	ASSERT_EQ(0, mod_unload());
+	self->reload = true;
+	ret = mod_load(MODULE_KO, params);
+	ASSERT_EQ(0, ret) TH_LOG("insmod %s %s: %s", MODULE_KO, params, strerror(-ret));
+	ASSERT_TRUE(debugfs_ready());
+	self->fd = dev_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, dev_info(self->fd, &info));
+	EXPECT_U64(NR_LEGACY_GP, info.caps.nr_gp);
+	EXPECT_TRUE((info.caps.flags & PMUCTL_CAP_GP_CLAMPED) != 0);
+	for (cpu = 0; cpu < info.nr_cpus && cpu < 64; cpu++)
+		all |= 1ULL << cpu;
+
+	/* A ninth generic counter does not exist. */
+	for (i = 0; i <= NR_LEGACY_GP; i++)
+		ev[i] = ev_make(EV_BR | USR, 0, GONLY);
+	ret = dev_program(self->fd, ev, NR_LEGACY_GP + 1, all, &p);
+	EXPECT_NE(0, ret);
+	if (!ret)
+		ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_RELEASE));
+	for (i = 0; i < NR_LEGACY_GP; i++)
+		ev[i] = ev_make(EV_BR | USR, 0, GONLY);
+	ASSERT_EQ(0, dev_program(self->fd, ev, NR_LEGACY_GP, all, &p));
+	ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_START));
+	ASSERT_EQ(0, regs_read(&rg));
+	for (cpu = 0; cpu < info.nr_cpus && cpu < 64; cpu++) {
+		for (i = 0; i < 32; i++) {
+			__u64 want = i < NR_LEGACY_GP ? (EV_BR | USR | EN) : 0;
+
+			EXPECT_U64(want, regs_get(&rg, cpu, MSR_EVTSEL(i)))
+				TH_LOG("cpu %u msr %#x", cpu, MSR_EVTSEL(i));
+		}
+		EXPECT_U64(0xffULL, regs_get(&rg, cpu, MSR_GLOBAL_CTRL));
+	}
+	ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_RELEASE));
+	close(self->fd);
+	self->fd = -1;
+	ASSERT_EQ(0, state_wait_clean(1000));
+	ASSERT_EQ(0, mod_unload());
+	ret = mod_load(MODULE_KO, self->params);
+	ASSERT_EQ(0, ret) TH_LOG("insmod %s %s: %s", MODULE_KO, self->params,
+				 strerror(-ret));
+	self->reload = false;
+}
+
+#define DBG_REBOOT	DBG_DIR "/reboot"
+
+TEST_F(reload, reboot_stops_every_counter_and_writes_nothing_after)
+{
+	static struct pregs before, rg;
+	struct pmuctl_event ev[2];
+	struct pmuctl_program p;
+	struct pmuctl_info info;
+	unsigned int i, cpu;
+	__u64 all = 0;
+	int fd2;
+
+	ASSERT_TRUE(loaded());
+	ASSERT_TRUE(debugfs_ready());
+	if (!have_regs())
+		SKIP(return, "needs the register-model build");
+	ASSERT_EQ(0, access(DBG_REBOOT, W_OK)) TH_LOG("no %s", DBG_REBOOT);
+	self->fd = dev_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, dev_info(self->fd, &info));
+	for (cpu = 0; cpu < info.nr_cpus && cpu < 64; cpu++)
+		all |= 1ULL << cpu;
+	/* What another agent left: pmuctl must give it back. */
+	ASSERT_EQ(0, regs_zero_all());
+	ASSERT_EQ(0, regs_preset(0, MSR_EVTSEL(1), EV_BR | USR));
+	ASSERT_EQ(0, regs_read(&before));
+	ev[0] = ev_make(EV_INST | USR, 0, 0);
+	ev[1] = ev_make(EV_LLC_MISS | USR | OS, 0, GONLY);
+	ASSERT_EQ(0, dev_program(self->fd, ev, 2, all, &p));
+	ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_START));
+	fd2 = dev_open();
+	ASSERT_LE(0, fd2);
+	ev[0] = ev_make(EV_CYCLES | USR, 0, 0);
+	ASSERT_EQ(0, dev_program(fd2, ev, 1, 1, &p));
+
+	self->reload = true;
+	ASSERT_EQ(0, write_str(DBG_REBOOT, "1"));
+	ASSERT_EQ(0, regs_read(&rg));
+	ASSERT_EQ(before.n, rg.n);
+	for (i = 0; i < rg.n; i++) {
+		EXPECT_U64(before.r[i].val, rg.r[i].val)
+			TH_LOG("cpu %u msr %#x", rg.r[i].cpu, rg.r[i].msr);
+	}
+	/* Nothing is written after: START, RESET, PROGRAM fail. */
+	EXPECT_EQ(-ESHUTDOWN, dev_ctl(self->fd, PMUCTL_IOC_START));
+	EXPECT_EQ(-ESHUTDOWN, dev_ctl(fd2, PMUCTL_IOC_RESET));
+	ASSERT_EQ(0, regs_read(&rg));
+	for (i = 0; i < rg.n; i++)
+		EXPECT_U64(before.r[i].val, rg.r[i].val);
+	EXPECT_EQ(0, dev_ctl(fd2, PMUCTL_IOC_RELEASE));
+	close(fd2);
+	EXPECT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_RELEASE));
+	ev[0] = ev_make(EV_INST | USR, 0, 0);
+	EXPECT_EQ(-ESHUTDOWN, dev_program(self->fd, ev, 1, all, &p));
+	close(self->fd);
+	self->fd = -1;
+	EXPECT_EQ(0, state_wait_clean(1000));
+	ASSERT_EQ(0, regs_zero_all());
+}
+
+/* rmmod, then insmod the rig's module with regmodel_caps=@caps and @more. */
+static int load_variant(FIXTURE_DATA(reload) *self, const char *caps,
+			const char *more)
+{
+	char params[600], add[160];
 	int ret = mod_unload();
 
 	if (ret)
 		return ret;
-	self->variant = true;
-	snprintf(params, sizeof(params), "%s %s", self->params, more);
+	self->reload = true;
+	snprintf(add, sizeof(add), "regmodel_caps=%s %s", caps, more);
+	params_with(params, sizeof(params), self->params, "regmodel_caps", add);
 	return mod_load(MODULE_KO, params);
 }
 
@@ -281,11 +486,11 @@ TEST_F(reload, hybrid_cpu_refused_at_load)
 	int kmsg, ret;
 	unsigned int n;
 
-	if (access("/sys/module/pmuctl/parameters/regmodel_caps", F_OK))
+	if (access(PARAM_DIR "/regmodel_caps", F_OK))
 		SKIP(return, "needs the register-model build");
 	kmsg = kmsg_open();
 	ASSERT_LE(0, kmsg);
-	ret = load_variant(self, "regmodel_caps=hybrid");
+	ret = load_variant(self, "hybrid", "");
 	EXPECT_EQ(-ENODEV, ret) TH_LOG("insmod regmodel_caps=hybrid: %s",
 				       strerror(-ret));
 	EXPECT_FALSE(loaded());
@@ -293,7 +498,7 @@ TEST_F(reload, hybrid_cpu_refused_at_load)
 	close(kmsg);
 	ksft_print_msg("kernel log: \"%s\"\n", line);
 	EXPECT_EQ(1U, n);
-	EXPECT_EQ(0, strcmp(line, NOT_LOADING
+	EXPECT_EQ(0, strcmp(line, RM_NOT_LOADING
 			    "hybrid CPU: its core types have different PMUs, not supported yet"));
 }
 
@@ -306,9 +511,9 @@ TEST_F(reload, perfmon_v6_program_refused_where_perf_is_unreserved)
 	bool refuse = kernel_6_11_or_later();
 	int fd, ret;
 
-	if (access("/sys/module/pmuctl/parameters/regmodel_caps", F_OK))
+	if (access(PARAM_DIR "/regmodel_caps", F_OK))
 		SKIP(return, "needs the register-model build");
-	ret = load_variant(self, "regmodel_caps=skl-v6");
+	ret = load_variant(self, "skl-v6", "");
 	ASSERT_EQ(0, ret) TH_LOG("insmod regmodel_caps=skl-v6: %s", strerror(-ret));
 	fd = self->fd = dev_open();
 	ASSERT_LE(0, fd);
@@ -382,9 +587,9 @@ TEST_F(reload, tsx_force_abort_set_while_pmc3_is_held)
 	char *log;
 	int fd, ret, tfa, sel3, i;
 
-	if (access("/sys/module/pmuctl/parameters/regmodel_caps", F_OK))
+	if (access(PARAM_DIR "/regmodel_caps", F_OK))
 		SKIP(return, "needs the register-model build");
-	ret = load_variant(self, "regmodel_caps=skl-tfa");
+	ret = load_variant(self, "skl-tfa", "");
 	ASSERT_EQ(0, ret) TH_LOG("insmod regmodel_caps=skl-tfa: %s", strerror(-ret));
 	fd = self->fd = dev_open();
 	ASSERT_LE(0, fd);
@@ -441,10 +646,9 @@ TEST_F(reload, tsx_force_abort_refused_withholds_pmc3)
 	struct pregs rg;
 	int fd, ret, i;
 
-	if (access("/sys/module/pmuctl/parameters/regmodel_caps", F_OK))
+	if (access(PARAM_DIR "/regmodel_caps", F_OK))
 		SKIP(return, "needs the register-model build");
-	ret = load_variant(self,
-			   "regmodel_caps=skl-tfa allow_tsx_force_abort=0");
+	ret = load_variant(self, "skl-tfa", "allow_tsx_force_abort=0");
 	ASSERT_EQ(0, ret) TH_LOG("insmod: %s", strerror(-ret));
 	fd = self->fd = dev_open();
 	ASSERT_LE(0, fd);
