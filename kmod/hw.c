@@ -296,7 +296,11 @@ static int hw_sync_local(struct pmuctl_pcpu *pc, const struct pmuctl_wave *w)
 		pc->refused = 0;
 		return 0;
 	}
-	if (w->check_free) {
+	/*
+	 * A poisoned CPU holds what pmuctl failed to write, not somebody
+	 * else's counters: the rewrite below replaces it.
+	 */
+	if (w->check_free && !pc->poisoned) {
 		pc->refused = hw_running_local(touch);
 		if (pc->refused)
 			return -EBUSY;
