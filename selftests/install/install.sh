@@ -209,7 +209,12 @@ for kv in $kernels; do
 		continue
 	fi
 	ko=$dk/pmuctl/$version/build/pmuctl.ko
-	info=$(objcopy -O binary --only-section=.modinfo "$ko" /dev/stdout 2>/dev/null | tr '\0' '\n')
+	# Into a file of our own, not /dev/stdout: this test must not depend
+	# on /dev/stdout being the symlink it should be (it once was a plain
+	# file here, and objcopy's output went there instead of the pipe).
+	rm -f "$tmp/modinfo"
+	objcopy -O binary --only-section=.modinfo "$ko" "$tmp/modinfo" 2>/dev/null
+	info=$(tr '\0' '\n' <"$tmp/modinfo" 2>/dev/null)
 	if grep -qx "vermagic=$kv .*" <<<"$info"; then
 		ok "dkms_tree_builds_pmuctl_ko_$kv"
 	else
