@@ -18,11 +18,17 @@
 # and the static programs they call (installed in the guest's /bin) with
 #   VMBINS += build/vmbin/NAME
 # (all read when the recipe runs, so the order of mk/*.mk does not matter).
+# "make vmcheck-debug" boots the debug kernel ("make dkernel" builds it once,
+# scripts/vm/dkernel.sh, cached in /var/cache/pmuctl, and prints its tree)
+# as Skylake-Server twice: the register model with build/vmtests/ ("debug")
+# and the emulated PMU with build/vmtests-pmu/ ("debug-pmu"); then
+# scripts/vm/coverage.sh prints the module's line coverage over both and
+# writes build/logs/coverage.txt.
 # VM_ARGS passes options to scripts/vm/run.sh, e.g.
 #   make vmcheck VM_ARGS='-s 4 -p regmodel_caps=knm4 -l knm4'
 #   make vmcheck-pmu VM_ARGS='-c KnightsMill -g 4 -l pmu-knm4'
 
-.PHONY: vmcheck vmcheck-pmu vmtests qemu
+.PHONY: vmcheck vmcheck-pmu vmcheck-debug vmtests qemu dkernel
 
 vmtests:
 	@mkdir -p build/vmtests build/vmtests-pmu
@@ -38,3 +44,19 @@ vmcheck-pmu: vmtests
 # The patched QEMU's path (built on the first run).
 qemu:
 	@bash scripts/vm/qemu.sh
+
+# The debug kernel's tree (built on the first run, about 10 min).
+dkernel:
+	@bash scripts/vm/dkernel.sh
+
+DEBUG_GUESTS := vm-6.12-debug-Skylake-Server.debug vm-6.12-debug-Skylake-Server.debug-pmu
+
+vmcheck-debug: vmtests
+	@rc=0; \
+	bash scripts/vm/run.sh -D -c Skylake-Server -l debug -T 600 $(VM_ARGS) \
+		$(foreach b,$(VMBINS),-x $(b)) || rc=1; \
+	bash scripts/vm/run.sh -D -P -c Skylake-Server -l debug-pmu -T 600 \
+		-t build/vmtests-pmu $(VM_ARGS) $(foreach b,$(VMBINS),-x $(b)) || rc=1; \
+	bash scripts/vm/coverage.sh -o build/logs/coverage.txt \
+		$(foreach g,$(DEBUG_GUESTS),build/logs/gcov/$(g)) || rc=1; \
+	exit $$rc

@@ -27,6 +27,15 @@
 #   build/vmtests-pmu/: "pmu" (KnightsMill and Skylake-Server, NMI
 #   watchdog off), "pmu-wd" (Skylake-Server, watchdog on) and "pmu-knm4"
 #   (KnightsMill with 4 generic counters).
+# - The debug kernel (build step "dkernel": scripts/vm/dkernel.sh builds
+#   Debian's linux-source-6.12 with lockdep, KASAN, KFENCE, UBSAN, kmemleak,
+#   DEBUG_OBJECTS and gcov once per machine and caches it) boots two
+#   Skylake-Server guests ("make vmcheck-debug"): "debug", the register
+#   model with build/vmtests/, and "debug-pmu", the emulated PMU (-P) with
+#   build/vmtests-pmu/.  Any checker's report fails them (console_clean,
+#   kmemleak_clean); if the kernel does not build, both fail saying why.
+#   Their gcov data gives build/logs/coverage.txt and the "# coverage"
+#   lines of build/logs/coverage.tap (reported, not judged).
 # - The last line printed is tap-summary's "P passed, F failed, S skipped";
 #   the exit status is non-zero if anything failed.
 set -uo pipefail
@@ -39,13 +48,16 @@ make=${MAKE:-make}
 logs=build/logs
 
 mkdir -p "$logs" build/tests
-rm -f "$logs"/*.tap "$logs"/*.log "$logs/qemu.path"
-# run.sh takes its emulator from these; only the "qemu" step sets them.
-unset QEMU QEMU_ERROR
+rm -f "$logs"/*.tap "$logs"/*.log "$logs/qemu.path" "$logs/dkernel.path" \
+	"$logs"/*.kmemleak "$logs/coverage.txt"
+rm -rf "$logs/gcov"
+# run.sh takes its emulator and debug kernel from these; only the "qemu"
+# and "dkernel" steps set them.
+unset QEMU QEMU_ERROR DKERNEL DKERNEL_ERROR
 
 # --- build steps -----------------------------------------------------------
 
-steps=(deps ksrc tests vmtests qemu)
+steps=(deps ksrc tests vmtests qemu dkernel)
 build_tap=$logs/build.tap
 { echo "TAP version 13"; echo "1..${#steps[@]}"; } >"$build_tap"
 
@@ -72,13 +84,39 @@ qemu_build() {
 	echo "qemu: $p"
 }
 
-step 1 deps bash scripts/deps.sh core kernel vm qemu
+# dkernel_build: the debug kernel's tree into $logs/dkernel.path.
+dkernel_build() {
+	local p
+	p=$(bash scripts/vm/dkernel.sh) || return
+	echo "$p" >"$logs/dkernel.path"
+	echo "dkernel: $p"
+}
+
+step 1 deps bash scripts/deps.sh core kernel vm qemu dkernel
 step 2 ksrc bash scripts/ksrc.sh "$ksrc"
 step 3 tests "$make" -s tests KSRC="$ksrc"
 step 4 vmtests "$make" -s vmtests KSRC="$ksrc"
 step 5 qemu qemu_build
+step 6 dkernel dkernel_build
 
 # --- tests -------------------------------------------------------------------
+
+# coverage_tap DIR...: the debug guests' gcov data (run.sh -D) as one TAP
+# result, which fails only if there was no data to read; the figures are
+# diagnostics, and build/logs/coverage.txt has the lines not covered.
+coverage_tap() {
+	local cov rc
+	cov=$(bash scripts/vm/coverage.sh -o "$logs/coverage.txt" "$@" 2>&1)
+	rc=$?
+	printf 'TAP version 13\n1..1\n'
+	if [ "$rc" -eq 0 ]; then
+		echo "ok 1 coverage_report"
+	else
+		echo "not ok 1 coverage_report"
+	fi
+	sed 's/^\([^#]\)/# \1/' <<<"$cov"
+	[ "$rc" -ne 0 ] || echo "# per file and the lines not covered: $logs/coverage.txt"
+}
 
 # run NAME CMD...: run one test program, TAP to build/logs/NAME.tap.
 run() {
@@ -161,6 +199,29 @@ echo "== vm pmu-knm4"
 # shellcheck disable=SC2086 # VM_ARGS is a list of options
 bash scripts/vm/run.sh ${VM_ARGS:-} -T 180 -P -c KnightsMill -g 4 -l pmu-knm4 \
 	-t build/vmtests-pmu "${vmbins[@]}" </dev/null 2>&1 | tee "$logs/vm-pmu-knm4.log"
+# The debug kernel: lockdep, KASAN, KFENCE, UBSAN, kmemleak; gcov.
+if [ -s "$logs/dkernel.path" ]; then
+	DKERNEL=$(cat "$logs/dkernel.path")
+	export DKERNEL
+else
+	why=$(grep '^dkernel.sh: ' "$logs/dkernel.log" | tail -n 1)
+	DKERNEL_ERROR="the debug kernel did not build (${why:-see $logs/dkernel.log})"
+	export DKERNEL_ERROR
+fi
+echo "== vm debug"
+# -T 600: the stress test alone takes 270 s under KASAN and lockdep on a
+# busy 2-core host.
+# shellcheck disable=SC2086 # VM_ARGS is a list of options
+bash scripts/vm/run.sh ${VM_ARGS:-} -T 600 -D -c Skylake-Server -l debug \
+	"${vmbins[@]}" </dev/null 2>&1 | tee "$logs/vm-debug.log"
+echo "== vm debug-pmu"
+# shellcheck disable=SC2086 # VM_ARGS is a list of options
+bash scripts/vm/run.sh ${VM_ARGS:-} -T 600 -D -P -c Skylake-Server -l debug-pmu \
+	-t build/vmtests-pmu "${vmbins[@]}" </dev/null 2>&1 | tee "$logs/vm-debug-pmu.log"
+echo "== coverage"
+coverage_tap "$logs/gcov/vm-6.12-debug-Skylake-Server.debug" \
+	"$logs/gcov/vm-6.12-debug-Skylake-Server.debug-pmu" | tee "$logs/coverage.tap"
+
 if ! ls "$logs"/vm-*-guest.tap >/dev/null 2>&1; then
 	printf '1..1\nnot ok 1 vm_rig wrote no guest TAP: see %s\n' "$logs/vm.log" >"$logs/vm.tap"
 fi

@@ -29,7 +29,12 @@ GROUP_vm="qemu-system-x86 busybox-static cpio gzip xz-utils libc6-dev gcc"
 # patch) built for x86_64-softmmu; the firmware stays qemu-system-x86's.
 # shellcheck disable=SC2034
 GROUP_qemu="meson ninja-build libglib2.0-dev libpixman-1-dev libslirp-dev libfdt-dev zlib1g-dev bison flex dpkg-dev gcc make pkg-config"
-PKG_GROUPS="core kernel vm qemu"
+# The rig's debug kernel (scripts/vm/dkernel.sh): Debian's 6.12 source,
+# what its build needs (objtool links libelf), and python3 for the gcov
+# JSON that scripts/vm/coverage.sh reads.
+# shellcheck disable=SC2034
+GROUP_dkernel="linux-source-6.12 gcc make bc bison flex libelf-dev libssl-dev xz-utils python3"
+PKG_GROUPS="core kernel vm qemu dkernel"
 
 apt_updated=false
 apt_update() {

@@ -32,6 +32,13 @@
 #                      Events: ... Intel PMU driver.", no "Broken PMU", "PMU
 #                      not available" or "unsupported" complaint) and pmuctl
 #                      loaded with its MSR backend ("pmuctl: ..., msr backend")
+#       module_unloaded  (-D only) rmmod of the module succeeded after the
+#                      tests (@@RMMOD ok@@)
+#       kmemleak_clean (-D only) after the rmmod, "scan" twice: no
+#                      unreferenced object (the report: vm-KV-CPU.kmemleak)
+#       gcov_data      (-D only) the guest sent the module's .gcda files and
+#                      each decoded next to its build's .gcno (in
+#                      LOGDIR/gcov/ID/); a "# coverage" line for this guest
 #   vm-KV-CPU-TEST.tap       each test program's output (ttyS1), plus the
 #                            "# check.sh: exit=N" trailer tap-summary reads
 #
@@ -59,6 +66,14 @@
 #                build/vmtests); static ELF or busybox sh scripts
 #   -x PROG      an extra static program for the guest's /bin (the tests
 #                call it by name), repeatable
+#   -D           the debug kernel (scripts/vm/dkernel.sh, built once and
+#                cached; the KVER is "6.12-debug"), in place of -k: lockdep,
+#                KASAN, KFENCE, UBSAN, kmemleak, DEBUG_OBJECTS; the module is
+#                built against its tree with PMUCTL_GCOV=y added to -b;
+#                "pmuctl_vm.debug=1" on the command line (/init unloads the
+#                module, scans for leaks and sends the gcov data); msr is
+#                built in.  The rig's tests module_unloaded, kmemleak_clean
+#                and gcov_data
 #   -P           emulated-PMU guests: -cpu CPU,check=off,pmu=on,PROPS where
 #                PROPS are the rig's model (pmu_props below: KnightsMill*
 #                as KNL/KNM, v3, 2 generic counters x 40 bits, 3 fixed x 40,
@@ -92,6 +107,11 @@
 #                runs with -L for Debian's firmware folders either way
 #   QEMU_ERROR   set: boot nothing and fail every guest with this reason
 #                (scripts/check.sh, when the patched QEMU did not build)
+#   DKERNEL      -D: the debug kernel's tree (default: what
+#                scripts/vm/dkernel.sh prints, building it on the first
+#                run, about 10 min)
+#   DKERNEL_ERROR  -D, set: fail every guest with this reason
+#                (scripts/check.sh, when the debug kernel did not build)
 # Exit status 0 iff every file it wrote counts no failure.
 set -uo pipefail
 
@@ -100,7 +120,7 @@ top=$(cd "$here/../.." && pwd)
 qemu=${QEMU:-}
 
 kernels=() cpus=() smp=2 mem=512 params_all='' extra='' kbuild_vars="PMUCTL_REGMODEL=y"
-kbuild_set=false pmu=false gp='' watchdog=false boots='' no_reboot=''
+kbuild_set=false pmu=false dkernel=false gp='' watchdog=false boots='' no_reboot=''
 accel=tcg
 src='' testdir=$top/build/vmtests label='' bins=() jobs=2 test_timeout=60 host_timeout=''
 logs=$top/build/logs
@@ -111,7 +131,7 @@ usage() {
 	exit 2
 }
 
-while getopts k:c:s:m:p:a:b:A:S:t:x:Pg:WNl:R:j:T:H:o:h opt; do
+while getopts k:c:s:m:p:a:b:A:S:t:x:DPg:WNl:R:j:T:H:o:h opt; do
 	case $opt in
 	k) kernels+=("$OPTARG") ;;
 	c) cpus+=("$OPTARG") ;;
@@ -130,6 +150,7 @@ while getopts k:c:s:m:p:a:b:A:S:t:x:Pg:WNl:R:j:T:H:o:h opt; do
 	S) src=$OPTARG ;;
 	t) testdir=$OPTARG ;;
 	x) bins+=("$OPTARG") ;;
+	D) dkernel=true ;;
 	P) pmu=true ;;
 	g) gp=$OPTARG ;;
 	W) watchdog=true ;;
@@ -152,6 +173,11 @@ fi
 [ -z "$boots" ] || [[ $boots =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: -R N: N >= 1 boots" >&2; usage; }
 # The emulated-PMU guests count with the CPU's own MSRs: the default build.
 $pmu && ! $kbuild_set && kbuild_vars=
+if $dkernel; then
+	[ ${#kernels[@]} -eq 0 ] || { echo "run.sh: -D boots the debug kernel: no -k" >&2; usage; }
+	kernels=(6.12-debug)
+	kbuild_vars="${kbuild_vars:+$kbuild_vars }PMUCTL_GCOV=y"
+fi
 [ ${#kernels[@]} -gt 0 ] || mapfile -t kernels < <("$top/scripts/kernels.sh" installed)
 [ ${#cpus[@]} -gt 0 ] || cpus=(KnightsMill Skylake-Server)
 
@@ -207,7 +233,14 @@ cpu_arg() {
 # for Skylake-Server) are not.  User-space faults ("traps: prog[pid] general
 # protection fault ip:...", which an rdpmc test provokes on purpose) are not
 # kernel bugs and are dropped before matching.
-bad_re='Oops|(^|\] )WARNING:|BUG:|kernel BUG at|Call Trace|soft lockup|hard LOCKUP|KASAN|UBSAN|general protection fault|[Kk]ernel panic|blocked for more than|self-detected stall|detected stalls'
+# The debug kernel's checkers (-D) report with these too: lockdep's
+# "WARNING: possible circular locking dependency detected" and friends,
+# "BUG: sleeping function called from invalid context", "BUG: KASAN: ...",
+# "BUG: KFENCE: ...", "UBSAN: ...", DEBUG_OBJECTS' "ODEBUG: ..."; their
+# headlines are matched by name as well, in case a report's first line
+# is lost in the serial output.
+bad_re='Oops|(^|\] )WARNING:|BUG:|kernel BUG at|Call Trace|soft lockup|hard LOCKUP|KASAN|UBSAN|KFENCE|ODEBUG:|general protection fault|[Kk]ernel panic|blocked for more than|self-detected stall|detected stalls'
+bad_re+='|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|sleeping function called|bad unlock balance|lock held when returning|held lock freed|possible irq lock inversion|lockdep is turned off'
 user_fault_re='traps: [^ ]+\[[0-9]+\] general protection fault ip:'
 # -P: perf's complaints about a PMU it cannot use (arch/x86/events/core.c
 # check_hw_exists(), init_hw_perf_events(); intel/p4.c, p6.c).
@@ -217,6 +250,7 @@ pmu_bad_re='Broken PMU|PMU not available|Failed to access perfctr|hw-PMU resourc
 
 kshort() {
 	local k=$1 s n=0 o
+	$dkernel && { echo "$k"; return; }
 	s=$(echo "$k" | cut -d. -f1,2 | sed 's/-.*//')
 	for o in "${kernels[@]}"; do
 		[ "$(echo "$o" | cut -d. -f1,2 | sed 's/-.*//')" = "$s" ] && n=$((n + 1))
@@ -248,6 +282,7 @@ fi
 
 rig_tests=(cpu_model module_loaded ran_to_end console_clean)
 ! $pmu || rig_tests+=(perf_driver)
+! $dkernel || rig_tests+=(module_unloaded kmemleak_clean gcov_data)
 
 # write_failed ID REASON: the guest's files as "not ok", REASON on each.
 write_failed() {
@@ -275,8 +310,32 @@ for g in "${guests[@]}"; do
 done
 
 rig_err=
+dtree=
 if [ -n "${QEMU_ERROR:-}" ]; then
 	rig_err=$QEMU_ERROR
+elif $dkernel && [ -n "${DKERNEL_ERROR:-}" ]; then
+	rig_err=$DKERNEL_ERROR
+elif $dkernel && [ -n "${DKERNEL:-}" ]; then
+	dtree=$DKERNEL
+elif $dkernel; then
+	# The debug kernel, built once and cached; its progress shows on stderr.
+	dk_out=$(mktemp) dk_err=$(mktemp)
+	"$here/dkernel.sh" 2>&1 >"$dk_out" | tee "$dk_err" >&2
+	if [ "${PIPESTATUS[0]}" -eq 0 ]; then
+		dtree=$(cat "$dk_out")
+	else
+		rig_err="no debug kernel: $(tail -n 1 "$dk_err")"
+	fi
+	rm -f "$dk_out" "$dk_err"
+fi
+if [ -z "$rig_err" ] && $dkernel &&
+   { [ ! -f "$dtree/arch/x86/boot/bzImage" ] || [ ! -f "$dtree/include/config/kernel.release" ]; }; then
+	rig_err="no debug kernel: $dtree has no arch/x86/boot/bzImage or kernel.release"
+fi
+if [ -n "$rig_err" ]; then
+	:
+elif [ -n "$qemu" ]; then
+	:
 elif [ -z "$qemu" ] && ! $pmu; then
 	qemu='qemu-system-x86_64'
 elif [ -z "$qemu" ]; then
@@ -317,9 +376,10 @@ built_ko() {
 	return 1
 }
 
-# build KVER DIR VARS LOG: the module sources copied into DIR, built there.
+# build KDIR DIR VARS LOG: the module sources copied into DIR, built there
+# against the kernel tree KDIR.
 build() {
-	local k=$1 s=$2 vars=$3 log=$4
+	local kdir=$1 s=$2 vars=$3 log=$4
 	mkdir -p "$s"
 	if [ -n "$src" ]; then
 		cp -r "$src/." "$s/"
@@ -327,7 +387,7 @@ build() {
 		(cd "$top" && cp -r Kbuild kmod uapi "$s/")
 	fi
 	# shellcheck disable=SC2086 # one word per variable
-	make -C "/lib/modules/$k/build" M="$s" PMUCTL_RIG=1 $vars modules \
+	make -C "$kdir" M="$s" PMUCTL_RIG=1 $vars modules \
 		>"$log" 2>&1 && built_ko "$s" >/dev/null
 }
 
@@ -335,15 +395,22 @@ build() {
 # initrd.cpio.gz} and builds the module in build/vm/KVER/src, or writes
 # build/vm/KVER/error with the reason.
 prepare() {
-	local k=$1 d=$work/$1 s img ko v dep w vars=() msr_vars=()
+	local k=$1 d=$work/$1 s img ko v dep w vars=() msr_vars=() kdir rel=$1 msr=()
 	rm -rf "$d" && mkdir -p "$d"
-	if ! img=$("$here/kernel.sh" "$k" "$work/kernels" 2>"$d/kernel.log"); then
+	if $dkernel; then
+		# Its own tree; msr is built in (/init sets allow_writes).
+		img=$dtree/arch/x86/boot/bzImage kdir=$dtree
+		rel=$(cat "$dtree/include/config/kernel.release")
+	elif ! img=$("$here/kernel.sh" "$k" "$work/kernels" 2>"$d/kernel.log"); then
 		echo "no kernel image: $(tail -n 2 "$d/kernel.log" | head -n 1)" >"$d/error"
 		return
+	else
+		kdir=/lib/modules/$k/build
+		cp "$work/kernels/msr-$k.ko" "$d/msr.ko"
+		msr=(-m "$d/msr.ko")
 	fi
-	cp "$work/kernels/msr-$k.ko" "$d/msr.ko"
 	s=$d/src
-	if ! build "$k" "$s" "$kbuild_vars" "$d/build.log"; then
+	if ! build "$kdir" "$s" "$kbuild_vars" "$d/build.log"; then
 		echo "module build failed for $k: see ${d#"$top"/}/build.log" >"$d/error"
 		return
 	fi
@@ -354,7 +421,7 @@ prepare() {
 	if [ ${#msr_vars[@]} -eq ${#vars[@]} ]; then
 		# /pmuctl.ko is the default build already (-P).
 		cp "$(built_ko "$s")" "$d/pmuctl-msr.ko"
-	elif build "$k" "$d/src-msr" "${msr_vars[*]}" "$d/build-msr.log"; then
+	elif build "$kdir" "$d/src-msr" "${msr_vars[*]}" "$d/build-msr.log"; then
 		cp "$(built_ko "$d/src-msr")" "$d/pmuctl-msr.ko"
 	else
 		echo "default module build failed for $k: see ${d#"$top"/}/build-msr.log" >"$d/error"
@@ -363,8 +430,8 @@ prepare() {
 	ko=$(built_ko "$s")
 	v=$(modinfo -F vermagic "$ko" | cut -d' ' -f1)
 	dep=$(modinfo -F depends "$ko")
-	if [ "$v" != "$k" ]; then
-		echo "${ko##*/} has vermagic $v, not $k" >"$d/error"
+	if [ "$v" != "$rel" ]; then
+		echo "${ko##*/} has vermagic $v, not $rel" >"$d/error"
 		return
 	fi
 	if [ -n "$dep" ]; then
@@ -379,7 +446,7 @@ prepare() {
 		targs+=(-x "$t")
 	done
 	if ! "$here/initramfs.sh" -o "$d/initrd.cpio.gz" -m "$ko" \
-		-m "$d/pmuctl-msr.ko" -m "$d/msr.ko" "${targs[@]}" \
+		-m "$d/pmuctl-msr.ko" "${msr[@]}" "${targs[@]}" \
 		>"$d/initramfs.log" 2>&1; then
 		echo "initramfs: $(tail -n 1 "$d/initramfs.log")" >"$d/error"
 		return
@@ -403,9 +470,9 @@ echo "vm: prepared in $(($(date +%s) - t0)) s; ${#tests[@]} test program(s) from
 
 # --- per guest: boot, then judge ----------------------------------------------
 
-# perf_driver CONSOLE: the 5th rig test of a -P guest.
+# perf_driver N CONSOLE: rig test N of a -P guest.
 perf_driver() {
-	local con=$1 perf bad pm st=
+	local i=$1 con=$2 perf bad pm st=
 	perf=$(grep -m1 -E 'Performance Events: .*Intel PMU driver\.' "$con")
 	bad=$(grep -E "$pmu_bad_re" "$con")
 	pm=$(grep -m1 -E 'pmuctl: .* PMU v[0-9]+: .* backend$' "$con")
@@ -417,9 +484,9 @@ perf_driver() {
 	*) st="${st:+$st; }pmuctl did not load with its MSR backend" ;;
 	esac
 	if [ -z "$st" ]; then
-		echo "ok 5 perf_driver"
+		echo "ok $i perf_driver"
 	else
-		echo "not ok 5 perf_driver"
+		echo "not ok $i perf_driver"
 		echo "# $st"
 	fi
 	{
@@ -427,6 +494,81 @@ perf_driver() {
 		echo "$bad"
 		echo "$pm"
 	} | awk 'NF && !seen[$0]++ { print "# " $0 }'
+}
+
+# gcov_collect D TTYS1 DEST: the .gcda files the guest sent (base64 between
+# @@GCDA-BEGIN PATH@@ and @@GCDA-END@@), decoded into DEST at their path
+# under D (src/kmod/main.gcda), each with its build's .gcno, and D in
+# DEST/PREFIX (scripts/vm/coverage.sh reads them).  Prints what went wrong,
+# nothing if all went well; at least one file must have come.
+gcov_collect() {
+	local d=$1 tty=$2 dest=$3 list n p rel bad=
+	rm -rf "$dest" && mkdir -p "$dest/.b64"
+	tr -d '\r' <"$tty" | awk -v dir="$dest/.b64" '
+		/^@@GCDA-BEGIN .*@@$/ {
+			p = substr($0, 14, length($0) - 15); n++
+			f = dir "/" n; print p > (f ".path"); close(f ".path"); on = 1; next
+		}
+		/^@@GCDA-END@@$/ { on = 0; close(f); next }
+		on { print > f }'
+	list=$(find "$dest/.b64" -name '*.path' | LC_ALL=C sort)
+	[ -n "$list" ] || bad="the guest sent no .gcda"
+	for n in $list; do
+		p=$(cat "$n")
+		rel=${p#/sys/kernel/debug/gcov"$d"/}
+		if [ "$rel" = "$p" ] || [[ $rel == */../* ]]; then
+			bad="${bad:+$bad; }$p is not under $d"
+			continue
+		fi
+		mkdir -p "$dest/$(dirname "$rel")"
+		if ! base64 -d <"${n%.path}" >"$dest/$rel" 2>/dev/null || [ ! -s "$dest/$rel" ]; then
+			bad="${bad:+$bad; }$rel does not decode"
+		elif ! cp "$d/${rel%.gcda}.gcno" "$dest/${rel%.gcda}.gcno" 2>/dev/null; then
+			bad="${bad:+$bad; }no ${rel%.gcda}.gcno in $d"
+		fi
+	done
+	rm -rf "$dest/.b64"
+	echo "$d" >"$dest/PREFIX"
+	echo "$bad"
+}
+
+# debug_tests N ID CONSOLE D: the -D rig tests, numbered from N + 1; D is
+# the folder the module was built in.
+debug_tests() {
+	local i=$1 id=$2 con=$3 d=$4 st n cov
+	if grep -qx '@@RMMOD ok@@' "$con"; then
+		echo "ok $((i += 1)) module_unloaded"
+	else
+		echo "not ok $((i += 1)) module_unloaded"
+		st=$(grep -m1 '^@@RMMOD ' "$con")
+		echo "# ${st:-no @@RMMOD@@ line: /init did not get there}"
+	fi
+	n=$(sed -n 's/^@@KMEMLEAK suspects=\(.*\)@@$/\1/p' "$con" | head -n 1)
+	if [ "$n" = 0 ]; then
+		echo "ok $((i += 1)) kmemleak_clean"
+	else
+		echo "not ok $((i += 1)) kmemleak_clean"
+		if [ -z "$n" ]; then
+			echo "# no @@KMEMLEAK@@ line: /init did not get there"
+		elif ! [[ $n =~ ^[0-9]+$ ]]; then
+			echo "# kmemleak gave no count: $n"
+		else
+			echo "# kmemleak: $n suspect(s) after the tests (${id}.kmemleak):"
+			head -n 40 "$logs/$id.kmemleak" | sed 's/^/# /'
+		fi
+	fi
+	st=$(gcov_collect "$d" "$work/$id.ttyS1" "$logs/gcov/$id")
+	n=$(sed -n 's/^@@GCOV files=\(.*\)@@$/\1/p' "$con" | head -n 1)
+	[ -n "$n" ] || st="no @@GCOV@@ line: /init did not get there${st:+; $st}"
+	if [ -z "$st" ]; then
+		echo "ok $((i += 1)) gcov_data $n file(s)"
+	else
+		echo "not ok $((i += 1)) gcov_data"
+		echo "# $st"
+	fi
+	# This guest's share; scripts/check.sh reports the union of all.
+	cov=$(bash "$here/coverage.sh" "$logs/gcov/$id" 2>&1) || true
+	sed 's/^\([^#]\)/# \1/; s/^# coverage/# coverage (this guest)/' <<<"$cov"
 }
 
 # guest KVER CPU ID
@@ -450,6 +592,7 @@ guest() {
 		$watchdog || cmdline+=" nmi_watchdog=0"
 		cmdline+=" pmuctl_vm.msr=1"
 	fi
+	$dkernel && cmdline+=" pmuctl_vm.debug=1"
 	for p in $params; do
 		cmdline+=" pmuctl.$p"
 	done
@@ -490,6 +633,13 @@ guest() {
 		mv "$con" "$logs/$id.console.first"
 		echo "vm: $id: $again before /init (QEMU TCG's text-patching race): booting it again"
 	done
+
+	# -D: kmemleak's report, from ttyS1.
+	rm -f "$logs/$id.kmemleak"
+	if $dkernel; then
+		tr -d '\r' <"$out" | awk '/^@@KMEMLEAK-BEGIN@@$/ { on = 1; next }
+			/^@@KMEMLEAK-END@@$/ { on = 0 } on' >"$logs/$id.kmemleak"
+	fi
 
 	# Each test's TAP, from ttyS1.
 	local t n st
@@ -592,7 +742,9 @@ guest() {
 			head -n 30 <<<"$bad" | sed 's/^/# /'
 		fi
 
-		$pmu && perf_driver "$con"
+		local i=4
+		$pmu && perf_driver $((i += 1)) "$con"
+		$dkernel && debug_tests "$i" "$id" "$con" "$d"
 	} >"$logs/$id-guest.tap"
 	echo "vm: $id: ${secs} s, qemu exit $rc"
 }
