@@ -292,47 +292,18 @@ static void hw_perf_release(void)
 }
 
 /*
- * The sysfs rdpmc policy (/sys/bus/event_source/devices/cpu/rdpmc), read
- * where the kernel does not export it: 0 means never, and the kernel clears
- * CR4.PCE at every switch anyway; 2 means always, so a revoke must not
- * clear it.
- */
-u32 pmuctl_hw_rdpmc_policy(void)
-{
-	const struct pmuctl_backend *be = pmuctl_pmu.be;
-	int forced = be->rdpmc_policy ? be->rdpmc_policy() : -1;
-	struct file *f;
-	char buf[4] = "";
-	loff_t pos = 0;
-	ssize_t n;
-
-	if (forced >= 0)
-		return forced;
-	f = filp_open("/sys/bus/event_source/devices/cpu/rdpmc", O_RDONLY, 0);
-	if (IS_ERR(f))
-		return 1;	/* no perf x86 PMU: only per-mm grants exist */
-	n = kernel_read(f, buf, sizeof(buf) - 1, &pos);
-	filp_close(f, NULL);
-	if (n <= 0)
-		return 1;
-	return buf[0] == '0' ? 0 : buf[0] == '2' ? 2 : 1;
-}
-
-/*
- * Grant rdpmc to the caller's mm; the wave that carries w->mm makes it
- * effective on the CPUs running the mm now.  Context: the ioctl's task
- * (the policy is read through its fs).
+ * Grant rdpmc to the caller's mm, unless the module parameter rdpmc is 0;
+ * the wave that carries w->mm makes it effective on the CPUs running the
+ * mm now.  Context: the ioctl's task.
  */
 static void hw_grant_prepare(struct pmuctl_session *s, struct pmuctl_wave *w)
 {
 	struct mm_struct *mm = current->mm;
-	u32 policy = pmuctl_hw_rdpmc_policy();
 
-	if (!mm || !policy)
+	if (!mm || !pmuctl_rdpmc_policy())
 		return;
 	mmgrab(mm);
 	s->mm = mm;
-	s->rdpmc_always = policy == 2;
 	atomic_inc(&mm->context.perf_rdpmc_allowed);
 	w->mm = mm;
 	w->pce_keep = false;
@@ -340,8 +311,7 @@ static void hw_grant_prepare(struct pmuctl_session *s, struct pmuctl_wave *w)
 
 /*
  * Withdraw the grant with the next wave of @w; hw_revoke_finish() after it.
- * Context: any, including the final fput of an exiting task, which has no
- * fs left to read the policy with: the grant remembered it.
+ * Context: any, including the final fput of an exiting task.
  */
 static void hw_revoke_prepare(struct pmuctl_session *s, struct pmuctl_wave *w)
 {
@@ -349,7 +319,7 @@ static void hw_revoke_prepare(struct pmuctl_session *s, struct pmuctl_wave *w)
 		return;
 	atomic_dec(&s->mm->context.perf_rdpmc_allowed);
 	w->mm = s->mm;
-	w->pce_keep = s->rdpmc_always;
+	w->pce_keep = false;
 }
 
 static void hw_revoke_finish(struct pmuctl_session *s)

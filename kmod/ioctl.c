@@ -38,7 +38,10 @@ static int info_holdings(struct pmuctl_info *info)
 	for_each_possible_cpu(cpu) {
 		if (n == room)
 			break;
-		mutex_lock(&pmuctl_lock);
+		if (mutex_lock_killable(&pmuctl_lock)) {
+			ret = -EINTR;
+			break;
+		}
 		pmuctl_hw_holding(cpu, h);
 		mutex_unlock(&pmuctl_lock);
 		if (copy_to_user(&uh[n], h, sizeof(*h))) {
@@ -75,8 +78,8 @@ static int pmuctl_info(struct pmuctl_session *s, void __user *uarg)
 	info.pmu_model = pmuctl_pmu.model->id;
 	info.max_events = PMUCTL_MAX_EVENTS;
 	info.event_flags = PMUCTL_EVENT_FLAGS_ALL;
-	info.rdpmc = pmuctl_hw_rdpmc_policy() ? PMUCTL_RDPMC_SESSION :
-						PMUCTL_RDPMC_NONE;
+	info.rdpmc = pmuctl_rdpmc_policy() ? PMUCTL_RDPMC_SESSION :
+					     PMUCTL_RDPMC_NONE;
 	info.caps = pmuctl_pmu.caps;
 	info.backend = pmuctl_pmu.be->kind;
 	info.nr_cpus = nr_cpu_ids;
@@ -174,7 +177,10 @@ static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 	if (ret)
 		goto free_ev;
 
-	mutex_lock(&pmuctl_lock);
+	if (mutex_lock_killable(&pmuctl_lock)) {
+		ret = -EINTR;
+		goto free_ev;
+	}
 	if (s->nr) {
 		*reason = PMUCTL_R_ALREADY_PROGRAMMED;
 		ret = -EBUSY;
@@ -200,10 +206,11 @@ static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 		 * another thread of the session released it and programmed
 		 * again meanwhile.
 		 */
-		mutex_lock(&pmuctl_lock);
-		if (s->gen == gen)
-			pmuctl_hw_release(s);
-		mutex_unlock(&pmuctl_lock);
+		if (!mutex_lock_killable(&pmuctl_lock)) {
+			if (s->gen == gen)
+				pmuctl_hw_release(s);
+			mutex_unlock(&pmuctl_lock);
+		}
 		ret = -EFAULT;
 	}
 free_ev:
@@ -248,7 +255,8 @@ static int pmuctl_ctl(struct pmuctl_session *s, unsigned int cmd,
 	if (c.flags || c.reserved0 || memchr_inv(c.reserved, 0, sizeof(c.reserved)))
 		return -EINVAL;
 
-	mutex_lock(&pmuctl_lock);
+	if (mutex_lock_killable(&pmuctl_lock))
+		return -EINTR;
 	if (!s->nr) {
 		ret = -ENOENT;
 		goto unlock;
@@ -287,7 +295,8 @@ static int pmuctl_read(struct pmuctl_session *s, void __user *uarg)
 		return -EINVAL;
 	cpu = array_index_nospec(r.cpu, nr_cpu_ids);
 
-	mutex_lock(&pmuctl_lock);
+	if (mutex_lock_killable(&pmuctl_lock))
+		return -EINTR;
 	n = s->nr;
 	if (!n)
 		ret = -ENOENT;
@@ -384,8 +393,9 @@ void pmuctl_stats_debugfs(struct dentry *dir)
  * @cmd:	PMUCTL_IOC_*
  * @arg:	user pointer to the command's struct
  *
- * Context: process; takes pmuctl_lock.
- * Return: 0 or -errno; -ENOTTY for an unknown command.
+ * Context: process; takes pmuctl_lock, killable.
+ * Return: 0 or -errno; -ENOTTY for an unknown command; -EINTR when a
+ * fatal signal came while waiting for another session's command.
  */
 long pmuctl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {

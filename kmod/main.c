@@ -25,6 +25,39 @@ module_param(unprivileged, bool, 0644);
 MODULE_PARM_DESC(unprivileged,
 		 "let users without CAP_PERFMON open sessions (user mode only, no AnyThread, own CPUs)");
 
+/*
+ * Who may rdpmc pmuctl's counters: 0, nobody (sessions read with
+ * PMUCTL_IOC_READ); 1, the process that programmed a session.  The
+ * kernel's sysfs rdpmc governs perf's grants, this parameter pmuctl's:
+ * forbidding user rdpmc takes both at 0.  Read at each grant.
+ */
+static unsigned int rdpmc = 1;
+
+static int rdpmc_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, 1);
+}
+
+static const struct kernel_param_ops rdpmc_ops = {
+	.set = rdpmc_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(rdpmc, &rdpmc_ops, &rdpmc, 0644);
+__MODULE_PARM_TYPE(rdpmc, "uint");
+MODULE_PARM_DESC(rdpmc,
+		 "0: grant no rdpmc (sessions read with PMUCTL_IOC_READ); 1: grant it to a session's programmer (default)");
+
+/**
+ * pmuctl_rdpmc_policy() - the module parameter rdpmc
+ *
+ * Return: 0 (no grants) or 1 (grants).
+ */
+u32 pmuctl_rdpmc_policy(void)
+{
+	return READ_ONCE(rdpmc);
+}
+
 struct pmuctl_pmu pmuctl_pmu;
 /* Sessions' groups, the per-CPU accounting and shadows, the perf reservation. */
 DEFINE_MUTEX(pmuctl_lock);

@@ -21,7 +21,6 @@ struct pmuctl_backend {
 	int (*read)(u32 msr, u64 *val);		/* on this CPU, IRQs off */
 	int (*write)(u32 msr, u64 val);		/* on this CPU, IRQs off */
 	int (*cpuid)(struct pmuctl_cpuid *id);	/* caps source */
-	int (*rdpmc_policy)(void);	/* optional, -1: ask sysfs */
 };
 
 /* The PMU this module drives, fixed at load. */
@@ -43,7 +42,6 @@ struct pmuctl_session {
 	struct pmuctl_place place[PMUCTL_MAX_EVENTS];
 	cpumask_var_t cpus;		/* CPUs the group is claimed on */
 	struct mm_struct *mm;		/* granted rdpmc, or NULL */
-	bool rdpmc_always;		/* sysfs rdpmc was 2 at the grant */
 	cpumask_var_t wave_cpus;	/* scratch: a wave's CPUs and the mm's */
 	atomic64_t waves;		/* cross-CPU calls made for the session */
 };
@@ -67,9 +65,11 @@ int pmuctl_hw_stop(struct pmuctl_session *s);
 int pmuctl_hw_reset(struct pmuctl_session *s);
 int pmuctl_hw_read(struct pmuctl_session *s, u32 cpu, u64 *val);
 void pmuctl_hw_release(struct pmuctl_session *s);
-u32 pmuctl_hw_rdpmc_policy(void);
 void pmuctl_hw_holding(u32 cpu, struct pmuctl_holding *h);
 void pmuctl_hw_debugfs(struct dentry *dir);
+
+/* main.c: the module parameter rdpmc, 0 or 1 */
+u32 pmuctl_rdpmc_policy(void);
 
 /* regmodel.c, in test builds only */
 #ifdef PMUCTL_REGMODEL

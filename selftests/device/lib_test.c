@@ -16,8 +16,8 @@
  *    QEMU TCG rdpmc faults anyway: SIGILL when the module granted it,
  *    SIGSEGV when not [FACTS 4].  Each read-path test first proves with a
  *    bare rdpmc that the grant is what INFO says, then takes the library's
- *    path, under both policies (regmodel_rdpmc stands in for the sysfs
- *    rdpmc file the guests lack, as in rdpmc_test.c);
+ *    path, under both values of the module parameter rdpmc (as in
+ *    rdpmc_test.c);
  *  - PMUCTL_OPEN_NO_EMULATION leaves the fault to the program;
  *  - the emulation answers only for rdpmc of a programmed session on one of
  *    its CPUs: every other SIGSEGV or SIGILL reaches the handler installed
@@ -42,7 +42,7 @@
 #include "libpmuctl.h"
 #include "kselftest_harness.h"
 
-#define RDPMC_PARAM	PARAM_DIR "/regmodel_rdpmc"
+#define RDPMC_PARAM	PARAM_DIR "/rdpmc"
 #define MAXCPU		64
 
 /*
@@ -694,8 +694,8 @@ FIXTURE(readpath) {
 };
 
 /*
- * @policy: regmodel_rdpmc, as if the sysfs rdpmc file said it (-1: the
- * kernel's own, which grants per session); @rdpmc: what INFO must say.
+ * @policy: the module parameter rdpmc (1: grants to a session's threads,
+ * the default; 0: none); @rdpmc: what INFO must say.
  */
 FIXTURE_VARIANT(readpath) {
 	const char *policy;
@@ -703,7 +703,7 @@ FIXTURE_VARIANT(readpath) {
 };
 
 FIXTURE_VARIANT_ADD(readpath, granted) {
-	.policy = "-1",
+	.policy = "1",
 	.rdpmc = PMUCTL_RDPMC_SESSION,
 };
 
@@ -731,7 +731,7 @@ FIXTURE_TEARDOWN(readpath)
 	pmuctl_close(self->q);
 	pmuctl_close(self->p);
 	if (self->param_set)
-		write_str(RDPMC_PARAM, "-1");
+		write_str(RDPMC_PARAM, "1");
 }
 
 /* At the top of each body: the model, and the policy the variant asked for. */

@@ -43,6 +43,7 @@
 #define N2		1100000ULL
 #define KNOWN_DIFF	(PMU_LOOP_INSNS(N2) - PMU_LOOP_INSNS(N1))	/* 2,000,000 */
 #define REPEATS		3
+#define PMUCTL_RDPMC_PARAM	"/sys/module/pmuctl/parameters/rdpmc"	/* pmuctl's grants */
 /* The ioctl or read path around a window: well under this (logged). */
 #define MAX_PATH_INSNS	2000
 
@@ -51,7 +52,7 @@
 
 FIXTURE(oracle) {
 	struct pmu_caps c;
-	struct pmu_knob rdpmc, rate, percent;
+	struct pmu_knob rdpmc, rate, percent, pmuctl_rdpmc;
 	int fd[3];
 	void *ring;
 	size_t ring_len;
@@ -85,6 +86,7 @@ FIXTURE_TEARDOWN(oracle)
 	pmu_knob_restore(&self->percent);	/* before the rate: see sampling */
 	pmu_knob_restore(&self->rate);
 	pmu_knob_restore(&self->rdpmc);
+	pmu_knob_restore(&self->pmuctl_rdpmc);
 }
 
 /* ---- perf ---------------------------------------------------------------------- */
@@ -683,9 +685,9 @@ TEST_F(oracle, perf_sampling_on_a_generic_counter_takes_one_pmi_per_period)
 /* ---- the library's READ emulation ------------------------------------------------------ */
 
 /*
- * (g) Where rdpmc is not granted (the sysfs rdpmc file 0 when the session
- * opens: kmod/hw.c pmuctl_hw_rdpmc_policy() then reports
- * PMUCTL_RDPMC_NONE), the library reads through its SIGSEGV handler and
+ * (g) Where rdpmc is not granted (pmuctl's module parameter rdpmc and the
+ * kernel's sysfs rdpmc file both 0 when the session opens: INFO then
+ * reports PMUCTL_RDPMC_NONE), the library reads through its SIGSEGV handler and
  * PMUCTL_IOC_READ: counters flags say EMULATED, not RDPMC, and the inline
  * read path still counts the known loop exactly (the handler's user
  * instructions are the same in every window, so they cancel).
@@ -696,6 +698,7 @@ TEST_F(oracle, pmuctl_read_emulation_counts_the_loop_exactly_without_rdpmc)
 	const struct pmuctl_counters *c;
 
 	ASSERT_EQ(0, pmu_knob_set(&self->rdpmc, RDPMC_SYSFS, "0"));
+	ASSERT_EQ(0, pmu_knob_set(&self->pmuctl_rdpmc, PMUCTL_RDPMC_PARAM, "0"));
 	PMUCTL_OPEN(self, 0);
 	EXPECT_EQ((uint32_t)PMUCTL_RDPMC_NONE, pmuctl_get_info(self->p)->rdpmc);
 	pmuctl_events(ev);
