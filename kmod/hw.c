@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The hardware side of pmuctl: the only file that touches PMU MSRs (through
- * the backend), CR4 and cross-CPU calls.
+ * the backend) and makes cross-CPU calls.
  *
  * Every CPU has a shadow of the PMU registers pmuctl wants.  An operation
  * updates the shadows of its target CPUs under pmuctl_lock and the CPU
  * hotplug read lock, then writes them out in one cross-CPU call wave to
  * the online ones; a CPU coming online is written from its shadow.  While a
  * session's counters are rewritten they are disabled in GLOBAL_CTRL.  The
- * rdpmc grant and revoke ride on the program and release waves, so every
- * operation is one wave whatever the number of CPUs (debugfs "stats").
+ * rdpmc revoke (grant.c) rides on the release wave, and a grant needs no
+ * wave, so every operation is one wave whatever the number of CPUs
+ * (debugfs "stats").
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -21,14 +22,11 @@
 #include <linux/mm.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
-#include <linux/sched/mm.h>
 #include <linux/seq_file.h>
 #include <linux/smp.h>
 #include <asm/msr.h>
 #include <asm/nmi.h>
 #include <asm/perf_event.h>
-#include <asm/processor-flags.h>
-#include <asm/tlbflush.h>
 
 #include "pmuctl.h"
 
@@ -67,8 +65,7 @@ struct pmuctl_wave {
 	u64 zero;		/* counters set to 0 */
 	u32 xtouch;		/* extra MSRs rewritten */
 	bool restore;		/* CPUs left without claims get their found state */
-	struct mm_struct *mm;	/* CR4.PCE re-evaluated where it runs, or NULL */
-	bool pce_keep;		/* rdpmc=2: never clear CR4.PCE */
+	bool revoke;		/* the session's granted threads lose CR4.PCE */
 	atomic_t failed;
 	int fail_cpu;
 };
@@ -149,21 +146,6 @@ static int hw_sync_local(struct pmuctl_pcpu *pc, const struct pmuctl_wave *w)
 	return err;
 }
 
-/*
- * rdpmc for a mm, the way perf grants it (x86_pmu_event_mapped):
- * perf_rdpmc_allowed makes every switch to the mm set CR4.PCE, and the
- * CPUs running the mm now re-evaluate it here.
- */
-static void hw_pce_local(const struct mm_struct *mm, bool keep)
-{
-	if (current->active_mm != mm)
-		return;
-	if (atomic_read(&mm->context.perf_rdpmc_allowed))
-		cr4_update_irqsoff(X86_CR4_PCE, 0);
-	else if (!keep)
-		cr4_update_irqsoff(0, X86_CR4_PCE);
-}
-
 static void hw_wave_fn(void *info)
 {
 	struct pmuctl_wave *w = info;
@@ -174,13 +156,14 @@ static void hw_wave_fn(void *info)
 		atomic_inc(&w->failed);
 		w->fail_cpu = cpu;
 	}
-	if (w->mm)
-		hw_pce_local(w->mm, w->pce_keep);
+	if (w->revoke)
+		pmuctl_grant_eval_local();
 }
 
 /*
- * One cross-CPU call wave: the PMU of the online CPUs of @cpus, and CR4.PCE
- * where w->mm runs.  Hotplug read lock held.
+ * One cross-CPU call wave: the PMU of the online CPUs of @cpus, and with
+ * w->revoke CR4.PCE on the CPUs pmuctl_grant_revoke_prepare() put in
+ * s->wave_cpus.  Hotplug read lock held.
  */
 static int hw_wave(struct pmuctl_session *s, const struct cpumask *cpus,
 		   struct pmuctl_wave *w)
@@ -190,8 +173,8 @@ static int hw_wave(struct pmuctl_session *s, const struct cpumask *cpus,
 	atomic_set(&w->failed, 0);
 	w->fail_cpu = -1;
 	w->cfg = cpus;
-	if (w->mm) {
-		cpumask_or(s->wave_cpus, cpus, mm_cpumask(w->mm));
+	if (w->revoke) {
+		cpumask_or(s->wave_cpus, s->wave_cpus, cpus);
 		targets = s->wave_cpus;
 	}
 	pmuctl_nr_waves++;
@@ -292,42 +275,18 @@ static void hw_perf_release(void)
 }
 
 /*
- * Grant rdpmc to the caller's mm, unless the module parameter rdpmc is 0;
- * the wave that carries w->mm makes it effective on the CPUs running the
- * mm now.  Context: the ioctl's task.
- */
-static void hw_grant_prepare(struct pmuctl_session *s, struct pmuctl_wave *w)
-{
-	struct mm_struct *mm = current->mm;
-
-	if (!mm || !pmuctl_rdpmc_policy())
-		return;
-	mmgrab(mm);
-	s->mm = mm;
-	atomic_inc(&mm->context.perf_rdpmc_allowed);
-	w->mm = mm;
-	w->pce_keep = false;
-}
-
-/*
- * Withdraw the grant with the next wave of @w; hw_revoke_finish() after it.
- * Context: any, including the final fput of an exiting task.
+ * Withdraw the session's rdpmc grants with the next wave of @w (grant.c);
+ * hw_revoke_finish() after it.  Context: any thread or process, including
+ * the final fput of an exiting task.
  */
 static void hw_revoke_prepare(struct pmuctl_session *s, struct pmuctl_wave *w)
 {
-	if (!s->mm)
-		return;
-	atomic_dec(&s->mm->context.perf_rdpmc_allowed);
-	w->mm = s->mm;
-	w->pce_keep = false;
+	w->revoke = pmuctl_grant_revoke_prepare(s, s->wave_cpus);
 }
 
 static void hw_revoke_finish(struct pmuctl_session *s)
 {
-	if (!s->mm)
-		return;
-	mmdrop(s->mm);
-	s->mm = NULL;
+	pmuctl_grant_revoke_finish(s);
 }
 
 /* Undo claims and shadows on @cpus after a failed program wave. */
@@ -406,14 +365,11 @@ int pmuctl_hw_program(struct pmuctl_session *s, const struct cpumask *cpus,
 	w.touch = session_counters(s);
 	w.zero = w.touch;
 	w.xtouch = session_xregs(s);
-	hw_grant_prepare(s, &w);
 	ret = hw_wave(s, cpus, &w);
 	if (ret) {
 		*reason = PMUCTL_R_HW_FAULT;
 		*cpu = w.fail_cpu;
-		hw_revoke_prepare(s, &w);
 		hw_unclaim(s, cpus, n, &w);
-		hw_revoke_finish(s);
 		s->nr = 0;
 		if (!pmuctl_nr_programmed)
 			hw_perf_release();

@@ -22,7 +22,8 @@
 			 BIT_ULL(_IOC_NR(PMUCTL_IOC_STOP)) |		\
 			 BIT_ULL(_IOC_NR(PMUCTL_IOC_RESET)) |		\
 			 BIT_ULL(_IOC_NR(PMUCTL_IOC_READ)) |		\
-			 BIT_ULL(_IOC_NR(PMUCTL_IOC_RELEASE)))
+			 BIT_ULL(_IOC_NR(PMUCTL_IOC_RELEASE)) |		\
+			 BIT_ULL(_IOC_NR(PMUCTL_IOC_RDPMC)))
 
 /* Copy out one struct pmuctl_holding per possible CPU, as many as fit. */
 static int info_holdings(struct pmuctl_info *info)
@@ -155,6 +156,7 @@ static int program_check(const struct pmuctl_program *p, u32 *reason,
 static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 		       u32 *reason, u32 *index, u32 *cpu)
 {
+	struct pmuctl_grant *grant;
 	struct pmuctl_place *place;
 	struct pmuctl_event *ev;
 	cpumask_var_t mask;
@@ -176,10 +178,14 @@ static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 	ret = program_cpus(s, p, mask, reason);
 	if (ret)
 		goto free_ev;
+	/* Allocated here: nothing under the locks below may sleep on memory. */
+	ret = pmuctl_grant_alloc(&grant);
+	if (ret)
+		goto free_ev;
 
 	if (mutex_lock_killable(&pmuctl_lock)) {
 		ret = -EINTR;
-		goto free_ev;
+		goto free_grant;
 	}
 	if (s->nr) {
 		*reason = PMUCTL_R_ALREADY_PROGRAMMED;
@@ -187,12 +193,16 @@ static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 	} else {
 		ret = pmuctl_hw_program(s, mask, ev, n, place, reason, index,
 					cpu);
-		if (!ret)
+		if (!ret) {
 			gen = ++s->gen;
+			/* rdpmc for the programming thread (grant.c). */
+			pmuctl_grant_add(s, grant);
+			grant = NULL;
+		}
 	}
 	mutex_unlock(&pmuctl_lock);
 	if (ret)
-		goto free_ev;
+		goto free_grant;
 
 	for (i = 0; i < n; i++) {
 		ev[i].counter = pmuctl_idx_to_counter(place[i].idx);
@@ -213,6 +223,8 @@ static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 		}
 		ret = -EFAULT;
 	}
+free_grant:
+	pmuctl_grant_free(grant);
 free_ev:
 	kfree(ev);
 free_place:
@@ -312,6 +324,44 @@ static int pmuctl_read(struct pmuctl_session *s, void __user *uarg)
 	return 0;
 }
 
+/*
+ * rdpmc for the calling thread too, a thread of the process that
+ * programmed the session: the grant PROGRAM gives its caller.
+ */
+static int pmuctl_rdpmc(struct pmuctl_session *s, void __user *uarg)
+{
+	struct pmuctl_grant *grant;
+	struct pmuctl_ctl c;
+	int ret = 0;
+
+	if (copy_from_user(&c, uarg, sizeof(c)))
+		return -EFAULT;
+	if (c.flags || c.reserved0 || memchr_inv(c.reserved, 0, sizeof(c.reserved)))
+		return -EINVAL;
+	ret = pmuctl_grant_alloc(&grant);
+	if (ret)
+		return ret;
+	if (!grant)
+		return -EOPNOTSUPP;	/* rdpmc=0: read with PMUCTL_IOC_READ */
+
+	if (mutex_lock_killable(&pmuctl_lock)) {
+		ret = -EINTR;
+		goto free_grant;
+	}
+	if (!s->nr) {
+		ret = -ENOENT;
+	} else if (!s->mm || s->mm != current->mm) {
+		ret = -EPERM;	/* another process: it reads with READ */
+	} else if (!pmuctl_grant_held(s)) {
+		pmuctl_grant_add(s, grant);
+		grant = NULL;
+	}
+	mutex_unlock(&pmuctl_lock);
+free_grant:
+	pmuctl_grant_free(grant);
+	return ret;
+}
+
 static long pmuctl_cmd(struct pmuctl_session *s, unsigned int cmd,
 		       void __user *uarg)
 {
@@ -327,6 +377,8 @@ static long pmuctl_cmd(struct pmuctl_session *s, unsigned int cmd,
 		return pmuctl_ctl(s, cmd, uarg);
 	case PMUCTL_IOC_READ:
 		return pmuctl_read(s, uarg);
+	case PMUCTL_IOC_RDPMC:
+		return pmuctl_rdpmc(s, uarg);
 	default:
 		return -ENOTTY;
 	}
@@ -338,10 +390,11 @@ static long pmuctl_cmd(struct pmuctl_session *s, unsigned int cmd,
  * final close of a session.  Two threads' ioctls on one session at once may
  * see each other's waves: these are counts for people, not for the ABI.
  */
-#define PMUCTL_STAT_CLOSE	7	/* after the ioctl numbers 0x00..0x06 */
+#define PMUCTL_STAT_CLOSE	8	/* after the ioctl numbers 0x00..0x07 */
 
 static const char *const pmuctl_stat_names[PMUCTL_STAT_CLOSE + 1] = {
-	"info", "program", "start", "stop", "reset", "read", "release", "close",
+	"info", "program", "start", "stop", "reset", "read", "release", "rdpmc",
+	"close",
 };
 
 static struct {
@@ -393,6 +446,9 @@ void pmuctl_stats_debugfs(struct dentry *dir)
  * @cmd:	PMUCTL_IOC_*
  * @arg:	user pointer to the command's struct
  *
+ * The calling thread's revoked rdpmc grants are forgotten before and after
+ * the command (grant.c: only the thread itself may do that).
+ *
  * Context: process; takes pmuctl_lock, killable.
  * Return: 0 or -errno; -ENOTTY for an unknown command; -EINTR when a
  * fatal signal came while waiting for another session's command.
@@ -403,7 +459,9 @@ long pmuctl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	s64 waves = atomic64_read(&s->waves);
 	long ret;
 
+	pmuctl_grant_cleanup();
 	ret = pmuctl_cmd(s, cmd, (void __user *)arg);
+	pmuctl_grant_cleanup();
 	if (ret != -ENOTTY && _IOC_NR(cmd) < PMUCTL_STAT_CLOSE)
 		pmuctl_stat(_IOC_NR(cmd), atomic64_read(&s->waves) - waves);
 	return ret;

@@ -27,7 +27,7 @@ MODULE_PARM_DESC(unprivileged,
 
 /*
  * Who may rdpmc pmuctl's counters: 0, nobody (sessions read with
- * PMUCTL_IOC_READ); 1, the process that programmed a session.  The
+ * PMUCTL_IOC_READ); 1, the threads a session grants (grant.c).  The
  * kernel's sysfs rdpmc governs perf's grants, this parameter pmuctl's:
  * forbidding user rdpmc takes both at 0.  Read at each grant.
  */
@@ -46,12 +46,12 @@ static const struct kernel_param_ops rdpmc_ops = {
 module_param_cb(rdpmc, &rdpmc_ops, &rdpmc, 0644);
 __MODULE_PARM_TYPE(rdpmc, "uint");
 MODULE_PARM_DESC(rdpmc,
-		 "0: grant no rdpmc (sessions read with PMUCTL_IOC_READ); 1: grant it to a session's programmer (default)");
+		 "0: grant no rdpmc (sessions read with PMUCTL_IOC_READ); 1: grant it to a session's threads (default)");
 
 /**
  * pmuctl_rdpmc_policy() - the module parameter rdpmc
  *
- * Return: 0 (no grants) or 1 (grants).
+ * Return: 0 (no grants) or 1 (grants to a session's threads).
  */
 u32 pmuctl_rdpmc_policy(void)
 {
@@ -83,6 +83,7 @@ static int pmuctl_open(struct inode *inode, struct file *file)
 		goto free_wave_cpus;
 	s->id = id;
 	s->unpriv = !perfmon_capable();
+	INIT_LIST_HEAD(&s->grants);
 	file->private_data = s;
 	return 0;
 
@@ -103,6 +104,7 @@ static int pmuctl_release(struct inode *inode, struct file *file)
 	mutex_lock(&pmuctl_lock);
 	pmuctl_hw_release(s);
 	mutex_unlock(&pmuctl_lock);
+	pmuctl_grant_cleanup();
 	pmuctl_stats_close(atomic64_read(&s->waves) - waves);
 	ida_free(&pmuctl_ids, s->id);
 	free_cpumask_var(s->wave_cpus);
@@ -182,9 +184,12 @@ static int __init pmuctl_init(void)
 	if (ret)
 		goto remove_debugfs;
 #endif
-	ret = pmuctl_hw_init();
+	ret = pmuctl_grant_init();
 	if (ret)
 		goto remove_debugfs;
+	ret = pmuctl_hw_init();
+	if (ret)
+		goto exit_grant;
 	ret = misc_register(&pmuctl_dev);
 	if (ret)
 		goto exit_hw;
@@ -198,6 +203,8 @@ static int __init pmuctl_init(void)
 
 exit_hw:
 	pmuctl_hw_exit();
+exit_grant:
+	pmuctl_grant_exit();
 remove_debugfs:
 	debugfs_remove_recursive(pmuctl_dir);
 	return ret;
@@ -207,6 +214,7 @@ static void __exit pmuctl_exit(void)
 {
 	misc_deregister(&pmuctl_dev);
 	pmuctl_hw_exit();
+	pmuctl_grant_exit();
 	debugfs_remove_recursive(pmuctl_dir);
 #ifdef PMUCTL_REGMODEL
 	pmuctl_regmodel_exit();

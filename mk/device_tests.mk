@@ -24,9 +24,9 @@ $(DEVICE_HOSTTESTS): build/tests/device-%_test: build/vmtests/%_test
 	@mkdir -p $(@D)
 	cp -f $< $@
 
-# The lock runs on the emulated PMU too: there the kernel has its sysfs
-# rdpmc file.
-DEVICE_PMUTESTS := build/vmtests-pmu/lock_test
+# The rdpmc grant and the lock run on the emulated PMU too: there rdpmc
+# really reads, and the kernel has its sysfs rdpmc file.
+DEVICE_PMUTESTS := build/vmtests-pmu/rdpmc_test build/vmtests-pmu/lock_test
 VMTESTS_PMU += $(DEVICE_PMUTESTS)
 
 $(DEVICE_PMUTESTS): build/vmtests-pmu/%: build/vmtests/%

@@ -174,7 +174,7 @@ TEST_F(abi, info_lists_the_commands)
 	static const unsigned long cmds[] = {
 		PMUCTL_IOC_INFO, PMUCTL_IOC_PROGRAM, PMUCTL_IOC_START,
 		PMUCTL_IOC_STOP, PMUCTL_IOC_RESET, PMUCTL_IOC_READ,
-		PMUCTL_IOC_RELEASE,
+		PMUCTL_IOC_RELEASE, PMUCTL_IOC_RDPMC,
 	};
 	__u64 want = 0;
 	unsigned int i;
@@ -876,6 +876,7 @@ static const struct {
 	{ __LINE__, PMUCTL_IOC_STOP, "STOP" },
 	{ __LINE__, PMUCTL_IOC_RESET, "RESET" },
 	{ __LINE__, PMUCTL_IOC_RELEASE, "RELEASE" },
+	{ __LINE__, PMUCTL_IOC_RDPMC, "RDPMC" },
 };
 
 TEST_F(abi, commands_before_program_are_enoent)
@@ -1018,6 +1019,7 @@ TEST_F(abi, unknown_ioctl_is_enotty)
 	unsigned long cmds[] = {
 		_IO(PMUCTL_IOC_MAGIC, 0x07),
 		_IOWR(PMUCTL_IOC_MAGIC, 0x07, struct pmuctl_ctl),
+		_IOW(PMUCTL_IOC_MAGIC, 0x08, struct pmuctl_ctl),
 		_IOWR(PMUCTL_IOC_MAGIC, 0xff, struct pmuctl_program),
 		_IOWR(PMUCTL_IOC_MAGIC + 1, 0x00, struct pmuctl_info),
 		_IOWR('T', 0x01, struct pmuctl_program),

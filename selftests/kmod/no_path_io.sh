@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # TAP test: the driver opens no file by path and reads no file
-# (issue 10, item 1).  Each rule is one test over kmod/ (KMOD_DIR names
-# another tree, to see the test fail on one that breaks it):
+# (issue 10, item 1), and grants rdpmc without perf's per-mm count
+# (item 2).  Each rule is one test over kmod/ (KMOD_DIR names another
+# tree, to see the test fail on one that breaks it):
 #   no_path_lookup      no filp_open, file_open_name, kern_path, filp_close
 #   no_file_io          no kernel_read, kernel_write, vfs_read, vfs_write
+#   no_perf_rdpmc_count no perf_rdpmc_allowed (the mm's grant count)
 # A call is the name followed by "(", in code or in a comment alike:
 # a comment about such a call can name it without the parenthesis.
 
@@ -30,4 +32,5 @@ rule() {	# rule NAME REGEX
 
 rule no_path_lookup '\b(filp_open|file_open_name|file_open_root|kern_path|filp_close)[[:space:]]*\('
 rule no_file_io '\b(kernel_read|kernel_write|vfs_read|vfs_write)[[:space:]]*\('
+rule no_perf_rdpmc_count '\bperf_rdpmc_allowed\b'
 tap_end

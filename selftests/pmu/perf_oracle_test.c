@@ -785,13 +785,11 @@ static void pmuctl_across_switches(struct __test_metadata *_metadata,
  * them, a switch with the sysfs rdpmc file at 2 runs the scrub before
  * pmuctl programs, and pmuctl's counters then count across switches.  The
  * test: perf uses and releases the same counters, pmuctl programs them at
- * once, and the first switch to this mm (now allowed rdpmc by pmuctl's
- * grant) must not reset them either.
- *
- * KNOWN DEFECT: today it does (issue 10, item 2: the grant rides on
- * mm->context.perf_rdpmc_allowed, which opts this mm into the scrub).
- * Until that is fixed the second half runs only with
- * PMUCTL_TEST_KNOWN_DEFECTS=1, and then fails; the fix removes the gate.
+ * once, and the first switch to this mm (granted rdpmc by pmuctl) must
+ * not reset them either: pmuctl's grant is a preempt notifier of the
+ * programming thread (kmod/grant.c), not the mm's perf_rdpmc_allowed
+ * count, which opted this mm into the scrub (issue 10, item 2; the first
+ * build failed here).
  */
 TEST_F(oracle, pmuctl_counts_survive_a_switch_after_perf_used_the_counters)
 {
@@ -804,8 +802,6 @@ TEST_F(oracle, pmuctl_counts_survive_a_switch_after_perf_used_the_counters)
 	ASSERT_EQ(0, pmu_knob_set(&self->rdpmc, RDPMC_SYSFS, "1"));
 	pmuctl_across_switches(_metadata, self, 2, "control (perf's dirty bits scrubbed before PROGRAM)");
 
-	if (!getenv("PMUCTL_TEST_KNOWN_DEFECTS"))
-		SKIP(return, "known defect, issue 10 item 2: perf's dirty-counter scrub zeroes pmuctl's counters at the first switch after perf used them (PMUCTL_TEST_KNOWN_DEFECTS=1 runs it)");
 	perf_use_and_release(_metadata, self);
 	pmuctl_across_switches(_metadata, self, 2, "right after perf released the counters");
 }
