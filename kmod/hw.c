@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The hardware side of pmuctl: the only file that touches PMU MSRs (through
- * the backend), CR4 and cross-CPU calls.
+ * the backend) and makes cross-CPU calls.
  *
  * Every CPU has a shadow of the PMU registers pmuctl wants.  An operation
  * updates the shadows of its target CPUs under pmuctl_lock and the CPU
  * hotplug read lock, then writes them out in one cross-CPU call wave to
  * the online ones; a CPU coming online, and the boot CPU resuming from
  * suspend, is written from its shadow.  While a session's counters are
- * rewritten they are disabled in GLOBAL_CTRL.  The rdpmc grant and revoke
- * ride on the program and release waves, so every operation is one wave
- * whatever the number of CPUs (debugfs "stats").
+ * rewritten they are disabled in GLOBAL_CTRL.  The rdpmc revoke (grant.c)
+ * rides on the release wave, and a grant needs no wave, so every operation
+ * is one wave whatever the number of CPUs (debugfs "stats").
  *
  * Every operation is all or nothing: the shadows are kept as they were
  * before it ("bak"), and when a write faults on any CPU they are put back
@@ -32,14 +32,11 @@
 #include <linux/percpu.h>
 #include <linux/reboot.h>
 #include <linux/sched.h>
-#include <linux/sched/mm.h>
 #include <linux/seq_file.h>
 #include <linux/smp.h>
 #include <asm/msr.h>
 #include <asm/nmi.h>
 #include <asm/perf_event.h>
-#include <asm/processor-flags.h>
-#include <asm/tlbflush.h>
 
 #include "compat.h"
 #include "pmuctl.h"
@@ -119,8 +116,7 @@ struct pmuctl_wave {
 	u64 put;		/* counters given back their pmuctl_pcpu.val */
 	u32 xtouch;		/* extra MSRs rewritten */
 	bool restore;		/* CPUs left without claims get their found state */
-	struct mm_struct *mm;	/* CR4.PCE re-evaluated where it runs, or NULL */
-	bool pce_keep;		/* rdpmc=2: never clear CR4.PCE */
+	bool revoke;		/* the session's granted threads lose CR4.PCE */
 	bool check_free;	/* refuse a CPU where a touched counter runs */
 	atomic_t failed;
 	int fail_cpu;
@@ -343,21 +339,6 @@ static int hw_sync_local(struct pmuctl_pcpu *pc, const struct pmuctl_wave *w)
 	return err;
 }
 
-/*
- * rdpmc for a mm, the way perf grants it (x86_pmu_event_mapped):
- * perf_rdpmc_allowed makes every switch to the mm set CR4.PCE, and the
- * CPUs running the mm now re-evaluate it here.
- */
-static void hw_pce_local(const struct mm_struct *mm, bool keep)
-{
-	if (current->active_mm != mm)
-		return;
-	if (atomic_read(&mm->context.perf_rdpmc_allowed))
-		cr4_update_irqsoff(X86_CR4_PCE, 0);
-	else if (!keep)
-		cr4_update_irqsoff(0, X86_CR4_PCE);
-}
-
 static void hw_wave_fn(void *info)
 {
 	struct pmuctl_wave *w = info;
@@ -372,14 +353,15 @@ static void hw_wave_fn(void *info)
 		atomic_inc(&w->failed);
 		w->fail_cpu = cpu;
 	}
-	if (w->mm)
-		hw_pce_local(w->mm, w->pce_keep);
+	if (w->revoke)
+		pmuctl_grant_eval_local();
 }
 
 /*
- * One cross-CPU call wave: the PMU of the online CPUs of @cpus, and CR4.PCE
- * where w->mm runs.  The offline CPUs of @cpus keep the zeroing for when
- * they come back.  Hotplug read lock held.  Return: 0, -EBUSY when
+ * One cross-CPU call wave: the PMU of the online CPUs of @cpus, and with
+ * w->revoke CR4.PCE on the CPUs pmuctl_grant_revoke_prepare() put in
+ * s->wave_cpus.  The offline CPUs of @cpus keep the zeroing for when they
+ * come back.  Hotplug read lock held.  Return: 0, -EBUSY when
  * w->check_free found a counter running on some CPU (which was left
  * untouched), else -EIO when a write faulted.
  */
@@ -402,8 +384,8 @@ static int hw_wave(struct pmuctl_session *s, const struct cpumask *cpus,
 			hw_pcpu(c)->sh.zero &= ~w->put;
 		}
 	}
-	if (w->mm) {
-		cpumask_or(s->wave_cpus, cpus, mm_cpumask(w->mm));
+	if (w->revoke) {
+		cpumask_or(s->wave_cpus, s->wave_cpus, cpus);
 		targets = s->wave_cpus;
 	}
 	pmuctl_nr_waves++;
@@ -532,76 +514,18 @@ static void hw_perf_put(void)
 }
 
 /*
- * The sysfs rdpmc policy (/sys/bus/event_source/devices/cpu/rdpmc), read
- * where the kernel does not export it: 0 means never, and the kernel clears
- * CR4.PCE at every switch anyway; 2 means always, so a revoke must not
- * clear it.
- */
-u32 pmuctl_hw_rdpmc_policy(void)
-{
-	const struct pmuctl_backend *be = pmuctl_pmu.be;
-	int forced = be->rdpmc_policy ? be->rdpmc_policy() : -1;
-	struct file *f;
-	char buf[4] = "";
-	loff_t pos = 0;
-	ssize_t n;
-
-	if (forced >= 0)
-		return forced;
-	f = filp_open("/sys/bus/event_source/devices/cpu/rdpmc", O_RDONLY, 0);
-	if (IS_ERR(f))
-		return 1;	/* no perf x86 PMU: only per-mm grants exist */
-	n = kernel_read(f, buf, sizeof(buf) - 1, &pos);
-	filp_close(f, NULL);
-	if (n <= 0)
-		return 1;
-	return buf[0] == '0' ? 0 : buf[0] == '2' ? 2 : 1;
-}
-
-/*
- * Grant rdpmc to the caller's mm; the wave that carries w->mm makes it
- * effective on the CPUs running the mm now.  Context: the ioctl's task
- * (the policy is read through its fs).
- */
-static void hw_grant_prepare(struct pmuctl_session *s, struct pmuctl_wave *w)
-{
-	struct mm_struct *mm = current->mm;
-	u32 policy;
-
-	/* rdpmc reads every counter of the CPU: never for unprivileged sessions. */
-	if (s->unpriv)
-		return;
-	policy = pmuctl_hw_rdpmc_policy();
-	if (!mm || !policy)
-		return;
-	mmgrab(mm);
-	s->mm = mm;
-	s->rdpmc_always = policy == 2;
-	atomic_inc(&mm->context.perf_rdpmc_allowed);
-	w->mm = mm;
-	w->pce_keep = false;
-}
-
-/*
- * Withdraw the grant with the next wave of @w; hw_revoke_finish() after it.
- * Context: any, including the final fput of an exiting task, which has no
- * fs left to read the policy with: the grant remembered it.
+ * Withdraw the session's rdpmc grants with the next wave of @w (grant.c);
+ * hw_revoke_finish() after it.  Context: any thread or process, including
+ * the final fput of an exiting task.
  */
 static void hw_revoke_prepare(struct pmuctl_session *s, struct pmuctl_wave *w)
 {
-	if (!s->mm)
-		return;
-	atomic_dec(&s->mm->context.perf_rdpmc_allowed);
-	w->mm = s->mm;
-	w->pce_keep = s->rdpmc_always;
+	w->revoke = pmuctl_grant_revoke_prepare(s, s->wave_cpus);
 }
 
 static void hw_revoke_finish(struct pmuctl_session *s)
 {
-	if (!s->mm)
-		return;
-	mmdrop(s->mm);
-	s->mm = NULL;
+	pmuctl_grant_revoke_finish(s);
 }
 
 /*
@@ -707,7 +631,6 @@ int pmuctl_hw_program(struct pmuctl_session *s, const struct cpumask *cpus,
 	w.zero = w.touch;
 	w.save = w.touch;
 	w.xtouch = session_xregs(s);
-	hw_grant_prepare(s, &w);
 	ret = hw_wave(s, cpus, &w);
 	if (ret) {
 		*reason = PMUCTL_R_HW_FAULT;
@@ -723,9 +646,7 @@ int pmuctl_hw_program(struct pmuctl_session *s, const struct cpumask *cpus,
 			*index = i < n ? i : 0;
 		}
 		w.check_free = false;
-		hw_revoke_prepare(s, &w);
 		hw_unclaim(s, cpus, n, &w);
-		hw_revoke_finish(s);
 		s->nr = 0;
 		hw_perf_put();
 		goto unlock;
@@ -886,7 +807,7 @@ void pmuctl_hw_release(struct pmuctl_session *s)
 	w.xtouch = session_xregs(s);
 	if (hw_wave(s, s->cpus, &w)) {
 		/* The poisoned CPUs are rewritten whole; the others again. */
-		w.mm = NULL;
+		w.revoke = false;
 		if (hw_wave(s, s->cpus, &w) && !pmuctl_down)
 			pr_warn_ratelimited("cpu %d: a PMU register write faulted during release; perf stays locked out until it is rewritten\n",
 					    w.fail_cpu);

@@ -22,7 +22,8 @@
 			 BIT_ULL(_IOC_NR(PMUCTL_IOC_STOP)) |		\
 			 BIT_ULL(_IOC_NR(PMUCTL_IOC_RESET)) |		\
 			 BIT_ULL(_IOC_NR(PMUCTL_IOC_READ)) |		\
-			 BIT_ULL(_IOC_NR(PMUCTL_IOC_RELEASE)))
+			 BIT_ULL(_IOC_NR(PMUCTL_IOC_RELEASE)) |		\
+			 BIT_ULL(_IOC_NR(PMUCTL_IOC_RDPMC)))
 
 /* Largest holding entry a caller may ask for (pmuctl_info.holding_size). */
 #define PMUCTL_HOLDING_SIZE_MAX	4096
@@ -70,7 +71,10 @@ static int info_holdings(struct pmuctl_session *s, struct pmuctl_info *info)
 	for_each_possible_cpu(cpu) {
 		if (n == room)
 			break;
-		mutex_lock(&pmuctl_lock);
+		if (mutex_lock_killable(&pmuctl_lock)) {
+			ret = -EINTR;
+			break;
+		}
 		pmuctl_hw_holding(cpu, h);
 		if (s->unpriv)
 			holding_filter(s, h);
@@ -109,8 +113,8 @@ static int pmuctl_info(struct pmuctl_session *s, void __user *uarg)
 	info.pmu_model = pmuctl_pmu.model->id;
 	info.max_events = PMUCTL_MAX_EVENTS;
 	info.event_flags = PMUCTL_EVENT_FLAGS_ALL;
-	/* Unprivileged sessions are never granted rdpmc (hw_grant_prepare()). */
-	info.rdpmc = !s->unpriv && pmuctl_hw_rdpmc_policy() ?
+	/* Unprivileged sessions are never granted rdpmc (program_run()). */
+	info.rdpmc = !s->unpriv && pmuctl_rdpmc_policy() ?
 		     PMUCTL_RDPMC_SESSION : PMUCTL_RDPMC_NONE;
 	info.caps = pmuctl_pmu.caps;
 	info.backend = pmuctl_pmu.be->kind;
@@ -260,6 +264,7 @@ static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 		       u32 *reason, u32 *index, u32 *cpu)
 {
 	int paranoid = READ_ONCE(pmuctl_paranoid);
+	struct pmuctl_grant *grant;
 	struct pmuctl_place *place;
 	struct pmuctl_event *ev;
 	cpumask_var_t mask;
@@ -291,8 +296,15 @@ static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 	ret = program_cpus(p, mask, reason);
 	if (ret)
 		goto free_ev;
+	/* Allocated here: nothing under the locks below may sleep on memory. */
+	ret = pmuctl_grant_alloc(&grant);
+	if (ret)
+		goto free_ev;
 
-	mutex_lock(&pmuctl_lock);
+	if (mutex_lock_killable(&pmuctl_lock)) {
+		ret = -EINTR;
+		goto free_grant;
+	}
 	if (s->nr) {
 		*reason = PMUCTL_R_ALREADY_PROGRAMMED;
 		ret = -EBUSY;
@@ -303,12 +315,22 @@ static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 			ret = pmuctl_hw_program(s, mask, ev, n, place, reason,
 						index, cpu);
 		}
-		if (!ret)
+		if (!ret) {
 			gen = ++s->gen;
+			/*
+			 * rdpmc for the programming thread (grant.c); never
+			 * for an unprivileged session: rdpmc reads every
+			 * counter of the CPU, other sessions' too.
+			 */
+			if (!s->unpriv) {
+				pmuctl_grant_add(s, grant);
+				grant = NULL;
+			}
+		}
 	}
 	mutex_unlock(&pmuctl_lock);
 	if (ret)
-		goto free_ev;
+		goto free_grant;
 
 	for (i = 0; i < n; i++) {
 		ev[i].counter = pmuctl_idx_to_counter(place[i].idx);
@@ -322,12 +344,15 @@ static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 		 * another thread of the session released it and programmed
 		 * again meanwhile.
 		 */
-		mutex_lock(&pmuctl_lock);
-		if (s->gen == gen)
-			pmuctl_hw_release(s);
-		mutex_unlock(&pmuctl_lock);
+		if (!mutex_lock_killable(&pmuctl_lock)) {
+			if (s->gen == gen)
+				pmuctl_hw_release(s);
+			mutex_unlock(&pmuctl_lock);
+		}
 		ret = -EFAULT;
 	}
+free_grant:
+	pmuctl_grant_free(grant);
 free_ev:
 	kfree(ev);
 free_place:
@@ -373,7 +398,8 @@ static int pmuctl_ctl(struct pmuctl_session *s, unsigned int cmd,
 	if (c.flags || c.reserved0 || memchr_inv(c.reserved, 0, sizeof(c.reserved)))
 		return -EINVAL;
 
-	mutex_lock(&pmuctl_lock);
+	if (mutex_lock_killable(&pmuctl_lock))
+		return -EINTR;
 	if (!s->nr) {
 		ret = -ENOENT;
 		goto unlock;
@@ -414,7 +440,8 @@ static int pmuctl_read(struct pmuctl_session *s, void __user *uarg)
 		return -EINVAL;
 	cpu = array_index_nospec(r.cpu, nr_cpu_ids);
 
-	mutex_lock(&pmuctl_lock);
+	if (mutex_lock_killable(&pmuctl_lock))
+		return -EINTR;
 	n = s->nr;
 	if (!n)
 		ret = -ENOENT;
@@ -433,6 +460,44 @@ static int pmuctl_read(struct pmuctl_session *s, void __user *uarg)
 	return 0;
 }
 
+/*
+ * rdpmc for the calling thread too, a thread of the process that
+ * programmed the session: the grant PROGRAM gives its caller.
+ */
+static int pmuctl_rdpmc(struct pmuctl_session *s, void __user *uarg)
+{
+	struct pmuctl_grant *grant;
+	struct pmuctl_ctl c;
+	int ret = 0;
+
+	if (copy_from_user(&c, uarg, sizeof(c)))
+		return -EFAULT;
+	if (c.flags || c.reserved0 || memchr_inv(c.reserved, 0, sizeof(c.reserved)))
+		return -EINVAL;
+	ret = pmuctl_grant_alloc(&grant);
+	if (ret)
+		return ret;
+	if (!grant)
+		return -EOPNOTSUPP;	/* rdpmc=0: read with PMUCTL_IOC_READ */
+
+	if (mutex_lock_killable(&pmuctl_lock)) {
+		ret = -EINTR;
+		goto free_grant;
+	}
+	if (!s->nr) {
+		ret = -ENOENT;
+	} else if (s->unpriv || !s->mm || s->mm != current->mm) {
+		ret = -EPERM;	/* another process: it reads with READ */
+	} else if (!pmuctl_grant_held(s)) {
+		pmuctl_grant_add(s, grant);
+		grant = NULL;
+	}
+	mutex_unlock(&pmuctl_lock);
+free_grant:
+	pmuctl_grant_free(grant);
+	return ret;
+}
+
 static long pmuctl_cmd(struct pmuctl_session *s, unsigned int cmd,
 		       void __user *uarg)
 {
@@ -448,6 +513,8 @@ static long pmuctl_cmd(struct pmuctl_session *s, unsigned int cmd,
 		return pmuctl_ctl(s, cmd, uarg);
 	case PMUCTL_IOC_READ:
 		return pmuctl_read(s, uarg);
+	case PMUCTL_IOC_RDPMC:
+		return pmuctl_rdpmc(s, uarg);
 	default:
 		return -ENOTTY;
 	}
@@ -459,10 +526,11 @@ static long pmuctl_cmd(struct pmuctl_session *s, unsigned int cmd,
  * final close of a session.  Two threads' ioctls on one session at once may
  * see each other's waves: these are counts for people, not for the ABI.
  */
-#define PMUCTL_STAT_CLOSE	7	/* after the ioctl numbers 0x00..0x06 */
+#define PMUCTL_STAT_CLOSE	8	/* after the ioctl numbers 0x00..0x07 */
 
 static const char *const pmuctl_stat_names[PMUCTL_STAT_CLOSE + 1] = {
-	"info", "program", "start", "stop", "reset", "read", "release", "close",
+	"info", "program", "start", "stop", "reset", "read", "release", "rdpmc",
+	"close",
 };
 
 static struct {
@@ -514,8 +582,12 @@ void pmuctl_stats_debugfs(struct dentry *dir)
  * @cmd:	PMUCTL_IOC_*
  * @arg:	user pointer to the command's struct
  *
- * Context: process; takes pmuctl_lock.
- * Return: 0 or -errno; -ENOTTY for an unknown command.
+ * The calling thread's revoked rdpmc grants are forgotten before and after
+ * the command (grant.c: only the thread itself may do that).
+ *
+ * Context: process; takes pmuctl_lock, killable.
+ * Return: 0 or -errno; -ENOTTY for an unknown command; -EINTR when a
+ * fatal signal came while waiting for another session's command.
  */
 long pmuctl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
@@ -523,7 +595,9 @@ long pmuctl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	s64 waves = atomic64_read(&s->waves);
 	long ret;
 
+	pmuctl_grant_cleanup();
 	ret = pmuctl_cmd(s, cmd, (void __user *)arg);
+	pmuctl_grant_cleanup();
 	if (ret != -ENOTTY && _IOC_NR(cmd) < PMUCTL_STAT_CLOSE)
 		pmuctl_stat(_IOC_NR(cmd), atomic64_read(&s->waves) - waves);
 	return ret;

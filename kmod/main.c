@@ -60,6 +60,39 @@ module_param_named(user_max_counters, pmuctl_user_max_counters, uint, 0644);
 MODULE_PARM_DESC(user_max_counters,
 		 "counters one user without CAP_PERFMON may hold on one CPU (0: no limit; none at paranoid -1)");
 
+/*
+ * Who may rdpmc pmuctl's counters: 0, nobody (sessions read with
+ * PMUCTL_IOC_READ); 1, the threads a session grants (grant.c).  The
+ * kernel's sysfs rdpmc governs perf's grants, this parameter pmuctl's:
+ * forbidding user rdpmc takes both at 0.  Read at each grant.
+ */
+static unsigned int rdpmc = 1;
+
+static int rdpmc_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, 1);
+}
+
+static const struct kernel_param_ops rdpmc_ops = {
+	.set = rdpmc_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(rdpmc, &rdpmc_ops, &rdpmc, 0644);
+__MODULE_PARM_TYPE(rdpmc, "uint");
+MODULE_PARM_DESC(rdpmc,
+		 "0: grant no rdpmc (sessions read with PMUCTL_IOC_READ); 1: grant it to a session's threads (default)");
+
+/**
+ * pmuctl_rdpmc_policy() - the module parameter rdpmc
+ *
+ * Return: 0 (no grants) or 1 (grants to a session's threads).
+ */
+u32 pmuctl_rdpmc_policy(void)
+{
+	return READ_ONCE(rdpmc);
+}
+
 struct pmuctl_pmu pmuctl_pmu;
 /* Sessions' groups, the per-CPU accounting and shadows, the perf reservation. */
 DEFINE_MUTEX(pmuctl_lock);
@@ -145,6 +178,7 @@ static int pmuctl_open(struct inode *inode, struct file *file)
 	s->id = id;
 	s->unpriv = !priv;
 	INIT_LIST_HEAD(&s->user_node);
+	INIT_LIST_HEAD(&s->grants);
 	if (s->unpriv) {
 		mutex_lock(&pmuctl_lock);
 		ret = user_attach(s, paranoid);
@@ -175,6 +209,7 @@ static int pmuctl_release(struct inode *inode, struct file *file)
 	pmuctl_hw_release(s);
 	user_detach(s);
 	mutex_unlock(&pmuctl_lock);
+	pmuctl_grant_cleanup();
 	pmuctl_stats_close(atomic64_read(&s->waves) - waves);
 	ida_free(&pmuctl_ids, s->id);
 	free_cpumask_var(s->wave_cpus);
@@ -256,9 +291,12 @@ static int __init pmuctl_init(void)
 	if (ret)
 		goto remove_debugfs;
 #endif
-	ret = pmuctl_hw_init();
+	ret = pmuctl_grant_init();
 	if (ret)
 		goto exit_regmodel;
+	ret = pmuctl_hw_init();
+	if (ret)
+		goto exit_grant;
 	ret = misc_register(&pmuctl_dev);
 	if (ret)
 		goto exit_hw;
@@ -272,6 +310,8 @@ static int __init pmuctl_init(void)
 
 exit_hw:
 	pmuctl_hw_exit();
+exit_grant:
+	pmuctl_grant_exit();
 exit_regmodel:
 #ifdef PMUCTL_REGMODEL
 	pmuctl_regmodel_exit();
@@ -285,6 +325,7 @@ static void __exit pmuctl_exit(void)
 {
 	misc_deregister(&pmuctl_dev);
 	pmuctl_hw_exit();
+	pmuctl_grant_exit();
 	debugfs_remove_recursive(pmuctl_dir);
 #ifdef PMUCTL_REGMODEL
 	pmuctl_regmodel_exit();

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * pmuctl.ko internals shared by main.c (device, sessions), ioctl.c
- * (commands), hw.c (the only file that touches MSRs, CR4 and IPIs) and
- * regmodel.c (the test register model).
+ * (commands), hw.c (the only file that touches MSRs and IPIs), grant.c (the
+ * rdpmc grant: CR4.PCE through preempt notifiers) and regmodel.c (the test
+ * register model).
  */
 #ifndef PMUCTL_KMOD_H
 #define PMUCTL_KMOD_H
@@ -23,7 +24,6 @@ struct pmuctl_backend {
 	int (*read)(u32 msr, u64 *val);		/* on this CPU, IRQs off */
 	int (*write)(u32 msr, u64 val);		/* on this CPU, IRQs off */
 	int (*cpuid)(struct pmuctl_cpuid *id);	/* caps source */
-	int (*rdpmc_policy)(void);	/* optional, -1: ask sysfs */
 };
 
 /* The PMU this module drives, fixed at load. */
@@ -59,8 +59,8 @@ struct pmuctl_session {
 	bool running;
 	struct pmuctl_place place[PMUCTL_MAX_EVENTS];
 	cpumask_var_t cpus;		/* CPUs the group is claimed on */
-	struct mm_struct *mm;		/* granted rdpmc, or NULL */
-	bool rdpmc_always;		/* sysfs rdpmc was 2 at the grant */
+	struct mm_struct *mm;		/* of the process that programmed, or NULL */
+	struct list_head grants;	/* struct pmuctl_grant: threads granted rdpmc */
 	cpumask_var_t wave_cpus;	/* scratch: a wave's CPUs and the mm's */
 	atomic64_t waves;		/* cross-CPU calls made for the session */
 };
@@ -84,9 +84,24 @@ int pmuctl_hw_stop(struct pmuctl_session *s);
 int pmuctl_hw_reset(struct pmuctl_session *s);
 int pmuctl_hw_read(struct pmuctl_session *s, u32 cpu, u64 *val);
 void pmuctl_hw_release(struct pmuctl_session *s);
-u32 pmuctl_hw_rdpmc_policy(void);
 void pmuctl_hw_holding(u32 cpu, struct pmuctl_holding *h);
 void pmuctl_hw_debugfs(struct dentry *dir);
+
+/* main.c: the module parameter rdpmc, 0 or 1 */
+u32 pmuctl_rdpmc_policy(void);
+
+/* grant.c */
+struct pmuctl_grant;
+int pmuctl_grant_init(void);
+void pmuctl_grant_exit(void);
+int pmuctl_grant_alloc(struct pmuctl_grant **g);
+void pmuctl_grant_free(struct pmuctl_grant *g);
+void pmuctl_grant_add(struct pmuctl_session *s, struct pmuctl_grant *g);
+bool pmuctl_grant_held(const struct pmuctl_session *s);
+bool pmuctl_grant_revoke_prepare(struct pmuctl_session *s, struct cpumask *cpus);
+void pmuctl_grant_eval_local(void);
+void pmuctl_grant_revoke_finish(struct pmuctl_session *s);
+void pmuctl_grant_cleanup(void);
 
 /* regmodel.c, in test builds only */
 #ifdef PMUCTL_REGMODEL

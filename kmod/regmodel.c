@@ -15,7 +15,9 @@
  * K": the K writes before go through), log (the last writes), perf_hold
  * (write 1/0: take/give back a real reservation of the last generic
  * counter, as perf or the NMI watchdog would hold it), suspends (how many
- * times the boot CPU's registers were lost to a suspend).
+ * times the boot CPU's registers were lost to a suspend), hold_lock (write
+ * N: hold pmuctl_lock for N ms, for the tests that a waiter on it can be
+ * killed).
  *
  * Like silicon, the model loses the boot CPU's PMU registers when the
  * system suspends (its own syscore ops, registered before pmuctl's, so
@@ -30,6 +32,7 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -51,11 +54,6 @@ static bool regmodel_drop_writes;
 module_param(regmodel_drop_writes, bool, 0444);
 MODULE_PARM_DESC(regmodel_drop_writes,
 		 "accept every MSR write and keep none, as a hypervisor without a virtual PMU may");
-
-static int regmodel_rdpmc = -1;
-module_param(regmodel_rdpmc, int, 0644);
-MODULE_PARM_DESC(regmodel_rdpmc,
-		 "rdpmc policy as if /sys/bus/event_source/devices/cpu/rdpmc said 0, 1 or 2; -1: read that file");
 
 #define PERF_CAP_FW_WRITE	BIT_ULL(13)
 #define CPUID1_ECX_PDCM		BIT(15)
@@ -284,21 +282,12 @@ static int rm_cpuid(struct pmuctl_cpuid *id)
 	return 0;
 }
 
-/* The guests have no perf PMU, hence no sysfs rdpmc file: let tests set it. */
-static int rm_rdpmc(void)
-{
-	int policy = READ_ONCE(regmodel_rdpmc);
-
-	return policy >= 0 && policy <= 2 ? policy : -1;
-}
-
 const struct pmuctl_backend pmuctl_regmodel = {
 	.name = "regmodel",
 	.kind = PMUCTL_BACKEND_MODEL,
 	.read = rm_read,
 	.write = rm_write,
 	.cpuid = rm_cpuid,
-	.rdpmc_policy = rm_rdpmc,
 };
 
 static void rm_show_reg(struct seq_file *m, u32 cpu, u32 msr, u64 val)
@@ -485,6 +474,30 @@ static int rm_suspends_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(rm_suspends);
 
+/* Hold pmuctl_lock for the number of ms written; a fatal signal ends it. */
+static ssize_t rm_hold_write(struct file *file, const char __user *ubuf,
+			     size_t len, loff_t *ppos)
+{
+	unsigned int ms;
+	int err;
+
+	err = kstrtouint_from_user(ubuf, len, 0, &ms);
+	if (err)
+		return err;
+	if (ms > 60000)
+		return -ERANGE;
+	if (mutex_lock_killable(&pmuctl_lock))
+		return -EINTR;
+	schedule_timeout_killable(msecs_to_jiffies(ms));
+	mutex_unlock(&pmuctl_lock);
+	return len;
+}
+
+static const struct file_operations rm_hold_fops = {
+	.owner = THIS_MODULE,
+	.write = rm_hold_write,
+};
+
 /**
  * pmuctl_regmodel_exit() - give back a reservation perf_hold still holds
  */
@@ -512,5 +525,6 @@ int pmuctl_regmodel_init(struct dentry *dir)
 	debugfs_create_file("perf_hold", 0200, dir, NULL, &rm_perf_fops);
 	debugfs_create_file("suspends", 0400, dir, NULL, &rm_suspends_fops);
 	pmuctl_syscore_register(&rm_syscore);
+	debugfs_create_file("hold_lock", 0200, dir, NULL, &rm_hold_fops);
 	return 0;
 }

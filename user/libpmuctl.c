@@ -525,6 +525,11 @@ out:
 	return ret;
 }
 
+int pmuctl_rdpmc_thread(struct pmuctl *p)
+{
+	return ctl(p, PMUCTL_IOC_RDPMC);
+}
+
 int pmuctl_release(struct pmuctl *p)
 {
 	int ret;

@@ -179,8 +179,10 @@ int pmuctl_get_holdings(struct pmuctl *p, struct pmuctl_holding *h,
  * nothing.  Then pmuctl_get_counters() describes it for the read path.
  * One ioctl: how to read (rdpmc or its emulation) follows the INFO of
  * pmuctl_open(); the emulation is published in both cases (unless
- * PMUCTL_OPEN_NO_EMULATION), so a grant withdrawn since then (sysfs
- * rdpmc=0) falls back to READ instead of faulting.
+ * PMUCTL_OPEN_NO_EMULATION), so a read where rdpmc is not granted (the
+ * module parameter rdpmc=0 since open; another thread that did not call
+ * pmuctl_rdpmc_thread()) falls back to READ instead of faulting.  rdpmc
+ * is granted to the calling thread only: see pmuctl_rdpmc_thread().
  *
  * Return: 0; -EINVAL (@err names the rule, e.g. PMUCTL_R_EDGE_NO_CMASK);
  * -EBUSY (counters or an extra MSR held by another session or by perf:
@@ -227,6 +229,25 @@ int pmuctl_start(struct pmuctl *p);
 int pmuctl_stop(struct pmuctl *p);
 int pmuctl_reset(struct pmuctl *p);
 int pmuctl_release(struct pmuctl *p);
+
+/**
+ * pmuctl_rdpmc_thread() - let the calling thread rdpmc the group too
+ * @p:	the handle, holding a group programmed by this process.
+ *
+ * PROGRAM grants rdpmc to the thread that programmed; each other thread of
+ * the process that reads with rdpmc asks once with this call (one ioctl,
+ * PMUCTL_IOC_RDPMC).  The grant ends with the group (pmuctl_release(),
+ * pmuctl_close()) or when the thread execs; forked children never have it.
+ * A thread without it still reads through the emulation (unless
+ * PMUCTL_OPEN_NO_EMULATION), at the cost of an ioctl per read.
+ *
+ * Return: 0, also when the thread holds the grant already; -ENOENT without
+ * a group; -EPERM when another process programmed the group (it reads
+ * with pmuctl_read_values() or the emulation); -EOPNOTSUPP when the
+ * module grants no rdpmc (pmuctl_get_info()->rdpmc is PMUCTL_RDPMC_NONE);
+ * -errno.
+ */
+int pmuctl_rdpmc_thread(struct pmuctl *p);
 
 /**
  * pmuctl_read_values() - read the counters through the module

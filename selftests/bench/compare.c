@@ -487,7 +487,7 @@ static void pm_phase(struct results *r, struct pmuctl *p, int cpu,
 	c = pmuctl_get_counters(p);
 
 	if (!(c->flags & PMUCTL_COUNTERS_RDPMC)) {
-		const char *w = "pmuctl: rdpmc not granted (is /sys/bus/event_source/devices/cpu/rdpmc 0?)";
+		const char *w = "pmuctl: rdpmc not granted (is /sys/module/pmuctl/parameters/rdpmc 0?)";
 
 		sample_skip(&r->bare, "%s", w);
 		sample_skip(&r->pm_read1, "%s", w);

@@ -193,7 +193,7 @@ TEST_F(abi, info_lists_the_commands)
 	static const unsigned long cmds[] = {
 		PMUCTL_IOC_INFO, PMUCTL_IOC_PROGRAM, PMUCTL_IOC_START,
 		PMUCTL_IOC_STOP, PMUCTL_IOC_RESET, PMUCTL_IOC_READ,
-		PMUCTL_IOC_RELEASE,
+		PMUCTL_IOC_RELEASE, PMUCTL_IOC_RDPMC,
 	};
 	__u64 want = 0;
 	unsigned int i;
@@ -490,16 +490,33 @@ TEST_F(abi, info_caps_describe_the_pmu)
 	ASSERT_TRUE(0) TH_LOG("unknown regmodel_caps %s", name);
 }
 
-TEST_F(abi, info_reports_rdpmc_policy_of_the_kernel)
+/*
+ * INFO.rdpmc is the module parameter rdpmc (0: NONE, 1: SESSION), not the
+ * kernel's sysfs rdpmc file, which governs perf's grants; the parameter
+ * takes 0 and 1 only.
+ */
+TEST_F(abi, info_reports_the_rdpmc_parameter)
 {
-	char *p = slurp("/sys/bus/event_source/devices/cpu/rdpmc");
-	__u32 want = PMUCTL_RDPMC_SESSION;
+	const char *param = PARAM_DIR "/rdpmc";
+	struct pmuctl_info info;
+	char *was = slurp(param);
 
-	/* rdpmc=0 means never; without perf's cpu PMU only grants exist. */
-	if (p && p[0] == '0')
-		want = PMUCTL_RDPMC_NONE;
-	free(p);
-	EXPECT_EQ(want, self->info.rdpmc);
+	ASSERT_NE(NULL, was) TH_LOG("no %s", param);
+	EXPECT_EQ(was[0] == '0' ? (__u32)PMUCTL_RDPMC_NONE :
+				  (__u32)PMUCTL_RDPMC_SESSION, self->info.rdpmc);
+	ASSERT_EQ(0, write_str(param, "0"));
+	ASSERT_EQ(0, dev_info(self->fd, &info));
+	EXPECT_EQ((__u32)PMUCTL_RDPMC_NONE, info.rdpmc);
+	ASSERT_EQ(0, write_str(param, "1"));
+	ASSERT_EQ(0, dev_info(self->fd, &info));
+	EXPECT_EQ((__u32)PMUCTL_RDPMC_SESSION, info.rdpmc);
+	/* perf's "2" (always) has no meaning here: refused, nothing changed. */
+	EXPECT_EQ(-EINVAL, write_str(param, "2"));
+	EXPECT_EQ(-EINVAL, write_str(param, "-1"));
+	ASSERT_EQ(0, dev_info(self->fd, &info));
+	EXPECT_EQ((__u32)PMUCTL_RDPMC_SESSION, info.rdpmc);
+	write_str(param, was[0] == '0' ? "0" : "1");
+	free(was);
 }
 
 /* ---- PROGRAM: the request struct ---------------------------------------- */
@@ -1040,6 +1057,7 @@ static const struct {
 	{ __LINE__, PMUCTL_IOC_STOP, "STOP" },
 	{ __LINE__, PMUCTL_IOC_RESET, "RESET" },
 	{ __LINE__, PMUCTL_IOC_RELEASE, "RELEASE" },
+	{ __LINE__, PMUCTL_IOC_RDPMC, "RDPMC" },
 };
 
 TEST_F(abi, commands_before_program_are_enoent)
@@ -1182,6 +1200,7 @@ TEST_F(abi, unknown_ioctl_is_enotty)
 	unsigned long cmds[] = {
 		_IO(PMUCTL_IOC_MAGIC, 0x07),
 		_IOWR(PMUCTL_IOC_MAGIC, 0x07, struct pmuctl_ctl),
+		_IOW(PMUCTL_IOC_MAGIC, 0x08, struct pmuctl_ctl),
 		_IOWR(PMUCTL_IOC_MAGIC, 0xff, struct pmuctl_program),
 		_IOWR(PMUCTL_IOC_MAGIC + 1, 0x00, struct pmuctl_info),
 		_IOWR('T', 0x01, struct pmuctl_program),

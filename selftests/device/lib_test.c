@@ -16,9 +16,11 @@
  *    QEMU TCG rdpmc faults anyway: SIGILL when the module granted it,
  *    SIGSEGV when not [FACTS 4].  Each read-path test first proves with a
  *    bare rdpmc that the grant is what INFO says, then takes the library's
- *    path, under both policies (regmodel_rdpmc stands in for the sysfs
- *    rdpmc file the guests lack, as in rdpmc_test.c);
+ *    path, under both values of the module parameter rdpmc (as in
+ *    rdpmc_test.c);
  *  - PMUCTL_OPEN_NO_EMULATION leaves the fault to the program;
+ *  - pmuctl_rdpmc_thread() grants rdpmc to the calling thread, a thread of
+ *    the process that programmed, and to no other process;
  *  - the emulation answers only for rdpmc of a programmed session on one of
  *    its CPUs: every other SIGSEGV or SIGILL reaches the handler installed
  *    before (or kills, as by default), and after release or close the
@@ -29,6 +31,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -42,7 +45,7 @@
 #include "libpmuctl.h"
 #include "kselftest_harness.h"
 
-#define RDPMC_PARAM	PARAM_DIR "/regmodel_rdpmc"
+#define RDPMC_PARAM	PARAM_DIR "/rdpmc"
 #define MAXCPU		64
 
 /*
@@ -371,6 +374,22 @@ static void model_clean(struct __test_metadata *_metadata)
 
 /* ---- the session: open, names, program, control, READ -------------------- */
 
+/* A thread that probes rdpmc, asks for it, and probes again. */
+struct rdpmc_thr {
+	struct pmuctl *p;
+	int before, ret, after;
+};
+
+static void *rdpmc_thr_fn(void *arg)
+{
+	struct rdpmc_thr *t = arg;
+
+	t->before = rdpmc_probe(0);
+	t->ret = pmuctl_rdpmc_thread(t->p);
+	t->after = rdpmc_probe(0);
+	return NULL;
+}
+
 FIXTURE(lib) {
 	struct pmuctl *p, *q;
 	const struct pmuctl_info *info;
@@ -389,6 +408,47 @@ FIXTURE_TEARDOWN(lib)
 {
 	pmuctl_close(self->q);
 	pmuctl_close(self->p);
+}
+
+/*
+ * pmuctl_rdpmc_thread(): PROGRAM granted its caller only; another thread
+ * of the process faults until it asks, then runs rdpmc; another process
+ * asking on the inherited handle gets -EPERM; without a group, -ENOENT.
+ */
+TEST_F(lib, rdpmc_thread_grants_the_calling_thread_only)
+{
+	struct pmuctl_event ev = ev_make(EV_INST | USR, 0, 0);
+	char *always = slurp("/sys/bus/event_source/devices/cpu/rdpmc");
+	bool all = always && always[0] == '2';
+	struct rdpmc_thr t = { 0 };
+	pthread_t th;
+	int status;
+	pid_t pid;
+
+	free(always);
+	if (self->info->rdpmc != PMUCTL_RDPMC_SESSION || all)
+		SKIP(return, "rdpmc not granted per thread here (INFO rdpmc %u)",
+		     self->info->rdpmc);
+	ASSERT_EQ(0, pmuctl_open(NULL, PMUCTL_OPEN_NO_EMULATION, &self->q));
+	EXPECT_EQ(-ENOENT, pmuctl_rdpmc_thread(self->q));
+	ASSERT_EQ(0, pmuctl_program_cpu(self->q, 0, &ev, 1, NULL));
+	t.p = self->q;
+	ASSERT_EQ(0, pthread_create(&th, NULL, rdpmc_thr_fn, &t));
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	EXPECT_EQ(SIGSEGV, t.before) TH_LOG("another thread before asking");
+	EXPECT_EQ(0, t.ret);
+	EXPECT_TRUE(rdpmc_granted(t.after)) TH_LOG("after asking: signal %d", t.after);
+	EXPECT_TRUE(rdpmc_granted(rdpmc_probe(0))) TH_LOG("the programming thread");
+	fflush(stdout);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(pmuctl_rdpmc_thread(self->q) == -EPERM ? 0 : 1);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+		TH_LOG("a forked child was not refused with -EPERM");
+	ASSERT_EQ(0, pmuctl_release(self->q));
+	EXPECT_EQ(-ENOENT, pmuctl_rdpmc_thread(self->q));
 }
 
 TEST_F(lib, open_reads_info_as_the_ioctl_gives_it)
@@ -694,8 +754,8 @@ FIXTURE(readpath) {
 };
 
 /*
- * @policy: regmodel_rdpmc, as if the sysfs rdpmc file said it (-1: the
- * kernel's own, which grants per session); @rdpmc: what INFO must say.
+ * @policy: the module parameter rdpmc (1: grants to a session's threads,
+ * the default; 0: none); @rdpmc: what INFO must say.
  */
 FIXTURE_VARIANT(readpath) {
 	const char *policy;
@@ -703,7 +763,7 @@ FIXTURE_VARIANT(readpath) {
 };
 
 FIXTURE_VARIANT_ADD(readpath, granted) {
-	.policy = "-1",
+	.policy = "1",
 	.rdpmc = PMUCTL_RDPMC_SESSION,
 };
 
@@ -731,7 +791,7 @@ FIXTURE_TEARDOWN(readpath)
 	pmuctl_close(self->q);
 	pmuctl_close(self->p);
 	if (self->param_set)
-		write_str(RDPMC_PARAM, "-1");
+		write_str(RDPMC_PARAM, "1");
 }
 
 /* At the top of each body: the model, and the policy the variant asked for. */

@@ -79,7 +79,7 @@ int hw_program(struct pmuctl *p, int cpu, struct pmuctl_event *ev,
 	*cpu_out = ret;
 	if ((flags & HW_NEED_RDPMC) &&
 	    !(pmuctl_get_counters(p)->flags & PMUCTL_COUNTERS_RDPMC)) {
-		snprintf(why, len, "rdpmc not granted (is /sys/bus/event_source/devices/cpu/rdpmc 0?): this test reads with rdpmc");
+		snprintf(why, len, "rdpmc not granted (is /sys/module/pmuctl/parameters/rdpmc 0?): this test reads with rdpmc");
 		pmuctl_release(p);
 		return HW_SKIP;
 	}

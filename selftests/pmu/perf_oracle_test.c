@@ -43,6 +43,7 @@
 #define N2		1100000ULL
 #define KNOWN_DIFF	(PMU_LOOP_INSNS(N2) - PMU_LOOP_INSNS(N1))	/* 2,000,000 */
 #define REPEATS		3
+#define PMUCTL_RDPMC_PARAM	"/sys/module/pmuctl/parameters/rdpmc"	/* pmuctl's grants */
 /* The ioctl or read path around a window: well under this (logged). */
 #define MAX_PATH_INSNS	2000
 
@@ -51,7 +52,7 @@
 
 FIXTURE(oracle) {
 	struct pmu_caps c;
-	struct pmu_knob rdpmc, rate, percent;
+	struct pmu_knob rdpmc, rate, percent, pmuctl_rdpmc;
 	int fd[3];
 	void *ring;
 	size_t ring_len;
@@ -85,6 +86,7 @@ FIXTURE_TEARDOWN(oracle)
 	pmu_knob_restore(&self->percent);	/* before the rate: see sampling */
 	pmu_knob_restore(&self->rate);
 	pmu_knob_restore(&self->rdpmc);
+	pmu_knob_restore(&self->pmuctl_rdpmc);
 }
 
 /* ---- perf ---------------------------------------------------------------------- */
@@ -683,9 +685,9 @@ TEST_F(oracle, perf_sampling_on_a_generic_counter_takes_one_pmi_per_period)
 /* ---- the library's READ emulation ------------------------------------------------------ */
 
 /*
- * (g) Where rdpmc is not granted (the sysfs rdpmc file 0 when the session
- * opens: kmod/hw.c pmuctl_hw_rdpmc_policy() then reports
- * PMUCTL_RDPMC_NONE), the library reads through its SIGSEGV handler and
+ * (g) Where rdpmc is not granted (pmuctl's module parameter rdpmc and the
+ * kernel's sysfs rdpmc file both 0 when the session opens: INFO then
+ * reports PMUCTL_RDPMC_NONE), the library reads through its SIGSEGV handler and
  * PMUCTL_IOC_READ: counters flags say EMULATED, not RDPMC, and the inline
  * read path still counts the known loop exactly (the handler's user
  * instructions are the same in every window, so they cancel).
@@ -696,6 +698,7 @@ TEST_F(oracle, pmuctl_read_emulation_counts_the_loop_exactly_without_rdpmc)
 	const struct pmuctl_counters *c;
 
 	ASSERT_EQ(0, pmu_knob_set(&self->rdpmc, RDPMC_SYSFS, "0"));
+	ASSERT_EQ(0, pmu_knob_set(&self->pmuctl_rdpmc, PMUCTL_RDPMC_PARAM, "0"));
 	PMUCTL_OPEN(self, 0);
 	EXPECT_EQ((uint32_t)PMUCTL_RDPMC_NONE, pmuctl_get_info(self->p)->rdpmc);
 	pmuctl_events(ev);
@@ -782,13 +785,11 @@ static void pmuctl_across_switches(struct __test_metadata *_metadata,
  * them, a switch with the sysfs rdpmc file at 2 runs the scrub before
  * pmuctl programs, and pmuctl's counters then count across switches.  The
  * test: perf uses and releases the same counters, pmuctl programs them at
- * once, and the first switch to this mm (now allowed rdpmc by pmuctl's
- * grant) must not reset them either.
- *
- * KNOWN DEFECT: today it does (issue 10, item 2: the grant rides on
- * mm->context.perf_rdpmc_allowed, which opts this mm into the scrub).
- * Until that is fixed the second half runs only with
- * PMUCTL_TEST_KNOWN_DEFECTS=1, and then fails; the fix removes the gate.
+ * once, and the first switch to this mm (granted rdpmc by pmuctl) must
+ * not reset them either: pmuctl's grant is a preempt notifier of the
+ * programming thread (kmod/grant.c), not the mm's perf_rdpmc_allowed
+ * count, which opted this mm into the scrub (issue 10, item 2; the first
+ * build failed here).
  */
 TEST_F(oracle, pmuctl_counts_survive_a_switch_after_perf_used_the_counters)
 {
@@ -801,8 +802,6 @@ TEST_F(oracle, pmuctl_counts_survive_a_switch_after_perf_used_the_counters)
 	ASSERT_EQ(0, pmu_knob_set(&self->rdpmc, RDPMC_SYSFS, "1"));
 	pmuctl_across_switches(_metadata, self, 2, "control (perf's dirty bits scrubbed before PROGRAM)");
 
-	if (!getenv("PMUCTL_TEST_KNOWN_DEFECTS"))
-		SKIP(return, "known defect, issue 10 item 2: perf's dirty-counter scrub zeroes pmuctl's counters at the first switch after perf used them (PMUCTL_TEST_KNOWN_DEFECTS=1 runs it)");
 	perf_use_and_release(_metadata, self);
 	pmuctl_across_switches(_metadata, self, 2, "right after perf released the counters");
 }

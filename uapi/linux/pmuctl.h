@@ -203,7 +203,7 @@ struct pmuctl_caps {
 /* pmuctl_info.rdpmc: how a session reads its counters. */
 /* not granted (never to unprivileged sessions): read with PMUCTL_IOC_READ */
 #define PMUCTL_RDPMC_NONE	0
-#define PMUCTL_RDPMC_SESSION	1	/* granted to a session's mm while it holds counters */
+#define PMUCTL_RDPMC_SESSION	1	/* granted to a session's threads while it holds counters */
 
 /* pmuctl_info.backend: where the counts come from. */
 #define PMUCTL_BACKEND_MSR	0	/* the CPU's PMU */
@@ -343,14 +343,28 @@ struct pmuctl_info {
  * session holds one group; PROGRAM while holding one is EBUSY.  The
  * counters start stopped and zeroed.
  *
- * rdpmc: when pmuctl_info.rdpmc is PMUCTL_RDPMC_SESSION (never for an
- * unprivileged session), the address space
- * (mm) of the process calling PROGRAM may execute rdpmc until the group is
- * released (RELEASE, close of the last fd, exit).  The permission belongs
- * to the address space, as perf's does: a child forked before PROGRAM is
- * never granted, even holding the fd (it reads with PMUCTL_IOC_READ); a
- * child forked while the grant is held gets the kernel's copy of it with
- * its copy of the address space and keeps it until it execs.
+ * rdpmc: when pmuctl_info.rdpmc is PMUCTL_RDPMC_SESSION (the module
+ * parameter rdpmc is 1, its default; never for an unprivileged session,
+ * which is refused PMUCTL_IOC_RDPMC with EPERM), the thread calling PROGRAM may
+ * execute rdpmc until the group is released (RELEASE, close of the last
+ * fd, exit), and so may each other thread of the same process that asks
+ * with PMUCTL_IOC_RDPMC on the session's fd.  The grant belongs to those
+ * threads, not to the address space: another thread of the process that
+ * did not ask faults on rdpmc (SIGSEGV), a child forked at any time is
+ * not granted (fork does not copy it), a granted thread that execs loses
+ * it, and another process holding the fd is refused PMUCTL_IOC_RDPMC
+ * (EPERM): those read with PMUCTL_IOC_READ.  The revoke reaches a granted
+ * thread running on another CPU before RELEASE or close returns.
+ *
+ * The kernel's /sys/bus/event_source/devices/cpu/rdpmc governs perf's
+ * grants, pmuctl's parameter pmuctl's: user rdpmc is forbidden only with
+ * both at 0.  The parameter is read when a grant is made: setting it to 0
+ * ends no grant already given.  CR4.PCE is set when a granted thread is
+ * scheduled in and cleared when it is scheduled out if pmuctl set it (never
+ * when the kernel had: sysfs rdpmc=2, perf's own mmap grant); while the
+ * thread runs, a change of the kernel's policy (a write to the sysfs file,
+ * perf unmapping an event of the same process) may clear it until the
+ * thread's next context switch, where the library emulates rdpmc.
  */
 struct pmuctl_program {
 	__u32 flags;
@@ -365,7 +379,7 @@ struct pmuctl_program {
 };
 
 /**
- * struct pmuctl_ctl - PMUCTL_IOC_START, _STOP, _RESET, _RELEASE
+ * struct pmuctl_ctl - PMUCTL_IOC_START, _STOP, _RESET, _RELEASE, _RDPMC
  * @flags:	in: must be zero.
  * @reserved0:	must be zero.
  * @reserved:	must be zero.
@@ -373,6 +387,12 @@ struct pmuctl_program {
  * START enables the session's counters on all its CPUs, STOP disables
  * them (values kept), RESET zeroes them (running or not), RELEASE gives
  * everything back (closing the file does the same).
+ *
+ * PMUCTL_IOC_RDPMC grants rdpmc of the session's counters to the calling
+ * thread (see struct pmuctl_program): 0, also when it holds the grant
+ * already; ENOENT: the session holds no group; EPERM: the caller is not a
+ * thread of the process that programmed the session; EOPNOTSUPP: the
+ * module grants no rdpmc (pmuctl_info.rdpmc is PMUCTL_RDPMC_NONE).
  */
 struct pmuctl_ctl {
 	__u32 flags;
@@ -499,5 +519,6 @@ enum pmuctl_reason {
 #define PMUCTL_IOC_RESET	_IOW(PMUCTL_IOC_MAGIC, 0x04, struct pmuctl_ctl)
 #define PMUCTL_IOC_READ		_IOWR(PMUCTL_IOC_MAGIC, 0x05, struct pmuctl_read)
 #define PMUCTL_IOC_RELEASE	_IOW(PMUCTL_IOC_MAGIC, 0x06, struct pmuctl_ctl)
+#define PMUCTL_IOC_RDPMC	_IOW(PMUCTL_IOC_MAGIC, 0x07, struct pmuctl_ctl)
 
 #endif /* _UAPI_LINUX_PMUCTL_H */
