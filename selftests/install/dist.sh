@@ -57,7 +57,9 @@ vars=$(kernel_source_dir=/KSRC dkms_tree=/DKMS bash -c '
 	printf "%s\n" "name=$PACKAGE_NAME" "version=$PACKAGE_VERSION" \
 		"module=${BUILT_MODULE_NAME[0]}" "dest=${DEST_MODULE_LOCATION[0]}" \
 		"auto=$AUTOINSTALL" "make=${MAKE[0]}" "clean=$CLEAN"' bash "$dkms" 2>&1)
-obj=$(sed -n 's/^obj-m *:= *\([a-z0-9_]*\)\.o$/\1/p' Kbuild)
+# The module DKMS builds: Kbuild's obj-m without PMUCTL_REGMODEL (the
+# register-model test build has its own name, in the ifeq branch).
+obj=$(sed -n '/^else$/,/^endif$/s/^obj-m *:= *\([a-z0-9_]*\)\.o$/\1/p' Kbuild)
 want=(
 	"name=pmuctl"
 	"version=$version"
