@@ -497,7 +497,7 @@ TEST_F(abi, info_caps_describe_the_pmu)
  */
 TEST_F(abi, info_reports_the_rdpmc_parameter)
 {
-	const char *param = PARAM_DIR "/rdpmc";
+	const char *param = param_path("rdpmc");
 	struct pmuctl_info info;
 	char *was = slurp(param);
 

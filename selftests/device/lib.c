@@ -162,6 +162,18 @@ int cpu_set_online(int cpu, bool online)
 
 /* ---- files ----------------------------------------------------------- */
 
+const char *param_path(const char *name)
+{
+	static char buf[4][128];
+	static unsigned int next;
+	char *b = buf[next++ % 4];
+	const char *mod = access("/sys/module/pmuctl_regmodel", F_OK) ?
+			  "pmuctl" : "pmuctl_regmodel";
+
+	snprintf(b, sizeof(buf[0]), "/sys/module/%s/parameters/%s", mod, name);
+	return b;
+}
+
 char *slurp(const char *path)
 {
 	size_t len = 0, cap = 4096;

@@ -36,6 +36,12 @@
 #define DBG_FAIL	DBG_DIR "/fail_write"
 /* The register-model test build's parameters: its own module name (Kbuild). */
 #define PARAM_DIR	"/sys/module/pmuctl_regmodel/parameters"
+/*
+ * A parameter both builds have (rdpmc, paranoid, ...), under the name of
+ * the build loaded: pmuctl_regmodel in the register-model guests, pmuctl
+ * in the emulated-PMU ones.  One of 4 static buffers, reused in turn.
+ */
+const char *param_path(const char *name);
 
 /* PERFEVTSEL bits, short names for tables (uapi/linux/pmuctl.h). */
 #define USR		PMUCTL_CFG_USR

@@ -45,7 +45,7 @@
 #include "libpmuctl.h"
 #include "kselftest_harness.h"
 
-#define RDPMC_PARAM	PARAM_DIR "/rdpmc"
+#define RDPMC_PARAM	param_path("rdpmc")
 #define MAXCPU		64
 
 /*

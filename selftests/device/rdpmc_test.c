@@ -41,7 +41,7 @@
 #define ROUNDS	200
 #define NPEERS	2
 
-#define RDPMC_PARAM	PARAM_DIR "/rdpmc"
+#define RDPMC_PARAM	param_path("rdpmc")
 
 FIXTURE(rdpmc) {
 	int fd;

@@ -31,9 +31,9 @@
 #include "kselftest_harness.h"
 #include "lib.h"
 
-#define P_PARANOID	PARAM_DIR "/paranoid"
-#define P_SESSIONS	PARAM_DIR "/user_max_sessions"
-#define P_COUNTERS	PARAM_DIR "/user_max_counters"
+#define P_PARANOID	param_path("paranoid")
+#define P_SESSIONS	param_path("user_max_sessions")
+#define P_COUNTERS	param_path("user_max_counters")
 #define NOBODY		65534
 #define NSLOT		8
 
