@@ -387,16 +387,25 @@ static int pmuctl_program(struct pmuctl_session *s, void __user *uarg)
 	return ret;
 }
 
+/* Copy in a struct pmuctl_ctl: no flags, reserved fields zero. */
+static int ctl_get(struct pmuctl_ctl *c, void __user *uarg)
+{
+	if (copy_from_user(c, uarg, sizeof(*c)))
+		return -EFAULT;
+	if (c->flags || c->reserved0 || memchr_inv(c->reserved, 0, sizeof(c->reserved)))
+		return -EINVAL;
+	return 0;
+}
+
 static int pmuctl_ctl(struct pmuctl_session *s, unsigned int cmd,
 		      void __user *uarg)
 {
 	struct pmuctl_ctl c;
-	int ret = 0;
+	int ret;
 
-	if (copy_from_user(&c, uarg, sizeof(c)))
-		return -EFAULT;
-	if (c.flags || c.reserved0 || memchr_inv(c.reserved, 0, sizeof(c.reserved)))
-		return -EINVAL;
+	ret = ctl_get(&c, uarg);
+	if (ret)
+		return ret;
 
 	if (mutex_lock_killable(&pmuctl_lock))
 		return -EINTR;
@@ -468,12 +477,11 @@ static int pmuctl_rdpmc(struct pmuctl_session *s, void __user *uarg)
 {
 	struct pmuctl_grant *grant;
 	struct pmuctl_ctl c;
-	int ret = 0;
+	int ret;
 
-	if (copy_from_user(&c, uarg, sizeof(c)))
-		return -EFAULT;
-	if (c.flags || c.reserved0 || memchr_inv(c.reserved, 0, sizeof(c.reserved)))
-		return -EINVAL;
+	ret = ctl_get(&c, uarg);
+	if (ret)
+		return ret;
 	ret = pmuctl_grant_alloc(&grant);
 	if (ret)
 		return ret;
