@@ -57,9 +57,15 @@
 #   -a ARGS      more kernel command line
 #   -b VARS      kbuild variables (default "PMUCTL_REGMODEL=y"; with -P,
 #                none: the default build)
-#   -A ACCEL     QEMU -accel (default tcg: one host thread per guest CPU;
-#                tcg,thread=single runs them all in one, which is faster
-#                for IPI-heavy guests with more CPUs than the host has)
+#   -A ACCEL     QEMU -accel (default: tcg,thread=single, all guest CPUs in
+#                one host thread; with -P, tcg, one host thread per guest
+#                CPU).  Multi-threaded TCG (QEMU 7.2) can run a stale
+#                translation of kernel text a jump-label patch changed
+#                (README, "The emulated PMU"), and the register-model tests
+#                patch __schedule() at every module load and unload (the
+#                preempt-notifier static key): there it killed a guest with
+#                a stale int3, or livelocked one for good.  One thread runs
+#                them without the race, and faster (IPI-heavy guests).
 #   -S DIR       module sources, copied whole (default: the repo's Kbuild,
 #                kmod/ and uapi/)
 #   -t DIR       test programs: every executable file in DIR (default
@@ -121,7 +127,7 @@ qemu=${QEMU:-}
 
 kernels=() cpus=() smp=2 mem=512 params_all='' extra='' kbuild_vars="PMUCTL_REGMODEL=y"
 kbuild_set=false pmu=false dkernel=false gp='' watchdog=false boots='' no_reboot=''
-accel=tcg
+accel=''
 src='' testdir=$top/build/vmtests label='' bins=() jobs=2 test_timeout=60 host_timeout=''
 logs=$top/build/logs
 declare -A params_cpu
@@ -164,6 +170,10 @@ while getopts k:c:s:m:p:a:b:A:S:t:x:DPg:WNl:R:j:T:H:o:h opt; do
 	*) usage ;;
 	esac
 done
+# Single-threaded TCG unless -A or -P says otherwise (-A above).
+if [ -z "$accel" ]; then
+	if $pmu; then accel=tcg; else accel=tcg,thread=single; fi
+fi
 [ $OPTIND -gt $# ] || usage
 if ! $pmu && { [ -n "$gp" ] || $watchdog; }; then
 	echo "run.sh: -g and -W only go with -P (emulated-PMU guests)" >&2
