@@ -641,7 +641,14 @@ TEST_F(rdpmc, release_revokes_a_granted_thread_running_on_another_cpu)
 			       csw1 - csw0);
 		thr_stop(&a);
 	}
-	EXPECT_LE(1, isolated) TH_LOG("no round kept the thread on CPU 1 unswitched");
+	/*
+	 * Every round switched the thread out (seen in the debug kernel's
+	 * single-threaded TCG guest): each revoke then may have come from
+	 * sched_out, not from the wave, and there is nothing to judge.  The
+	 * denials above still had to hold.
+	 */
+	if (!isolated)
+		SKIP(return, "no round kept the thread on CPU 1 unswitched: the wave's revoke was not isolated");
 }
 
 /* Set in the exec'd image of exec_ends_the_grant: probe and report. */
