@@ -22,18 +22,19 @@
  * kernel.perf_event_paranoid (which a module cannot read) for sessions
  * opened without CAP_PERFMON or CAP_SYS_ADMIN ("unprivileged"):
  *   3 (default): only privileged openers (open is EPERM for the others);
- *   2, 1: unprivileged users may open and use INFO, but every PROGRAM is
- *      EACCES, PMUCTL_R_UNPRIV_CPU_SCOPE: pmuctl counts CPU-wide only, and
- *      perf forbids unprivileged CPU-wide counting at these levels (at 2
- *      perf also forbids kernel mode; at 1 it allows it per thread);
+ *   2, 1: unprivileged users may open and count their own threads (task
+ *      scope, struct pmuctl_program): at 2 in user mode only, at 1 in
+ *      kernel mode too, as perf's self-monitoring; every CPU-scope PROGRAM
+ *      is EACCES, PMUCTL_R_UNPRIV_CPU_SCOPE (perf forbids unprivileged
+ *      CPU-wide counting at these levels);
  *   0, -1: unprivileged sessions program CPU-wide counting with the same
  *      event rules as privileged ones (kernel mode and AnyThread included,
  *      as perf_allow_cpu() allows them at <= 0); at -1 the per-user limits
  *      below do not apply (perf ignores perf_event_mlock_kb at -1).
- * Unprivileged sessions never get rdpmc (it would read every counter of
- * the CPU, other sessions' included): pmuctl_info.rdpmc says
- * PMUCTL_RDPMC_NONE to them and they read their own counters with
- * PMUCTL_IOC_READ.  INFO does not show them other sessions' ids or extra
+ * Unprivileged CPU-scope sessions never get rdpmc (it would read every
+ * counter of the CPU, other sessions' included): they read their own
+ * counters with PMUCTL_IOC_READ.  Unprivileged task-scope sessions get it
+ * where it shows nothing of others (struct pmuctl_program).  INFO does not show them other sessions' ids or extra
  * values (PMUCTL_OWNER_OTHER, PMUCTL_HOLDING_XREG_HIDDEN).  Per user
  * (uid) without privilege: at most "user_max_sessions" (default 16) open
  * sessions (open is EMFILE beyond, as inotify's max_user_instances) and
@@ -204,6 +205,8 @@ struct pmuctl_caps {
 /* not granted (never to unprivileged sessions): read with PMUCTL_IOC_READ */
 #define PMUCTL_RDPMC_NONE	0
 #define PMUCTL_RDPMC_SESSION	1	/* granted to a session's threads while it holds counters */
+/* unprivileged sessions: granted for task-scope groups only (struct pmuctl_program) */
+#define PMUCTL_RDPMC_TASK	2
 
 /* pmuctl_info.backend: where the counts come from. */
 #define PMUCTL_BACKEND_MSR	0	/* the CPU's PMU */
@@ -211,6 +214,11 @@ struct pmuctl_caps {
 
 /* pmuctl_holding.flags */
 #define PMUCTL_HOLDING_ONLINE	(1U << 0)
+/*
+ * pmuctl_holding.owner[] for a counter task-scope sessions hold: they share
+ * it in time, on every CPU.
+ */
+#define PMUCTL_OWNER_TASK	0xfffffffeU
 /*
  * pmuctl_holding.owner[] for a counter held by a session the caller may
  * not identify: an unprivileged caller sees its own session id and this
@@ -289,6 +297,11 @@ struct pmuctl_holding {
  *		offline and comes back does not bump it yet.)
  * @session_flags: out: PMUCTL_SESSION_*.
  * @paranoid:	out: the module's "paranoid" level now (see the top).
+ * @program_flags: out: the PMUCTL_PROGRAM_* flags this module accepts.
+ * @task_bits:	out: how many low bits of a task-scope counter rdpmc shows
+ *		exactly (see "Task scope" at struct pmuctl_program): the
+ *		counters' width where IA32_PERF_CAPABILITIES allows full-width
+ *		writes, else 32.
  * @reserved:	must be zero.
  */
 struct pmuctl_info {
@@ -310,21 +323,32 @@ struct pmuctl_info {
 	__u64 generation;
 	__u32 session_flags;
 	__s32 paranoid;
-	__u64 reserved[2];
+	__u32 program_flags;
+	__u32 task_bits;
+	__u64 reserved[1];
 };
 
 /* Largest CPU bitmap accepted: 8192 CPUs. */
 #define PMUCTL_MAX_CPU_BITMAP	1024
 
+/* pmuctl_program.flags */
+#define PMUCTL_PROGRAM_TASK		(1U << 0)	/* count the calling thread, not CPUs */
+#define PMUCTL_PROGRAM_INHERIT		(1U << 1)	/* with TASK: and what it creates */
+#define PMUCTL_PROGRAM_ENABLE_ON_EXEC	(1U << 2)	/* with TASK: START at its next exec */
+#define PMUCTL_PROGRAM_FLAGS_ALL	(PMUCTL_PROGRAM_TASK |		\
+					 PMUCTL_PROGRAM_INHERIT |	\
+					 PMUCTL_PROGRAM_ENABLE_ON_EXEC)
+
 /**
  * struct pmuctl_program - PMUCTL_IOC_PROGRAM: claim counters for a group
- * @flags:	in: must be zero.
+ * @flags:	in: PMUCTL_PROGRAM_*; 0 counts CPUs (CPU scope).
  * @nr_events:	in: 1..PMUCTL_MAX_EVENTS (more: E2BIG).
  * @events:	in/out: user pointer to struct pmuctl_event[@nr_events]; on
  *		success each event's output fields are filled in.
  * @cpus:	in: user pointer to a CPU bitmap (__u64 words, CPU n is bit
- *		n % 64 of word n / 64).
- * @cpus_size:	in: its size in bytes: a multiple of 8, at most
+ *		n % 64 of word n / 64); 0 with PMUCTL_PROGRAM_TASK.
+ * @cpus_size:	in: its size in bytes (0 with PMUCTL_PROGRAM_TASK, else
+ *		EINVAL, PMUCTL_R_BAD_CPU): a multiple of 8, at most
  *		PMUCTL_MAX_CPU_BITMAP.  At least one CPU must be set, every CPU
  *		set must be possible.  Any possible CPU, for unprivileged
  *		sessions too: the caller's affinity is not checked (any task
@@ -365,6 +389,68 @@ struct pmuctl_info {
  * thread runs, a change of the kernel's policy (a write to the sysfs file,
  * perf unmapping an event of the same process) may clear it until the
  * thread's next context switch, where the library emulates rdpmc.
+ *
+ * Task scope (PMUCTL_PROGRAM_TASK): the group counts the calling thread,
+ * only while it runs, on whichever CPU it runs, at the privilege levels of
+ * each event.  At every context switch the module saves the thread's
+ * counts (sched_out) and writes them back (sched_in), so the hardware
+ * counter is the thread's count whenever the thread runs: one rdpmc reads
+ * it, and deltas across preemption and migration are exact.  The group
+ * takes the same counters on every CPU.  Counters of task-scope sessions
+ * are shared in time: two sessions (of two threads) may hold the same
+ * index, and each thread's extra MSR values (OFFCORE_RSP_x) are written
+ * at each of its switch-ins; a CPU-scope session never shares: it cannot
+ * take a counter or extra MSR a task-scope session holds, and a task-scope
+ * group cannot take a counter a CPU-scope session holds on any CPU
+ * (COUNTERS_BUSY, err_cpu 0xffffffff).
+ *  - A thread is the target of at most one task-scope session (its own or
+ *    one it inherited): EBUSY, PMUCTL_R_TASK_BUSY.  Foreign threads cannot
+ *    be targeted (no ptrace check is exported to modules): a tool counts a
+ *    command by letting the child program itself between fork and exec,
+ *    on a session file it shares with the parent.
+ *  - PMUCTL_PROGRAM_INHERIT: threads and processes the thread creates
+ *    after PROGRAM are counted too (a sched_process_fork probe queues task
+ *    work to the child, which attaches itself before it first returns to
+ *    user space: its kernel-mode fork return is not counted), and their
+ *    counts are added to the session's totals when they exit.  At most
+ *    "task_max_threads" (module parameter, default 4096) threads of a
+ *    session are counted at once; a thread beyond it, or one the module
+ *    could not allocate for, is not counted and pmuctl_read.nr_lost says
+ *    so.  A thread that execs a set-user-ID or otherwise non-dumpable
+ *    image stops being counted at that exec (its counts so far stay), as
+ *    perf detaches its events there.
+ *  - PMUCTL_PROGRAM_ENABLE_ON_EXEC: the group starts stopped and starts
+ *    counting when the thread next execs (perf's enable_on_exec), so that
+ *    a tool counts a command and none of its own instructions.
+ *  - The thread's counts are saved at sched_out and the counters disabled;
+ *    their values stay in the registers until another thread that runs
+ *    with rdpmc is switched in on that CPU: pmuctl then zeroes every
+ *    counter of a task-scope group that is not that thread's, so rdpmc in
+ *    a monitored thread reads 0 for other task-scope sessions' counters.
+ *  - Restored values: where IA32_PERF_CAPABILITIES[13] allows full-width
+ *    writes, a counter is given back its value at the counter's width;
+ *    elsewhere a generic counter can only be written through its legacy
+ *    address, which keeps bits 31:0 and sign-extends bit 31, so rdpmc
+ *    shows the thread's count modulo 2^32 (pmuctl_info.task_bits says 32):
+ *    deltas masked with 2^32 - 1 are exact for spans below 2^32 events.
+ *    READ returns 64-bit totals either way.
+ *  - rdpmc: granted, as for CPU scope, to the threads of the process that
+ *    programmed (the target, and with INHERIT the threads it creates in
+ *    that process), never to another process; unprivileged sessions get
+ *    it too, but not on a CPU where a CPU-scope session holds counters
+ *    (rdpmc cannot hide those; the thread then reads through the
+ *    library's emulation, PMUCTL_READ_THREAD).  PMUCTL_IOC_RDPMC on a
+ *    task-scope session is EINVAL.
+ *  - Who may: unprivileged sessions at paranoid <= 2 (perf's
+ *    self-monitoring levels): at 2 user mode only (EACCES,
+ *    PMUCTL_R_UNPRIV_KERNEL_MODE), at 1 kernel mode too; AnyThread needs
+ *    paranoid <= 0 (EACCES, PMUCTL_R_UNPRIV_ANY_THREAD: it counts the
+ *    sibling thread's work), as perf_allow_cpu() gates it.
+ *  - Where the CPU has TSX force abort (PMUCTL_CAP_TSX_FORCE_ABORT), task
+ *    scope does not use PMC3.
+ *  - START, STOP and RESET act on every counted thread; on a thread running
+ *    on another CPU before they return.  RELEASE and close end the
+ *    counting of every thread; threads still running keep nothing.
  */
 struct pmuctl_program {
 	__u32 flags;
@@ -412,12 +498,24 @@ struct pmuctl_ctl {
  *		when the values were read: a reader that sees it change
  *		between two reads knows its counters were reset or
  *		reprogrammed in between, and drops the delta.
+ * @nr_threads:	out: task scope: threads counted now.
+ * @nr_lost:	out: task scope: threads created (INHERIT) that are not
+ *		counted (task_max_threads reached, or no memory).
  * @reserved:	must be zero.
  *
  * The path for readers without rdpmc (every unprivileged session) and for
  * other CPUs' counters; it reads the session's own counters only.  A CPU
  * that is offline: ENODEV.
+ *
+ * Task scope: @cpu must be 0.  Without flags: the session's totals, 64
+ * bits each, of every thread it counts and has counted (the running
+ * ones read on their CPUs), from any thread or process holding the file.
+ * PMUCTL_READ_THREAD: the calling thread's counters as rdpmc shows them
+ * (see task_bits), for the library's rdpmc emulation; ESRCH when the
+ * session does not count the caller.
  */
+#define PMUCTL_READ_THREAD	(1U << 0)
+
 struct pmuctl_read {
 	__u32 flags;
 	__u32 cpu;
@@ -425,7 +523,9 @@ struct pmuctl_read {
 	__u32 reserved0;
 	__u64 values;
 	__u64 generation;
-	__u64 reserved[2];
+	__u32 nr_threads;
+	__u32 nr_lost;
+	__u64 reserved[1];
 };
 
 /*
@@ -506,6 +606,8 @@ enum pmuctl_reason {
 	 * does not know there.
 	 */
 	PMUCTL_R_NOT_ARCHITECTURAL = 42, /* not an architectural event (generic model) */
+	/* task scope */
+	PMUCTL_R_TASK_BUSY = 43,	/* the thread is counted by a task-scope session already */
 	PMUCTL_R_NR
 };
 
