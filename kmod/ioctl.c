@@ -23,7 +23,8 @@
 			 BIT_ULL(_IOC_NR(PMUCTL_IOC_RESET)) |		\
 			 BIT_ULL(_IOC_NR(PMUCTL_IOC_READ)) |		\
 			 BIT_ULL(_IOC_NR(PMUCTL_IOC_RELEASE)) |		\
-			 BIT_ULL(_IOC_NR(PMUCTL_IOC_RDPMC)))
+			 BIT_ULL(_IOC_NR(PMUCTL_IOC_RDPMC)) |		\
+			 BIT_ULL(_IOC_NR(PMUCTL_IOC_THREADS)))
 
 /* Largest holding entry a caller may ask for (pmuctl_info.holding_size). */
 #define PMUCTL_HOLDING_SIZE_MAX	4096
@@ -527,6 +528,55 @@ static int pmuctl_read(struct pmuctl_session *s, void __user *uarg)
 	return 0;
 }
 
+/* Entries PMUCTL_IOC_THREADS fills at most in one call. */
+#define PMUCTL_THREADS_MAX	65536
+
+static int pmuctl_threads(struct pmuctl_session *s, void __user *uarg)
+{
+	struct pmuctl_threads th;
+	u32 esz, room, total = 0, dropped = 0, n = 0;
+	u8 *buf = NULL;
+	int ret = 0;
+
+	if (copy_from_user(&th, uarg, sizeof(th)))
+		return -EFAULT;
+	if (th.flags || memchr_inv(th.reserved, 0, sizeof(th.reserved)) ||
+	    !th.nr_values || th.nr_values > PMUCTL_MAX_EVENTS ||
+	    (th.entries_size && !th.entries))
+		return -EINVAL;
+	esz = struct_size_t(struct pmuctl_thread, values, th.nr_values);
+	room = min_t(u32, th.entries_size / esz, PMUCTL_THREADS_MAX);
+	if (room) {
+		buf = kvcalloc(room, esz, GFP_KERNEL_ACCOUNT);
+		if (!buf)
+			return -ENOMEM;
+	}
+	if (mutex_lock_killable(&pmuctl_lock)) {
+		ret = -EINTR;
+		goto out;
+	}
+	if (!s->nr)
+		ret = -ENOENT;
+	else if (!s->task || th.nr_values < s->nr)
+		ret = -EINVAL;
+	else
+		pmuctl_task_threads(s, buf, room, esz, &n, &total, &dropped);
+	th.generation = s->gen;
+	mutex_unlock(&pmuctl_lock);
+	if (ret)
+		goto out;
+	th.nr_entries = n;
+	th.nr_total = total;
+	th.nr_dropped = dropped;
+	if ((n && copy_to_user(u64_to_user_ptr(th.entries), buf,
+			       (size_t)n * esz)) ||
+	    copy_to_user(uarg, &th, sizeof(th)))
+		ret = -EFAULT;
+out:
+	kvfree(buf);
+	return ret;
+}
+
 /*
  * rdpmc for the calling thread too, a thread of the process that
  * programmed the session: the grant PROGRAM gives its caller.
@@ -583,6 +633,8 @@ static long pmuctl_cmd(struct pmuctl_session *s, unsigned int cmd,
 		return pmuctl_read(s, uarg);
 	case PMUCTL_IOC_RDPMC:
 		return pmuctl_rdpmc(s, uarg);
+	case PMUCTL_IOC_THREADS:
+		return pmuctl_threads(s, uarg);
 	default:
 		return -ENOTTY;
 	}
@@ -594,11 +646,11 @@ static long pmuctl_cmd(struct pmuctl_session *s, unsigned int cmd,
  * final close of a session.  Two threads' ioctls on one session at once may
  * see each other's waves: these are counts for people, not for the ABI.
  */
-#define PMUCTL_STAT_CLOSE	8	/* after the ioctl numbers 0x00..0x07 */
+#define PMUCTL_STAT_CLOSE	9	/* after the ioctl numbers 0x00..0x08 */
 
 static const char *const pmuctl_stat_names[PMUCTL_STAT_CLOSE + 1] = {
 	"info", "program", "start", "stop", "reset", "read", "release", "rdpmc",
-	"close",
+	"threads", "close",
 };
 
 static struct {

@@ -131,6 +131,8 @@ void pmuctl_task_release(struct pmuctl_session *s);
 int pmuctl_task_run(struct pmuctl_session *s, bool run, bool zero);
 int pmuctl_task_read(struct pmuctl_session *s, bool thread, u64 *val,
 		     u32 *nr_threads, u32 *nr_lost);
+void pmuctl_task_threads(struct pmuctl_session *s, u8 *buf, u32 room, u32 esz,
+			 u32 *written, u32 *total, u32 *dropped);
 void pmuctl_task_cleanup(void);
 
 /* main.c: the module parameter rdpmc, 0 or 1 */

@@ -34,6 +34,7 @@
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
+#include <linux/pid.h>
 #include <linux/preempt.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
@@ -64,6 +65,9 @@ struct linux_binprm;
  * @reset_gen:	RESETs so far; a mon that has not seen the last one counts
  *		from 0
  * @first:	the PROGRAM caller's mon, until PROGRAM succeeds
+ * @gone:	struct pmuctl_trec of threads no longer counted
+ * @nr_gone:	entries on @gone
+ * @nr_dropped:	threads no longer counted without an entry on @gone
  */
 struct pmuctl_tctx {
 	refcount_t ref;
@@ -79,6 +83,17 @@ struct pmuctl_tctx {
 	bool dead;
 	u64 reset_gen;
 	struct pmuctl_mon *first;
+	struct list_head gone;
+	u32 nr_gone;
+	u32 nr_dropped;
+};
+
+/* What is left of a thread no longer counted, for PMUCTL_IOC_THREADS. */
+struct pmuctl_trec {
+	struct list_head node;
+	struct pid *pid;
+	struct pid *tgid;
+	u64 val[];
 };
 
 /**
@@ -95,6 +110,8 @@ struct pmuctl_tctx {
  * @val:	the thread's counts (64 bits), as of its last switch-out or
  *		load
  * @loaded:	what each counter held when loaded
+ * @pid:	the thread (a reference), for PMUCTL_IOC_THREADS
+ * @tgid:	its process (a reference)
  */
 struct pmuctl_mon {
 	struct preempt_notifier pn;
@@ -108,6 +125,8 @@ struct pmuctl_mon {
 	u64 reset_seen;
 	u64 val[PMUCTL_MAX_EVENTS];
 	u64 loaded[PMUCTL_MAX_EVENTS];
+	struct pid *pid;
+	struct pid *tgid;
 };
 
 /* The mon loaded on each CPU; only that CPU, IRQs off. */
@@ -125,9 +144,26 @@ static struct pmuctl_mon *mon_of(struct preempt_notifier *pn)
 				   : NULL;
 }
 
+static void trec_free(struct pmuctl_trec *r)
+{
+	put_pid(r->pid);
+	put_pid(r->tgid);
+	kfree(r);
+}
+
+/* Free the records of @list (taken off the context). */
+static void trec_free_list(struct list_head *list)
+{
+	struct pmuctl_trec *r, *tmp;
+
+	list_for_each_entry_safe(r, tmp, list, node)
+		trec_free(r);
+}
+
 static void tctx_put(struct pmuctl_tctx *t)
 {
 	if (refcount_dec_and_test(&t->ref)) {
+		trec_free_list(&t->gone);
 		kfree(t->first);
 		kfree(t);
 	}
@@ -136,13 +172,19 @@ static void tctx_put(struct pmuctl_tctx *t)
 static void mon_put(struct pmuctl_mon *m)
 {
 	if (refcount_dec_and_test(&m->ref)) {
+		put_pid(m->pid);
+		put_pid(m->tgid);
 		tctx_put(m->t);
 		kfree(m);
 	}
 }
 
-static void mon_init(struct pmuctl_mon *m, struct pmuctl_tctx *t)
+/* The mon counts @p: its thread and process ids, for PMUCTL_IOC_THREADS. */
+static void mon_init(struct pmuctl_mon *m, struct pmuctl_tctx *t,
+		     struct task_struct *p)
 {
+	m->pid = get_task_pid(p, PIDTYPE_PID);
+	m->tgid = get_task_pid(p, PIDTYPE_TGID);
 	m->t = t;
 	raw_spin_lock_init(&m->lock);
 	refcount_set(&m->ref, 2);
@@ -229,9 +271,10 @@ static struct pmuctl_mon *mon_current_live(void)
 static void mon_detach(struct pmuctl_mon *m)
 {
 	struct pmuctl_tctx *t = m->t;
+	struct pmuctl_trec *r = NULL;
+	u32 i, max = READ_ONCE(pmuctl_task_max_threads);
 	unsigned long flags;
 	bool listed;
-	u32 i;
 
 	local_irq_save(flags);
 	raw_spin_lock(&m->lock);
@@ -241,17 +284,35 @@ static void mon_detach(struct pmuctl_mon *m)
 	preempt_notifier_unregister(&m->pn);
 	local_irq_restore(flags);
 
+	/* Preemption may be off (a probe): no sleeping allocation. */
+	if (m->listed)
+		r = kzalloc(struct_size(r, val, t->g.nr),
+			    GFP_NOWAIT | __GFP_ACCOUNT | __GFP_NOWARN);
 	spin_lock(&t->lock);
 	listed = m->listed;
 	if (listed) {
-		if (m->reset_seen == t->reset_gen)
-			for (i = 0; i < t->g.nr; i++)
-				t->fold[i] += m->val[i];
+		if (m->reset_seen != t->reset_gen)
+			memset(m->val, 0, sizeof(m->val));
+		for (i = 0; i < t->g.nr; i++)
+			t->fold[i] += m->val[i];
 		list_del(&m->node);
 		m->listed = false;
 		t->nr_threads--;
+		if (r && (!max || t->nr_gone < max)) {
+			memcpy(r->val, m->val, t->g.nr * sizeof(r->val[0]));
+			r->pid = m->pid;
+			r->tgid = m->tgid;
+			m->pid = NULL;
+			m->tgid = NULL;
+			list_add_tail(&r->node, &t->gone);
+			t->nr_gone++;
+			r = NULL;
+		} else {
+			t->nr_dropped++;
+		}
 	}
 	spin_unlock(&t->lock);
+	kfree(r);
 	if (listed)
 		mon_put(m);
 	mon_put(m);
@@ -308,6 +369,7 @@ struct pmuctl_tctx *pmuctl_task_alloc(u32 flags)
 	refcount_set(&t->ref, 1);
 	spin_lock_init(&t->lock);
 	INIT_LIST_HEAD(&t->mons);
+	INIT_LIST_HEAD(&t->gone);
 	atomic_set(&t->nr_lost, 0);
 	t->inherit = flags & PMUCTL_PROGRAM_INHERIT;
 	t->exec_pending = flags & PMUCTL_PROGRAM_ENABLE_ON_EXEC;
@@ -367,7 +429,7 @@ int pmuctl_task_program(struct pmuctl_session *s, struct pmuctl_tctx *t,
 	*grant = NULL;
 
 	t->first = NULL;
-	mon_init(m, t);
+	mon_init(m, t, current);
 	spin_lock(&t->lock);
 	list_add(&m->node, &t->mons);
 	t->nr_threads = 1;
@@ -452,19 +514,82 @@ static void tctx_resync(struct pmuctl_session *s, struct pmuctl_tctx *t)
 int pmuctl_task_run(struct pmuctl_session *s, bool run, bool zero)
 {
 	struct pmuctl_tctx *t = s->task;
+	LIST_HEAD(gone);
 
 	spin_lock(&t->lock);
 	if (zero) {
 		WRITE_ONCE(t->reset_gen, t->reset_gen + 1);
 		memset(t->fold, 0, sizeof(t->fold));
+		list_splice_init(&t->gone, &gone);
+		t->nr_gone = 0;
+		t->nr_dropped = 0;
 	} else {
 		WRITE_ONCE(t->enabled, run);
 		t->exec_pending = false;
 		s->running = run;
 	}
 	spin_unlock(&t->lock);
+	trec_free_list(&gone);
 	tctx_resync(s, t);
 	return 0;
+}
+
+/* One PMUCTL_IOC_THREADS entry.  t->lock held. */
+static void threads_entry(u8 *e, struct pid *pid, struct pid *tgid, u32 flags,
+			  const u64 *val, u32 nr)
+{
+	struct pmuctl_thread *th = (struct pmuctl_thread *)e;
+
+	th->tid = pid ? pid_vnr(pid) : 0;
+	th->tgid = tgid ? pid_vnr(tgid) : 0;
+	th->flags = flags;
+	if (val)
+		memcpy(th->values, val, nr * sizeof(th->values[0]));
+}
+
+/**
+ * pmuctl_task_threads() - a task-scope group's counts per thread
+ * @s:		the session, holding a task-scope group
+ * @buf:	room for @room entries of @esz bytes (zeroed)
+ * @room:	how many fit
+ * @esz:	entry size: struct pmuctl_thread and at least s->nr values
+ * @written:	out: entries filled in
+ * @total:	out: entries the session has
+ * @dropped:	out: threads gone without an entry
+ *
+ * Context: pmuctl_lock held.
+ */
+void pmuctl_task_threads(struct pmuctl_session *s, u8 *buf, u32 room, u32 esz,
+			 u32 *written, u32 *total, u32 *dropped)
+{
+	struct pmuctl_tctx *t = s->task;
+	struct pmuctl_trec *r;
+	struct pmuctl_mon *m;
+	unsigned long flags;
+	u32 n = 0;
+
+	tctx_resync(s, t);
+	spin_lock(&t->lock);
+	list_for_each_entry(m, &t->mons, node) {
+		if (n < room) {
+			raw_spin_lock_irqsave(&m->lock, flags);
+			threads_entry(buf + (size_t)n * esz, m->pid, m->tgid, 0,
+				      m->reset_seen == READ_ONCE(t->reset_gen) ?
+				      m->val : NULL, t->g.nr);
+			raw_spin_unlock_irqrestore(&m->lock, flags);
+		}
+		n++;
+	}
+	list_for_each_entry(r, &t->gone, node) {
+		if (n < room)
+			threads_entry(buf + (size_t)n * esz, r->pid, r->tgid,
+				      PMUCTL_THREAD_EXITED, r->val, t->g.nr);
+		n++;
+	}
+	*dropped = t->nr_dropped;
+	spin_unlock(&t->lock);
+	*written = min(n, room);
+	*total = n;
 }
 
 /**
@@ -586,8 +711,8 @@ static void task_fork_probe(void *data, struct task_struct *parent,
 		kfree(m);
 		return;
 	}
-	mon_init(m, t);
-	list_add(&m->node, &t->mons);
+	mon_init(m, t, child);
+	list_add_tail(&m->node, &t->mons);
 	t->nr_threads++;
 	spin_unlock(&t->lock);
 	__module_get(THIS_MODULE);

@@ -22,6 +22,8 @@ static_assert(sizeof(struct pmuctl_ctl) == 24, "pmuctl_ctl size");
 static_assert(sizeof(struct pmuctl_holding) == 296, "pmuctl_holding size");
 static_assert(sizeof(struct pmuctl_holding) == PMUCTL_HOLDING_SIZE_VER0, "holding v0");
 static_assert(sizeof(struct pmuctl_read) == 48, "pmuctl_read size");
+static_assert(sizeof(struct pmuctl_thread) == 16, "pmuctl_thread size");
+static_assert(sizeof(struct pmuctl_threads) == 56, "pmuctl_threads size");
 
 /*
  * Counter index space, as in Linux (INTEL_PMC_IDX_FIXED): generic counter i

@@ -193,7 +193,7 @@ TEST_F(abi, info_lists_the_commands)
 	static const unsigned long cmds[] = {
 		PMUCTL_IOC_INFO, PMUCTL_IOC_PROGRAM, PMUCTL_IOC_START,
 		PMUCTL_IOC_STOP, PMUCTL_IOC_RESET, PMUCTL_IOC_READ,
-		PMUCTL_IOC_RELEASE, PMUCTL_IOC_RDPMC,
+		PMUCTL_IOC_RELEASE, PMUCTL_IOC_RDPMC, PMUCTL_IOC_THREADS,
 	};
 	__u64 want = 0;
 	unsigned int i;

@@ -529,6 +529,62 @@ struct pmuctl_read {
 	__u64 reserved[1];
 };
 
+/**
+ * struct pmuctl_thread - one thread in PMUCTL_IOC_THREADS's answer
+ * @tid:	the thread's id in the caller's pid namespace, 0 where it is
+ *		not visible there.
+ * @tgid:	its process's id, likewise.
+ * @flags:	PMUCTL_THREAD_*.
+ * @reserved:	zero.
+ * @values:	the thread's counts, 64 bits each, in event order:
+ *		pmuctl_threads.nr_values of them follow the header.
+ */
+struct pmuctl_thread {
+	__u32 tid;
+	__u32 tgid;
+	__u32 flags;
+	__u32 reserved;
+	__u64 values[];
+};
+
+#define PMUCTL_THREAD_EXITED	(1U << 0)	/* no longer counted: exited or detached */
+
+/**
+ * struct pmuctl_threads - PMUCTL_IOC_THREADS: a task-scope session per thread
+ * @flags:	in: must be zero.
+ * @nr_values:	in: values in each entry, at least the group's event count.
+ * @entries:	in: user pointer to the entries, each a struct pmuctl_thread
+ *		and its @nr_values values (16 + 8 * @nr_values bytes).
+ * @entries_size: in: the buffer's size in bytes.
+ * @nr_entries:	out: entries written: the threads counted now, in the order
+ *		they were first counted, then those no longer counted, in
+ *		the order they stopped, as many as fit.
+ * @nr_total:	out: entries the session has (a caller whose buffer was too
+ *		small asks again with room for this many).
+ * @nr_dropped:	out: threads no longer counted whose entry was not kept
+ *		(more than task_max_threads of them, or no memory): their
+ *		counts are in the totals (PMUCTL_IOC_READ), not here.
+ * @reserved0:	must be zero.
+ * @generation:	out: the session's generation, as PMUCTL_IOC_READ's.
+ * @reserved:	must be zero.
+ *
+ * The entries add up to the totals PMUCTL_IOC_READ returns, but for
+ * @nr_dropped threads and for threads inherited while the entries were
+ * read.  RESET forgets the entries of threads no longer counted.  EINVAL
+ * for a CPU-scope session; ENOENT without a group.
+ */
+struct pmuctl_threads {
+	__u32 flags;
+	__u32 nr_values;
+	__u64 entries;
+	__u32 entries_size;
+	__u32 nr_entries;
+	__u32 nr_total;
+	__u32 nr_dropped;
+	__u64 generation;
+	__u64 reserved[2];
+};
+
 /*
  * Reason codes: why a request was refused.  Stable: values are never
  * reused or renumbered, new ones are appended.
@@ -623,5 +679,6 @@ enum pmuctl_reason {
 #define PMUCTL_IOC_READ		_IOWR(PMUCTL_IOC_MAGIC, 0x05, struct pmuctl_read)
 #define PMUCTL_IOC_RELEASE	_IOW(PMUCTL_IOC_MAGIC, 0x06, struct pmuctl_ctl)
 #define PMUCTL_IOC_RDPMC	_IOW(PMUCTL_IOC_MAGIC, 0x07, struct pmuctl_ctl)
+#define PMUCTL_IOC_THREADS	_IOWR(PMUCTL_IOC_MAGIC, 0x08, struct pmuctl_threads)
 
 #endif /* _UAPI_LINUX_PMUCTL_H */
