@@ -4,7 +4,8 @@
 # command-line tests are selftests/tool/*.sh, which scripts/check.sh runs
 # itself.  Each runs on any host, without a PMU or the device:
 #   launch_test   how "pmuctl stat" starts its command (user/tool_launch.c):
-#                 held at its exec by ptrace, or plainly; it runs the
+#                 held at its exec by ptrace, or plainly, or programming
+#                 task scope in the child before its exec; it runs the
 #                 known-count workload (build/vmbin/workload, mk/bench_guest.mk).
 # Included by the top Makefile, which defines CC, CFLAGS and KSFT_CFLAGS.
 
