@@ -24,3 +24,18 @@ VMTESTS_PMU += build/vmtests-pmu/tool_stat_exact_test
 build/vmtests-pmu/tool_stat_exact_test: selftests/tool/stat_exact_test.sh
 	@mkdir -p $(@D)
 	install -m 755 $< $@
+
+# The 4-thread known-count workload (selftests/tool/threads.S): 8N + 8D +
+# 91 user-mode instructions from exec to the last thread's exit, counted
+# by selftests/tool/stat_task_test.sh in the emulated-PMU guests (task
+# scope, inherit) beside perf's count.
+VMBINS += build/vmbin/workload-threads
+VMTESTS_PMU += build/vmtests-pmu/tool_stat_task_test
+
+build/vmbin/workload-threads: selftests/tool/threads.S
+	@mkdir -p $(@D)
+	$(CC) -nostdlib -static -no-pie -Wa,--fatal-warnings -o $@ $<
+
+build/vmtests-pmu/tool_stat_task_test: selftests/tool/stat_task_test.sh
+	@mkdir -p $(@D)
+	install -m 755 $< $@
