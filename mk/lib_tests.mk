@@ -7,11 +7,13 @@
 #   parse_test   events by name (libpfm4 forced to knm, knl, skl, ix86arch)
 #                and raw, lists;
 #   delta_test   pmuctl_delta(), pmuctl_deltas() on 40- and 48-bit counters;
-#   open_test    pmuctl_open() without a device.
+#   open_test    pmuctl_open() without a device;
+#   task_test    the task-scope calls and the rdpmc emulation of task
+#                scope, against a made-up module (the test defines ioctl(2)).
 # Included by the top Makefile after mk/lib.mk (LIB_A, LIB_LIBS), with
 # CC, CFLAGS and KSFT_CFLAGS defined.
 
-LIB_TEST_NAMES := names parse delta open
+LIB_TEST_NAMES := names parse delta open task
 LIB_TESTS := $(LIB_TEST_NAMES:%=build/tests/lib-%_test)
 
 TESTS += $(LIB_TESTS)

@@ -4,7 +4,8 @@
 # command-line tests are selftests/tool/*.sh, which scripts/check.sh runs
 # itself.  Each runs on any host, without a PMU or the device:
 #   launch_test   how "pmuctl stat" starts its command (user/tool_launch.c):
-#                 held at its exec by ptrace, or plainly; it runs the
+#                 held at its exec by ptrace, or plainly, or programming
+#                 task scope in the child before its exec; it runs the
 #                 known-count workload (build/vmbin/workload, mk/bench_guest.mk).
 # Included by the top Makefile, which defines CC, CFLAGS and KSFT_CFLAGS.
 
@@ -21,5 +22,20 @@ build/tests/tool-launch_test: selftests/tool/launch_test.c user/tool_launch.c \
 VMTESTS_PMU += build/vmtests-pmu/tool_stat_exact_test
 
 build/vmtests-pmu/tool_stat_exact_test: selftests/tool/stat_exact_test.sh
+	@mkdir -p $(@D)
+	install -m 755 $< $@
+
+# The 4-thread known-count workload (selftests/tool/threads.S): 8N + 8D +
+# 91 user-mode instructions from exec to the last thread's exit, counted
+# by selftests/tool/stat_task_test.sh in the emulated-PMU guests (task
+# scope, inherit) beside perf's count.
+VMBINS += build/vmbin/workload-threads
+VMTESTS_PMU += build/vmtests-pmu/tool_stat_task_test
+
+build/vmbin/workload-threads: selftests/tool/threads.S
+	@mkdir -p $(@D)
+	$(CC) -nostdlib -static -no-pie -Wa,--fatal-warnings -o $@ $<
+
+build/vmtests-pmu/tool_stat_task_test: selftests/tool/stat_task_test.sh
 	@mkdir -p $(@D)
 	install -m 755 $< $@

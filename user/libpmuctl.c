@@ -162,34 +162,70 @@ static int this_cpu(void)
 	return (int)cpu;
 }
 
-static int read_values(int fd, unsigned int cpu, uint64_t *values,
-		       unsigned int nr, uint64_t *generation)
+/* PMUCTL_IOC_READ; @r gets what the module said (NULL: not wanted). */
+static int read_values(int fd, uint32_t flags, unsigned int cpu,
+		       uint64_t *values, unsigned int nr, struct pmuctl_read *out)
 {
 	struct pmuctl_read r;
 
 	memset(&r, 0, sizeof(r));
+	r.flags = flags;
 	r.cpu = cpu;
 	r.nr_values = nr;
 	r.values = (uint64_t)(uintptr_t)values;
 	if (ioctl(fd, PMUCTL_IOC_READ, &r))
 		return -errno;
-	if (generation)
-		*generation = r.generation;
+	if (out)
+		*out = r;
 	return 0;
+}
+
+static bool is_task(const struct pmuctl *p)
+{
+	return p->ctr.flags & PMUCTL_COUNTERS_TASK;
 }
 
 int pmuctl_read_values_gen(struct pmuctl *p, int cpu, uint64_t *values,
 			   unsigned int nr, uint64_t *generation)
 {
+	struct pmuctl_read r;
 	int ret;
 
-	if (cpu < 0) {
+	if (is_task(p)) {
+		/* The session's totals: the module takes CPU 0 for them. */
+		if (cpu != -1 && cpu != 0)
+			return -EINVAL;
+		cpu = 0;
+	} else if (cpu < 0) {
 		cpu = this_cpu();
 		if (cpu < 0)
 			return cpu;
 	}
-	ret = read_values(p->fd, (unsigned int)cpu, values, nr, generation);
-	return ret ? ret : (int)p->ctr.nr;
+	ret = read_values(p->fd, 0, (unsigned int)cpu, values, nr, &r);
+	if (ret)
+		return ret;
+	if (generation)
+		*generation = r.generation;
+	return (int)p->ctr.nr;
+}
+
+int pmuctl_read_task(struct pmuctl *p, uint64_t *values, unsigned int nr,
+		     uint32_t *nr_threads, uint32_t *nr_lost)
+{
+	struct pmuctl_read r;
+	int ret;
+
+	/* A CPU-scope group of this handle: CPU 0 is not its totals. */
+	if (p->ctr.nr && !is_task(p))
+		return -EINVAL;
+	ret = read_values(p->fd, 0, 0, values, nr, &r);
+	if (ret)
+		return ret;
+	if (nr_threads)
+		*nr_threads = r.nr_threads;
+	if (nr_lost)
+		*nr_lost = r.nr_lost;
+	return 0;
 }
 
 int pmuctl_read_values(struct pmuctl *p, int cpu, uint64_t *values,
@@ -249,21 +285,44 @@ static bool emu_rdpmc(int sig, const siginfo_t *si, ucontext_t *uc)
 	if (ip[0] != 0x0f || ip[1] != 0x33)
 		return false;
 	ecx = (uint32_t)gr[REG_RCX];
-	cpu = this_cpu();
-	if (cpu < 0)
-		return false;
+	cpu = -1;
 
 	for (unsigned int s = 0; s < EMU_SLOTS; s++) {
 		struct pmuctl *p = atomic_load_explicit(&emu_tab[s],
 							memory_order_acquire);
+		bool task;
 
-		if (!p || !cpu_in(p->cpus, (unsigned int)cpu))
+		if (!p)
 			continue;
+		/*
+		 * A task-scope session's counters follow its threads, not
+		 * CPUs: the module reads the calling thread's own values, as
+		 * rdpmc would show them (ESRCH: it does not count this
+		 * thread; another session may).
+		 */
+		task = is_task(p);
+		if (!task) {
+			if (cpu < 0)
+				cpu = this_cpu();
+			if (cpu < 0)
+				return false;
+			if (!cpu_in(p->cpus, (unsigned int)cpu))
+				continue;
+		}
 		for (unsigned int i = 0; i < p->ctr.nr; i++) {
+			int ret;
+
 			if (p->ctr.ecx[i] != ecx)
 				continue;
-			if (read_values(p->fd, (unsigned int)cpu, vals,
-					PMUCTL_MAX_EVENTS, NULL))
+			if (task)
+				ret = read_values(p->fd, PMUCTL_READ_THREAD, 0,
+						  vals, PMUCTL_MAX_EVENTS, NULL);
+			else
+				ret = read_values(p->fd, 0, (unsigned int)cpu,
+						  vals, PMUCTL_MAX_EVENTS, NULL);
+			if (ret == -ESRCH && task)
+				break;
+			if (ret)
 				return false;
 			gr[REG_RAX] = (greg_t)(vals[i] & 0xffffffffU);
 			gr[REG_RDX] = (greg_t)(vals[i] >> 32);
@@ -416,6 +475,9 @@ static int cpus_get(uint64_t *bits, const cpu_set_t *cpus, size_t setsize)
 	return 0;
 }
 
+static int program_done(struct pmuctl *p, const struct pmuctl_event *ev,
+			unsigned int nr, bool task);
+
 int pmuctl_program(struct pmuctl *p, struct pmuctl_event *ev, unsigned int nr,
 		   const cpu_set_t *cpus, size_t setsize,
 		   struct pmuctl_error *err)
@@ -448,37 +510,89 @@ int pmuctl_program(struct pmuctl *p, struct pmuctl_event *ev, unsigned int nr,
 		err_set(err, prog.err_reason, prog.err_index, prog.err_cpu);
 		return ret;
 	}
-
 	memcpy(p->cpus, bits, sizeof(bits));
+	return program_done(p, ev, nr, false);
+}
+
+/* 2^@bits - 1, all ones from 64 bits on. */
+static uint64_t width_mask(unsigned int bits)
+{
+	return bits >= 64 ? UINT64_MAX : (1ULL << bits) - 1;
+}
+
+/*
+ * After a successful PROGRAM: describe the group for the read path and
+ * publish the emulation.  A task-scope counter's rdpmc value is exact in
+ * its low pmuctl_info.task_bits bits only (restored at each switch-in, by
+ * a legacy 32-bit write where full-width writes are missing), never more
+ * than the counter's width.
+ */
+static int program_done(struct pmuctl *p, const struct pmuctl_event *ev,
+			unsigned int nr, bool task)
+{
+	int ret;
+
 	memset(&p->ctr, 0, sizeof(p->ctr));
 	for (unsigned int i = 0; i < nr; i++) {
 		bool fixed = ev[i].counter & PMUCTL_COUNTER_FIXED;
 		unsigned int w = fixed ? p->info.caps.fixed_width
 				       : p->info.caps.gp_width;
 
+		if (task && p->info.task_bits && p->info.task_bits < w)
+			w = p->info.task_bits;
 		p->ctr.ecx[i] = ev[i].counter;
-		p->ctr.mask[i] = w >= 64 ? UINT64_MAX : (1ULL << w) - 1;
+		p->ctr.mask[i] = width_mask(w);
 	}
 	p->ctr.nr = nr;
 	/*
 	 * How to read, from the INFO of open: PROGRAM stays one ioctl.  The
 	 * emulation is published even where rdpmc should run (it costs
 	 * nothing until rdpmc faults), so a policy changed since open (sysfs
-	 * rdpmc=0) degrades to the READ path instead of a SIGSEGV.
+	 * rdpmc=0) degrades to the READ path instead of a SIGSEGV.  Task
+	 * scope has rdpmc under either grant (PMUCTL_RDPMC_TASK: the
+	 * unprivileged one).
 	 */
-	if (p->info.rdpmc == PMUCTL_RDPMC_SESSION &&
-	    p->info.backend == PMUCTL_BACKEND_MSR)
+	if (p->info.backend == PMUCTL_BACKEND_MSR &&
+	    (task ? p->info.rdpmc != PMUCTL_RDPMC_NONE
+		  : p->info.rdpmc == PMUCTL_RDPMC_SESSION))
 		p->ctr.flags = PMUCTL_COUNTERS_RDPMC;
+	if (task)
+		p->ctr.flags |= PMUCTL_COUNTERS_TASK;
 	if (!(p->flags & PMUCTL_OPEN_NO_EMULATION)) {
 		ret = emu_publish(p);
 		if (ret) {
 			pmuctl_release(p);
 			return ret;
 		}
-		if (!p->ctr.flags)
-			p->ctr.flags = PMUCTL_COUNTERS_EMULATED;
+		if (!(p->ctr.flags & PMUCTL_COUNTERS_RDPMC))
+			p->ctr.flags |= PMUCTL_COUNTERS_EMULATED;
 	}
 	return 0;
+}
+
+int pmuctl_program_task(struct pmuctl *p, unsigned int flags,
+			struct pmuctl_event *ev, unsigned int nr,
+			struct pmuctl_error *err)
+{
+	struct pmuctl_program prog;
+	int ret;
+
+	err_set(err, PMUCTL_R_NONE, UINT32_MAX, UINT32_MAX);
+	if (flags & ~PMUCTL_PROGRAM_FLAGS_ALL) {
+		err_set(err, PMUCTL_R_BAD_FLAGS, UINT32_MAX, UINT32_MAX);
+		return -EINVAL;
+	}
+	memset(&prog, 0, sizeof(prog));
+	prog.flags = flags | PMUCTL_PROGRAM_TASK;
+	prog.nr_events = nr;
+	prog.events = (uint64_t)(uintptr_t)ev;
+	if (ioctl(p->fd, PMUCTL_IOC_PROGRAM, &prog)) {
+		ret = -errno;
+		err_set(err, prog.err_reason, prog.err_index, prog.err_cpu);
+		return ret;
+	}
+	memset(p->cpus, 0, sizeof(p->cpus));
+	return program_done(p, ev, nr, true);
 }
 
 int pmuctl_program_cpu(struct pmuctl *p, int cpu, struct pmuctl_event *ev,

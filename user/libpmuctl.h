@@ -63,7 +63,10 @@ struct pmuctl_error {
  * for callers; the layout is part of the library's ABI.
  * @ecx:	per event, the rdpmc counter number (PMUCTL_COUNTER_FIXED | i
  *		for fixed counter i), in the order the events were given.
- * @mask:	per event, 2^width - 1 of its counter: deltas wrap there.
+ * @mask:	per event, 2^width - 1 of its counter: deltas wrap there.  For
+ *		task scope, 2^task_bits - 1 when pmuctl_info.task_bits is
+ *		below the counter's width (32 where the CPU lacks full-width
+ *		writes: rdpmc then shows the thread's count modulo 2^32).
  * @nr:		events programmed.
  * @flags:	PMUCTL_COUNTERS_*.
  * @reserved:	zero.
@@ -80,6 +83,8 @@ struct pmuctl_counters {
 #define PMUCTL_COUNTERS_RDPMC		(1U << 0)
 /* rdpmc is emulated through PMUCTL_IOC_READ (see pmuctl_open()). */
 #define PMUCTL_COUNTERS_EMULATED	(1U << 1)
+/* A task-scope group (pmuctl_program_task()): it counts threads, not CPUs. */
+#define PMUCTL_COUNTERS_TASK		(1U << 2)
 
 /* pmuctl_open() flags */
 /*
@@ -199,6 +204,49 @@ int pmuctl_program(struct pmuctl *p, struct pmuctl_event *ev, unsigned int nr,
 		   struct pmuctl_error *err);
 
 /**
+ * pmuctl_program_task() - claim counters that count the calling thread
+ * @p:		the handle; must not hold a group (pmuctl_release() first).
+ * @flags:	PMUCTL_PROGRAM_INHERIT: the threads and processes the thread
+ *		creates from now on are counted too, and their counts are
+ *		added to the session's totals when they exit;
+ *		PMUCTL_PROGRAM_ENABLE_ON_EXEC: counting starts at the thread's
+ *		next execve(2) (a tool counting a command programs in the
+ *		child, between fork and exec, on a session the parent shares,
+ *		and the parent reads the totals with pmuctl_read_task()).
+ *		The library adds PMUCTL_PROGRAM_TASK (which may be given too).
+ * @ev, @nr, @err: as for pmuctl_program().
+ *
+ * Task scope (struct pmuctl_program in linux/pmuctl.h): the group counts
+ * the calling thread only while it runs, on whichever CPU, at the
+ * privilege levels of each event; it gets the same counter on every CPU,
+ * so pmuctl_read_counter() is one rdpmc wherever the thread runs, and its
+ * deltas are exact across preemption and migration.  Without
+ * PMUCTL_PROGRAM_ENABLE_ON_EXEC the group is stopped and zeroed:
+ * pmuctl_start() starts it.  pmuctl_get_counters() then has
+ * PMUCTL_COUNTERS_TASK; PMUCTL_COUNTERS_RDPMC where the module grants
+ * rdpmc (pmuctl_get_info()->rdpmc is not PMUCTL_RDPMC_NONE; unprivileged
+ * sessions get PMUCTL_RDPMC_TASK) and the backend is the PMU; each mask is
+ * 2^task_bits - 1 (pmuctl_delta() is exact for spans below 2^32 events
+ * where task_bits is 32).  Where rdpmc faults (not granted, or a CPU-scope
+ * session holds counters on the CPU the thread runs on), the emulation
+ * reads the calling thread's own values as rdpmc shows them
+ * (PMUCTL_READ_THREAD).  pmuctl_rdpmc_thread() does not apply: with
+ * PMUCTL_PROGRAM_INHERIT the threads the target creates in its process
+ * have rdpmc of their own counts.
+ *
+ * Return: 0; -EINVAL for unknown @flags (@err: PMUCTL_R_BAD_FLAGS, no
+ * ioctl made) or a rule (@err names it); -EBUSY (PMUCTL_R_TASK_BUSY: the
+ * thread is counted by a task-scope session already; counters or an
+ * extra MSR held by a CPU-scope session or perf: PMUCTL_R_COUNTERS_BUSY,
+ * err_cpu UINT32_MAX, ...); -EACCES (unprivileged at paranoid 2 asking
+ * for kernel mode: PMUCTL_R_UNPRIV_KERNEL_MODE; AnyThread above 0:
+ * PMUCTL_R_UNPRIV_ANY_THREAD); otherwise as pmuctl_program().
+ */
+int pmuctl_program_task(struct pmuctl *p, unsigned int flags,
+			struct pmuctl_event *ev, unsigned int nr,
+			struct pmuctl_error *err);
+
+/**
  * pmuctl_program_cpu() - pin the calling thread to a CPU and program it
  * @p:		the handle.
  * @cpu:	the CPU, or -1 for the one the thread runs on now.
@@ -259,12 +307,41 @@ int pmuctl_rdpmc_thread(struct pmuctl *p);
  * The PMUCTL_IOC_READ path: any CPU of the group, from any CPU; needs no
  * rdpmc.  Raw values are as wide as the counter: use pmuctl_delta().
  *
+ * A task-scope group this handle programmed (pmuctl_program_task()) has
+ * no CPUs: @cpu must be -1 or 0, and the values are the session's 64-bit
+ * totals over every thread it counts and has counted (no mask needed), as
+ * pmuctl_read_task() returns them.
+ *
  * Return: the number of values (the group's event count); -ENOENT without
- * a group; -EINVAL for a CPU outside it or too small @nr; -ENODEV when
- * the CPU is offline; -errno.
+ * a group; -EINVAL for a CPU outside it (task scope: other than -1 and 0)
+ * or too small @nr; -ENODEV when the CPU is offline; -errno.
  */
 int pmuctl_read_values(struct pmuctl *p, int cpu, uint64_t *values,
 		       unsigned int nr);
+
+/**
+ * pmuctl_read_task() - the totals of a task-scope session
+ * @p:		a handle of the session: the one that programmed it, or any
+ *		that shares its file (a parent that forked the child which
+ *		called pmuctl_program_task() on the inherited descriptor).
+ * @values:	out: the session's totals, 64 bits each, in event order:
+ *		every thread it counts (read on their CPUs) and every thread
+ *		it counted that has exited.
+ * @nr:		room in @values, at least the group's event count.
+ * @nr_threads:	out: threads counted now (0 once they all exited), or NULL.
+ * @nr_lost:	out: threads created under PMUCTL_PROGRAM_INHERIT that are
+ *		not counted (the module's task_max_threads reached, or no
+ *		memory): the totals miss their counts.  May be NULL.
+ *
+ * One PMUCTL_IOC_READ, from any thread or process holding the file.
+ *
+ * Return: 0 (the group's event count is what the programmer knows: this
+ * handle may not have programmed it); -ENOENT without a group; -EINVAL
+ * for too small @nr, or when this handle programmed a CPU-scope group
+ * (pmuctl_read_values() reads those); -errno.
+ */
+int pmuctl_read_task(struct pmuctl *p, uint64_t *values, unsigned int nr,
+		     uint32_t *nr_threads, uint32_t *nr_lost);
 
 /**
  * pmuctl_read_values_gen() - read the counters and their generation

@@ -104,7 +104,7 @@ static const struct reason_desc reasons[] = {
 
 	/* unprivileged sessions */
 	R(UNPRIV_CPU_SCOPE,
-	  "CPU-wide counting needs CAP_PERFMON or the module parameter paranoid <= 0 (as kernel.perf_event_paranoid for perf); per-thread counting, which levels 1 and 2 would allow, is not there yet: run as root, or ask the administrator for paranoid=0"),
+	  "CPU-wide counting needs CAP_PERFMON or the module parameter paranoid <= 0 (as kernel.perf_event_paranoid for perf): count your own threads instead (task scope, e.g. pmuctl stat without -C), run as root, or ask the administrator for paranoid=0"),
 	R(USER_LIMIT,
 	  "this user would hold more counters on that CPU than the module parameter user_max_counters allows users without CAP_PERFMON: count fewer events, release other sessions' groups, or ask the administrator to raise it"),
 
@@ -119,6 +119,10 @@ static const struct reason_desc reasons[] = {
 	/* the generic model */
 	R(NOT_ARCHITECTURAL,
 	  "pmuctl has no event table for this CPU model and takes only the architectural events (cycles, instructions, reference cycles, LLC references and misses, branches, branch misses, topdown slots) and the fixed-counter encodings: use one of those"),
+
+	/* task scope */
+	R(TASK_BUSY,
+	  "this thread is counted by a task-scope session already (its own, or one it inherited): release that group first, or count from another thread"),
 };
 
 #undef R

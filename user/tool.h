@@ -133,6 +133,7 @@ struct tool_events {
 	char owned[PMUCTL_MAX_EVENTS][40];	/* storage for default names */
 	unsigned int nr;
 	bool defaults;				/* no -e: the default set */
+	bool user_only;				/* the defaults, made user mode */
 };
 
 /*
@@ -160,6 +161,22 @@ int tool_events_get(const char *cmd, const struct pmuctl_info *info,
  */
 int tool_program(const char *cmd, struct pmuctl *p, struct tool_events *e,
 		 const cpu_set_t *cpus, size_t setsize);
+
+/*
+ * The parts of tool_program(), for a PROGRAM made in another process
+ * (pmuctl stat's child).  tool_program_quiet() programs task scope
+ * (pmuctl_program_task() with @task_flags) when @task, else @cpus, with
+ * the same retry of the defaults in user mode, and prints nothing:
+ * 0 or -errno, *@err filled.  tool_program_explain() prints the line for
+ * its failure @ret and returns EXIT_FAIL.  tool_events_user_only() is the
+ * retry's change of @e (config without OS, names NAME:u), once.
+ */
+int tool_program_quiet(struct pmuctl *p, struct tool_events *e, bool task,
+		       unsigned int task_flags, const cpu_set_t *cpus,
+		       size_t setsize, struct pmuctl_error *err);
+int tool_program_explain(const char *cmd, int ret, const struct pmuctl_error *err,
+			 const struct tool_events *e);
+void tool_events_user_only(struct tool_events *e);
 
 /* "fixed2", "pmc0": the counter the module chose (an rdpmc ECX value). */
 const char *tool_counter_name(uint32_t counter, char *buf, size_t len);
@@ -193,6 +210,15 @@ struct tool_launch {
 	bool plain;			/* do not try the exact launch */
 	int (*start)(void *arg);	/* start counting: 0 or -errno */
 	void *arg;
+	/*
+	 * Task mode, when set (tool_launch_task()): called in the child
+	 * between fork and exec (no pinning, no ptrace, no @start), it
+	 * programs the session the child shares with pmuctl and fills
+	 * @result, which the child sends back: 0 or -errno.
+	 */
+	int (*program)(void *arg);
+	void *result;			/* @result_size bytes, in both processes */
+	size_t result_size;
 	/* Set by tool_launch(). */
 	pid_t pid;			/* -1 when there is no child to wait for */
 	enum tool_launch_how how;
@@ -214,6 +240,19 @@ struct tool_launch {
  * killed and reaped, @l->started says whether to stop counting).
  */
 int tool_launch(struct tool_launch *l);
+
+/*
+ * Task mode: fork; the child restores the caller's signals, calls
+ * @l->program and sends back its return value and @l->result; on success
+ * it execs @l->argv, where the kernel starts counting it
+ * (PMUCTL_PROGRAM_ENABLE_ON_EXEC).  Return: 0 when the child programmed
+ * and goes on to its exec (@l->started; wait for @l->pid; @l->result is
+ * the child's), or ended before telling (@l->ended); -errno for a failure
+ * of ours or of @l->program (@l->failed is "program" then, and
+ * @l->result says why), the child reaped.  @l->how is
+ * TOOL_LAUNCH_EXACT: nothing of pmuctl's is counted.
+ */
+int tool_launch_task(struct tool_launch *l);
 
 /*
  * Once the command has been waited for: -errno when it never ran

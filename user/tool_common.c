@@ -460,28 +460,52 @@ static bool reason_is_busy(uint32_t r)
 	}
 }
 
-int tool_program(const char *cmd, struct pmuctl *p, struct tool_events *e,
-		 const cpu_set_t *cpus, size_t setsize)
+void tool_events_user_only(struct tool_events *e)
 {
-	struct pmuctl_error err;
-	char line[512];
+	if (e->user_only)
+		return;
+	e->user_only = true;
+	for (unsigned int i = 0; i < e->nr; i++) {
+		e->ev[i].config &= ~PMUCTL_CFG_OS;
+		e->ev[i].counter = 0;
+		e->ev[i].config_used = 0;
+		e->ev[i].extra_msr = 0;
+		strncat(e->owned[i], ":u",
+			sizeof(e->owned[i]) - strlen(e->owned[i]) - 1);
+	}
+}
+
+/* PROGRAM, task scope when @task, else on @cpus. */
+static int program_once(struct pmuctl *p, struct tool_events *e, bool task,
+			unsigned int task_flags, const cpu_set_t *cpus,
+			size_t setsize, struct pmuctl_error *err)
+{
+	if (task)
+		return pmuctl_program_task(p, task_flags, e->ev, e->nr, err);
+	return pmuctl_program(p, e->ev, e->nr, cpus, setsize, err);
+}
+
+int tool_program_quiet(struct pmuctl *p, struct tool_events *e, bool task,
+		       unsigned int task_flags, const cpu_set_t *cpus,
+		       size_t setsize, struct pmuctl_error *err)
+{
 	int ret;
 
-	ret = pmuctl_program(p, e->ev, e->nr, cpus, setsize, &err);
-	if (ret && e->defaults && err.reason == PMUCTL_R_UNPRIV_KERNEL_MODE) {
+	ret = program_once(p, e, task, task_flags, cpus, setsize, err);
+	if (ret && e->defaults && !e->user_only &&
+	    err->reason == PMUCTL_R_UNPRIV_KERNEL_MODE) {
 		/* An unprivileged session: count the defaults in user mode. */
-		for (unsigned int i = 0; i < e->nr; i++) {
-			e->ev[i].config &= ~PMUCTL_CFG_OS;
-			e->ev[i].counter = 0;
-			e->ev[i].config_used = 0;
-			e->ev[i].extra_msr = 0;
-			strncat(e->owned[i], ":u",
-				sizeof(e->owned[i]) - strlen(e->owned[i]) - 1);
-		}
-		ret = pmuctl_program(p, e->ev, e->nr, cpus, setsize, &err);
+		tool_events_user_only(e);
+		ret = program_once(p, e, task, task_flags, cpus, setsize, err);
 	}
-	if (!ret)
-		return 0;
+	return ret;
+}
+
+int tool_program_explain(const char *cmd, int ret, const struct pmuctl_error *e_err,
+			 const struct tool_events *e)
+{
+	struct pmuctl_error err = *e_err;
+	char line[512];
 
 	/* Refusals of the CPU or the device name no event, whatever index says. */
 	if (err.reason != PMUCTL_R_NONE && err.reason < PMUCTL_R_NOT_INTEL &&
@@ -500,6 +524,16 @@ int tool_program(const char *cmd, struct pmuctl *p, struct tool_events *e,
 	return tool_fail(cmd, "cannot program the events: %s%s", line,
 			 reason_is_busy(err.reason) ?
 			 " ('pmuctl info' shows who holds what)" : "");
+}
+
+int tool_program(const char *cmd, struct pmuctl *p, struct tool_events *e,
+		 const cpu_set_t *cpus, size_t setsize)
+{
+	struct pmuctl_error err;
+	int ret;
+
+	ret = tool_program_quiet(p, e, false, 0, cpus, setsize, &err);
+	return ret ? tool_program_explain(cmd, ret, &err, e) : 0;
 }
 
 const char *tool_counter_name(uint32_t counter, char *buf, size_t len)

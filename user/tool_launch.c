@@ -43,6 +43,14 @@
  *     signal): the child dies of them as it would have, or goes on.
  * Either way the command's signals and exit status are its own: it is
  * pmuctl's child, detached before it runs, and waited for by the caller.
+ *
+ * The task launch (tool_launch_task(), "pmuctl stat" without -C): no
+ * pinning, no ptrace, no start().  The child restores the signals, calls
+ * program() (PROGRAM of the session it shares with pmuctl, task scope
+ * with INHERIT and ENABLE_ON_EXEC), writes its outcome and the caller's
+ * result bytes on the error pipe, and execs unless it was refused.  The
+ * kernel starts counting at that exec: the command is counted from its
+ * first instruction, and nothing of pmuctl's is.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -67,7 +75,7 @@ struct launch_err {
 	int err;		/* errno */
 };
 
-enum { LAUNCH_STEP_AFFINITY = 1, LAUNCH_STEP_EXEC };
+enum { LAUNCH_STEP_AFFINITY = 1, LAUNCH_STEP_EXEC, LAUNCH_STEP_PROGRAM };
 
 /* The child: the caller's signals, the CPU, the go-ahead, the command. */
 static void __attribute__((noreturn))
@@ -256,6 +264,121 @@ int tool_launch(struct tool_launch *l)
 fail_pipe:
 	l->failed = "pipe";
 	return -errno;
+}
+
+/* write(2) all of @buf: 0 or -errno. */
+static int write_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* read(2) all of @buf: 0, -EPIPE at an early end, or -errno. */
+static int read_full(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t n = read(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EPIPE;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * The task-mode child: the caller's signals, PROGRAM, its result to the
+ * parent, the command.  The session's descriptor is close-on-exec: the
+ * command does not inherit it, and the parent's keeps the session.
+ */
+static void __attribute__((noreturn))
+launch_child_task(const struct tool_launch *l, int errfd)
+{
+	struct launch_err e = { LAUNCH_STEP_PROGRAM, 0 };
+
+	sigaction(SIGINT, l->sigint, NULL);
+	sigaction(SIGQUIT, l->sigquit, NULL);
+	sigprocmask(SIG_SETMASK, l->mask, NULL);
+	e.err = -l->program(l->arg);
+	if (write_full(errfd, &e, sizeof(e)) ||
+	    write_full(errfd, l->result, l->result_size) || e.err)
+		_exit(127);
+	execvp(l->argv[0], l->argv);
+	e = (struct launch_err){ LAUNCH_STEP_EXEC, errno };
+	if (write(errfd, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+int tool_launch_task(struct tool_launch *l)
+{
+	struct launch_err e;
+	int errp[2], ret;
+
+	l->pid = -1;
+	l->how = TOOL_LAUNCH_EXACT;
+	l->started = l->ended = false;
+	l->status = 0;
+	l->trace_err = 0;
+	l->failed = NULL;
+	l->errfd = -1;
+	if (pipe2(errp, O_CLOEXEC)) {
+		l->failed = "pipe";
+		return -errno;
+	}
+	l->pid = fork();
+	if (l->pid == 0) {
+		close(errp[0]);
+		launch_child_task(l, errp[1]);
+	}
+	close(errp[1]);
+	if (l->pid < 0) {
+		ret = -errno;
+		l->failed = "fork";
+		close(errp[0]);
+		return ret;
+	}
+	ret = read_full(errp[0], &e, sizeof(e));
+	if (!ret)
+		ret = read_full(errp[0], l->result, l->result_size);
+	if (ret == -EPIPE) {
+		/* Gone before it said (SIGKILL): it ran nothing. */
+		close(errp[0]);
+		while (waitpid(l->pid, &l->status, 0) < 0 && errno == EINTR)
+			;
+		l->ended = true;
+		return 0;
+	}
+	if (!ret && e.err) {
+		ret = -e.err;
+		l->failed = "program";
+	} else if (ret) {
+		l->failed = "the child's pipe";
+	}
+	if (ret) {
+		close(errp[0]);
+		launch_kill(l);
+		return ret;
+	}
+	l->errfd = errp[0];
+	l->started = true;
+	return 0;
 }
 
 int tool_launch_end(struct tool_launch *l)

@@ -1,12 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pmuctl stat: count events on one CPU while a command runs pinned there.
+ * pmuctl stat: count events while a command runs.
  *
- * pmuctl counts CPUs, not tasks: the group is programmed on one CPU, the
- * command's affinity is set to that CPU alone, and whatever else runs
- * there is counted too.  The report says so in its first line.
+ * Task mode (the default where the module has task scope): the command's
+ * threads and the processes it starts are counted wherever they run.
+ * The session is opened before the fork and shared by pmuctl and its
+ * child; the child PROGRAMs it with PMUCTL_PROGRAM_TASK | INHERIT |
+ * ENABLE_ON_EXEC and sends the outcome back on a pipe (a refusal is
+ * printed by pmuctl, naming the rule and the event), then execs: the
+ * kernel starts counting at that exec, so nothing of pmuctl's is
+ * counted, without ptrace or pinning.  pmuctl waits for the command,
+ * STOPs, READs the session's 64-bit totals (its nr_lost is said on
+ * stderr) and RELEASEs; each run of -r programs afresh.
  *
- * A run: fork the command, pinned; it execs and the kernel stops it at
+ * CPU mode (-C CPU, or a module without task scope): the group is
+ * programmed on one CPU, the command's affinity is set to that CPU alone,
+ * and whatever else runs there is counted too.  The report says so in its
+ * first line.
+ *
+ * A run in CPU mode: fork the command, pinned; it execs and the kernel stops it at
  * the end of its exec, before its first instruction (ptrace: the parent
  * PTRACE_SEIZEs it with PTRACE_O_TRACEEXEC); then RESET, READ (the
  * baseline), START, and PTRACE_DETACH: the command runs untraced and is
@@ -60,8 +72,9 @@ void stat_usage(FILE *f)
 	fputs("usage: pmuctl stat [-e EVENT,...] [-C CPU] [-r N] [-x SEP | --json]\n"
 	      "                   [-o FILE] [--] COMMAND [ARGS]...\n"
 	      "\n"
-	      "Count events on one CPU while COMMAND runs pinned to it.  pmuctl counts\n"
-	      "the CPU, not the task: everything that runs there meanwhile is counted.\n"
+	      "Count events while COMMAND runs: by default its threads and the\n"
+	      "processes it starts, wherever they run (task scope); with -C, one CPU\n"
+	      "with COMMAND pinned to it, counting everything that runs there.\n"
 	      "\n"
 	      "  -e, --events LIST   events, comma-separated: libpfm4 names of the\n"
 	      "                      module's PMU ('pmuctl list'), raw\n"
@@ -70,35 +83,52 @@ void stat_usage(FILE *f)
 	      "                      Default: instructions, cycles, ref-cycles (fixed\n"
 	      "                      counters), branches, branch-misses (generic\n"
 	      "                      counters left), those this PMU has, at user and\n"
-	      "                      kernel level (in an unprivileged session user\n"
-	      "                      level only, named NAME:u)\n"
-	      "  -C, --cpu CPU       the CPU (default: the highest-numbered CPU this\n"
-	      "                      process may run on, away from CPU 0's housekeeping)\n"
+	      "                      kernel level (where an unprivileged session may\n"
+	      "                      not count kernel mode, user level only, named\n"
+	      "                      NAME:u)\n"
+	      "  -C, --cpu CPU       count CPU CPU (CPU scope) and pin COMMAND there,\n"
+	      "                      in place of counting COMMAND's threads\n"
 	      "  -r, --repeat N      run COMMAND N times; print means and the relative\n"
 	      "                      standard error of each mean, ( +- P% )\n"
 	      "  -x, --field-separator SEP   CSV output, one line per event:\n"
 	      "                      value,unit,event,cpu,counter,stddev%,metric-value,\n"
-	      "                      metric-unit,backend\n"
+	      "                      metric-unit,backend (cpu empty without -C)\n"
 	      "  -j, --json          JSON Lines: one object per event with the keys\n"
-	      "                      type (\"event\"), event, value, counter, cpu, runs,\n"
-	      "                      stddev_pct, metric_value, metric_unit, backend; then\n"
-	      "                      one object with type \"summary\", cpu, command, runs,\n"
-	      "                      elapsed_s, exit_status, signal, launch (\"exact\" or\n"
-	      "                      \"plain\"), failed_runs, backend\n"
+	      "                      type (\"event\"), event, value, counter, cpu (null\n"
+	      "                      without -C), runs, stddev_pct, metric_value,\n"
+	      "                      metric_unit, backend; then one object with type\n"
+	      "                      \"summary\", scope (\"task\" or \"cpu\"), cpu, command,\n"
+	      "                      runs, elapsed_s, exit_status, signal, lost_threads,\n"
+	      "                      launch (\"exact\" or \"plain\"), failed_runs, backend\n"
 	      "  -o, --output FILE   write the report to FILE instead of stderr\n"
 	      "  -h, --help          show this help\n"
 	      "\n"
-	      "COMMAND is counted from its first instruction: pmuctl holds it at its\n"
-	      "exec (ptrace) and starts counting there.  Where that cannot be (ptrace\n"
-	      "refused; a set-user-ID, set-group-ID or file-capability COMMAND, whose\n"
-	      "exec under ptrace would drop its privileges), counting starts just\n"
-	      "before the exec, a note on stderr says why, and the counts include the\n"
-	      "end of pmuctl's launch (about 60 user-mode instructions, more when\n"
-	      "execvp() searches PATH).\n"
+	      "Without -C (task scope): the child pmuctl forks programs the session it\n"
+	      "shares with pmuctl to count itself and everything it creates, then\n"
+	      "execs COMMAND; the kernel starts counting at that exec, so none of\n"
+	      "pmuctl's instructions are counted, and each thread is counted only\n"
+	      "while it runs, on any CPU.  When COMMAND has exited, pmuctl reads the\n"
+	      "totals (64 bits).  Unprivileged users may count their commands so\n"
+	      "when the module's paranoid level is 2 or less (at 2, user mode only).\n"
+	      "A note on stderr says when threads could not be counted (the module's\n"
+	      "task_max_threads) or still ran after COMMAND exited.  A set-user-ID,\n"
+	      "set-group-ID or file-capability COMMAND is not counted this way (the\n"
+	      "module stops counting at such an exec, as perf does): a note says so.\n"
+	      "Where the module has no task scope, pmuctl counts a CPU as with -C (the\n"
+	      "highest-numbered one this process may run on) and a note says so.\n"
+	      "\n"
+	      "With -C: COMMAND is counted from its first instruction: pmuctl holds it\n"
+	      "at its exec (ptrace) and starts counting there.  Where that cannot be\n"
+	      "(ptrace refused; a set-user-ID, set-group-ID or file-capability\n"
+	      "COMMAND, whose exec under ptrace would drop its privileges), counting\n"
+	      "starts just before the exec, a note on stderr says why, and the counts\n"
+	      "include the end of pmuctl's launch (about 60 user-mode instructions,\n"
+	      "more when execvp() searches PATH).\n"
 	      "\n"
 	      "The report goes to stderr, as perf stat's does, so COMMAND keeps stdout.\n"
-	      "Table: the line ' Performance counter stats for CPU N, while 'COMMAND'\n"
-	      "ran pinned there:' (with ' (N runs)' before the colon when -r > 1); when\n"
+	      "Table: the line ' Performance counter stats for 'COMMAND':' (with -C:\n"
+	      "' Performance counter stats for CPU N, while 'COMMAND' ran pinned\n"
+	      "there:'), with ' (N runs)' before the colon when -r > 1; when\n"
 	      "the module is its test build, the line ' register model backend: ...';\n"
 	      "when a run was counted from before the exec, the line ' counted from\n"
 	      "before the exec (plain launch): ...';\n"
@@ -134,8 +164,16 @@ struct stat_acc {
 	long double t_sum, t_sumsq;
 	unsigned int failed_runs;
 	unsigned int plain_runs;	/* runs counted from before the exec */
+	unsigned long long lost;	/* task mode: threads not counted, all runs */
 	int last_status;		/* of the last run, as waitpid() gave it */
 	int fail_status;		/* of the last run that failed */
+};
+
+/* What the child sends back after its PROGRAM (task mode). */
+struct stat_task_result {
+	struct pmuctl_error err;
+	struct pmuctl_event ev[PMUCTL_MAX_EVENTS];
+	bool user_only;			/* the defaults were made user mode */
 };
 
 struct stat_ctx {
@@ -151,6 +189,8 @@ struct stat_ctx {
 	FILE *out;
 	bool plain;			/* launch plainly: set-ID, or ptrace refused */
 	bool noted;			/* the note on a plain launch was printed */
+	bool task;			/* count the command's threads (task scope) */
+	struct stat_task_result res;	/* task mode: the child's PROGRAM */
 };
 
 static int stat_parse(int argc, char **argv, struct stat_opts *o)
@@ -415,6 +455,105 @@ static int stat_run(struct stat_ctx *s, uint64_t *count, int *status, double *se
 	return 0;
 }
 
+/* Task mode, in the child: PROGRAM the shared session, say how it went. */
+static int stat_child_program(void *arg)
+{
+	struct stat_ctx *s = arg;
+	struct stat_task_result *r = &s->res;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	ret = tool_program_quiet(s->p, &s->e, true,
+				 PMUCTL_PROGRAM_INHERIT | PMUCTL_PROGRAM_ENABLE_ON_EXEC,
+				 NULL, 0, &r->err);
+	memcpy(r->ev, s->e.ev, sizeof(r->ev));
+	r->user_only = s->e.user_only;
+	return ret;
+}
+
+/*
+ * One run in task mode: the child programs the session (task scope,
+ * inherited by every thread and process the command creates, started
+ * by the kernel at its exec) and execs; pmuctl waits for it, STOPs (a
+ * thread left running counts no more), READs the session's totals and
+ * RELEASEs.  No pinning, no ptrace, no READ while it runs: the totals
+ * are 64 bits.  @lost gets the threads the module could not count.
+ */
+static int stat_run_task(struct stat_ctx *s, uint64_t *count, int *status,
+			 double *secs, unsigned int *lost)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	uint64_t v[PMUCTL_MAX_EVENTS];
+	uint32_t threads = 0, nlost = 0;
+	struct timespec t0 = { 0, 0 }, t1;
+	struct tool_launch l;
+	sigset_t mask;
+	int ret, run_err, read_err = 0;
+
+	memset(count, 0, sizeof(*count) * s->e.nr);
+	memset(&l, 0, sizeof(l));
+	sigprocmask(SIG_SETMASK, NULL, &mask);
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGQUIT, &ign, &old_quit);
+	l.argv = s->o->argv;
+	l.mask = &mask;
+	l.sigint = &old_int;
+	l.sigquit = &old_quit;
+	l.program = stat_child_program;
+	l.arg = s;
+	l.result = &s->res;
+	l.result_size = sizeof(s->res);
+	ret = tool_launch_task(&l);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (!ret && l.ended)
+		*status = l.status;
+	else if (!ret)
+		while (waitpid(l.pid, status, 0) < 0 && errno == EINTR)
+			;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	run_err = tool_launch_end(&l);
+
+	if (l.started) {
+		/* The child's PROGRAM: its counters and any renaming. */
+		if (s->res.user_only)
+			tool_events_user_only(&s->e);
+		memcpy(s->e.ev, s->res.ev, sizeof(s->e.ev));
+		pmuctl_stop(s->p);
+		read_err = pmuctl_read_task(s->p, v, s->e.nr, &threads, &nlost);
+	}
+	/* Whatever happened in the child, the next run programs afresh. */
+	pmuctl_release(s->p);
+
+	if (ret && l.failed && !strcmp(l.failed, "program")) {
+		if (s->res.user_only)
+			tool_events_user_only(&s->e);
+		return tool_program_explain("stat", ret, &s->res.err, &s->e);
+	}
+	if (ret)
+		return tool_fail("stat", "cannot start '%s': %s: %s", s->o->argv[0],
+				 l.failed ? l.failed : "launch", strerror(-ret));
+	if (run_err)
+		return tool_fail("stat", "cannot run '%s': %s", s->o->argv[0],
+				 strerror(-run_err));
+	if (read_err)
+		return tool_fail("stat", "cannot read the counts of '%s': %s",
+				 s->cmdline, strerror(-read_err));
+	if (l.started)
+		for (unsigned int i = 0; i < s->e.nr; i++)
+			count[i] = v[i];
+	if (nlost)
+		fprintf(stderr, "pmuctl stat: note: %u threads or processes of '%s' were not counted (the module's task_max_threads reached, or no memory): the counts miss theirs\n",
+			nlost, s->cmdline);
+	if (threads)
+		fprintf(stderr, "pmuctl stat: note: %u threads of '%s' still ran after it exited: counted until then\n",
+			threads, s->cmdline);
+	*lost = nlost;
+	*secs = l.started ? elapsed(&t0, &t1) : 0;
+	return 0;
+}
+
 /* The index of the first event that counts @code as a plain count, or -1. */
 static int find_plain(const struct tool_events *e, uint64_t code, uint64_t priv)
 {
@@ -545,8 +684,11 @@ static void print_table(const struct stat_ctx *s, const struct stat_acc *a,
 	FILE *f = s->out;
 	char st[128];
 
-	fprintf(f, "\n Performance counter stats for CPU %d, while '%s' ran pinned there",
-		s->cpu, s->cmdline);
+	if (s->task)
+		fprintf(f, "\n Performance counter stats for '%s'", s->cmdline);
+	else
+		fprintf(f, "\n Performance counter stats for CPU %d, while '%s' ran pinned there",
+			s->cpu, s->cmdline);
 	if (a->runs > 1)
 		fprintf(f, " (%u runs)", a->runs);
 	fprintf(f, ":\n");
@@ -598,9 +740,14 @@ static void print_csv(const struct stat_ctx *s, const struct stat_acc *a,
 	const char *x = s->o->sep;
 	char ctr[16];
 
+	char cpu[16] = "";
+
+	/* Task mode counts no CPU: the field is empty. */
+	if (!s->task)
+		snprintf(cpu, sizeof(cpu), "%d", s->cpu);
 	for (unsigned int i = 0; i < s->e.nr; i++) {
-		fprintf(s->out, "%.0Lf%s%s%s%s%d%s%s%s", mean_of(a, i), x, x,
-			s->e.name[i], x, s->cpu, x,
+		fprintf(s->out, "%.0Lf%s%s%s%s%s%s%s%s", mean_of(a, i), x, x,
+			s->e.name[i], x, cpu, x,
 			tool_counter_name(s->e.ev[i].counter, ctr, sizeof(ctr)), x);
 		if (a->runs > 1)
 			fprintf(s->out, "%.2f", spread(a->sum[i], a->sumsq[i], a->runs));
@@ -620,15 +767,17 @@ static void print_json(const struct stat_ctx *s, const struct stat_acc *a,
 {
 	const char *backend = tool_backend_name(s->info->backend);
 	FILE *f = s->out;
-	char ctr[16];
+	char ctr[16], cpu[16] = "null";
 
+	if (!s->task)
+		snprintf(cpu, sizeof(cpu), "%d", s->cpu);
 	for (unsigned int i = 0; i < s->e.nr; i++) {
 		fprintf(f, "{\"type\":\"event\",\"event\":");
 		tool_json_str(f, s->e.name[i]);
-		fprintf(f, ",\"value\":%.0Lf,\"counter\":\"%s\",\"cpu\":%d,\"runs\":%u,",
+		fprintf(f, ",\"value\":%.0Lf,\"counter\":\"%s\",\"cpu\":%s,\"runs\":%u,",
 			mean_of(a, i),
 			tool_counter_name(s->e.ev[i].counter, ctr, sizeof(ctr)),
-			s->cpu, a->runs);
+			cpu, a->runs);
 		if (a->runs > 1)
 			fprintf(f, "\"stddev_pct\":%.2f,",
 				spread(a->sum[i], a->sumsq[i], a->runs));
@@ -642,7 +791,8 @@ static void print_json(const struct stat_ctx *s, const struct stat_acc *a,
 			fprintf(f, "\"metric_value\":null,\"metric_unit\":null,");
 		fprintf(f, "\"backend\":\"%s\"}\n", backend);
 	}
-	fprintf(f, "{\"type\":\"summary\",\"cpu\":%d,\"command\":", s->cpu);
+	fprintf(f, "{\"type\":\"summary\",\"scope\":\"%s\",\"cpu\":%s,\"command\":",
+		s->task ? "task" : "cpu", cpu);
 	tool_json_str(f, s->cmdline);
 	fprintf(f, ",\"runs\":%u,\"elapsed_s\":%.9f,", a->runs,
 		(double)(a->t_sum / a->runs));
@@ -652,8 +802,8 @@ static void print_json(const struct stat_ctx *s, const struct stat_acc *a,
 	else
 		fprintf(f, "\"exit_status\":null,\"signal\":%d,",
 			WIFSIGNALED(a->last_status) ? WTERMSIG(a->last_status) : 0);
-	fprintf(f, "\"launch\":\"%s\",\"failed_runs\":%u,\"backend\":\"%s\"}\n",
-		a->plain_runs ? "plain" : "exact", a->failed_runs, backend);
+	fprintf(f, "\"lost_threads\":%llu,\"launch\":\"%s\",\"failed_runs\":%u,\"backend\":\"%s\"}\n",
+		a->lost, a->plain_runs ? "plain" : "exact", a->failed_runs, backend);
 }
 
 /*
@@ -672,6 +822,12 @@ static void stat_check_privileged(struct stat_ctx *s)
 
 	if (!priv)
 		return;
+	if (s->task) {
+		/* The module stops counting a thread at such an exec, as perf. */
+		fprintf(stderr, "pmuctl stat: note: %s is %s: the module does not count a thread from its exec of such a program on (as perf), so its counts are 0; count its CPU instead with -C CPU\n",
+			path, what[priv]);
+		return;
+	}
 	s->plain = true;
 	snprintf(why, sizeof(why), "%s is %s: pmuctl starts it without ptrace, under which its exec would drop its privileges",
 		 path, what[priv]);
@@ -696,22 +852,26 @@ static int stat_main(struct stat_ctx *s)
 	/*
 	 * pmuctl itself waits on another CPU when it may run on one: its
 	 * wake-ups and READs then disturb the counted CPU as little as can be.
+	 * (Task mode counts the command's threads only: pmuctl stays put.)
 	 */
-	if (tool_affinity(away, s->setsize) == 0) {
+	if (!s->task && tool_affinity(away, s->setsize) == 0) {
 		CPU_CLR_S((unsigned int)s->cpu, s->setsize, away);
 		if (CPU_COUNT_S(s->setsize, away))
 			sched_setaffinity(0, s->setsize, away);
 	}
 	CPU_FREE(away);
 
-	metrics_find(s, m);
 	stat_check_privileged(s);
 	for (unsigned int r = 0; r < s->o->runs; r++) {
-		bool exact = false;
+		unsigned int lost = 0;
+		bool exact = true;
 		int status = 0;
 		double secs = 0;
 
-		ret = stat_run(s, count, &status, &secs, &exact);
+		if (s->task)
+			ret = stat_run_task(s, count, &status, &secs, &lost);
+		else
+			ret = stat_run(s, count, &status, &secs, &exact);
 		if (ret) {
 			free(a);
 			return ret;
@@ -725,6 +885,7 @@ static int stat_main(struct stat_ctx *s)
 		a->t_sumsq += (long double)secs * secs;
 		a->last_status = status;
 		a->plain_runs += !exact;
+		a->lost += lost;
 		if (status_failed(status)) {
 			a->failed_runs++;
 			a->fail_status = status;
@@ -733,6 +894,8 @@ static int stat_main(struct stat_ctx *s)
 		if (WIFSIGNALED(status) && WTERMSIG(status) == SIGINT)
 			break;
 	}
+	/* From the events as programmed (task mode: by the child). */
+	metrics_find(s, m);
 	if (s->o->json)
 		print_json(s, a, m);
 	else if (s->o->sep)
@@ -770,10 +933,12 @@ int cmd_stat(int argc, char **argv)
 		ret = tool_fail("stat", "%s", strerror(ENOMEM));
 		goto out;
 	}
-	ret = stat_pick_cpu(s, aff);
-	if (ret)
-		goto out;
-	CPU_SET_S((unsigned int)s->cpu, s->setsize, s->cpuset);
+	/* -C first: a CPU this process may not use is a usage error. */
+	if (o.cpu >= 0) {
+		ret = stat_pick_cpu(s, aff);
+		if (ret)
+			goto out;
+	}
 
 	if (o.output) {
 		s->out = fopen(o.output, "w");
@@ -789,13 +954,29 @@ int cmd_stat(int argc, char **argv)
 		goto out;
 	}
 	s->info = pmuctl_get_info(s->p);
+	/*
+	 * Without -C the command's threads are counted (task scope), where
+	 * the module can; a module without task scope counts a CPU, as
+	 * pmuctl stat did before it.
+	 */
+	s->task = o.cpu < 0 && (s->info->program_flags & PMUCTL_PROGRAM_TASK);
+	if (!s->task && o.cpu < 0) {
+		ret = stat_pick_cpu(s, aff);
+		if (ret)
+			goto close;
+		fprintf(stderr, "pmuctl stat: note: this pmuctl module cannot count tasks (no task scope): counting CPU %d, with '%s' pinned there\n",
+			s->cpu, s->cmdline);
+	}
+	if (!s->task)
+		CPU_SET_S((unsigned int)s->cpu, s->setsize, s->cpuset);
 	ret = tool_events_get("stat", s->info, o.events, &s->e);
-	if (!ret)
+	if (!ret && !s->task)
 		ret = tool_program("stat", s->p, &s->e, s->cpuset, s->setsize);
 	if (!ret) {
 		s->ctr = pmuctl_get_counters(s->p);
 		ret = stat_main(s);
 	}
+close:
 	pmuctl_close(s->p);
 out:
 	if (s->out != stderr && fclose(s->out) && !ret)

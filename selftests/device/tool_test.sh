@@ -230,16 +230,20 @@ check_works_in_the_guest() {
 	fi
 }
 
+# Without -C the command's threads are counted (task scope), with -C a CPU.
 stat_prints_counts_with_the_register_model_label() {
 	run stat -- /bin/true
 	expect_rc 0
-	has "$tmp/err" "^ Performance counter stats for CPU $last_cpu, while '/bin/true' ran pinned there:\$"
+	has "$tmp/err" "^ Performance counter stats for '/bin/true':\$"
 	has "$tmp/err" '^ register model backend: the module.s test build counts nothing; the values are what READ returned$'
 	for e in $DEFAULTS; do
 		has "$tmp/err" "^ +[0-9]+  $e( |\$)"
 	done
 	has "$tmp/err" '^ +[0-9]+\.[0-9]{9} seconds time elapsed$'
 	[ ! -s "$tmp/out" ] || fail "the report went to stdout, not stderr"
+	run stat -C "$last_cpu" -- /bin/true
+	expect_rc 0
+	has "$tmp/err" "^ Performance counter stats for CPU $last_cpu, while '/bin/true' ran pinned there:\$"
 }
 
 # The command presets fixed0 and pmc0 of the counted CPU: after RESET they
@@ -291,7 +295,7 @@ stat_invalid_event_names_the_rule() {
 
 # value,unit,event,cpu,counter,stddev%,metric-value,metric-unit,backend
 stat_csv_parses() {
-	run stat -x , -- /bin/true
+	run stat -x , -C "$last_cpu" -- /bin/true
 	expect_rc 0
 	[ "$(lines "$tmp/err")" = 5 ] || fail "want one line per default event"
 	awk -F, -v cpu="$last_cpu" -v events="$DEFAULTS" '
@@ -304,6 +308,13 @@ stat_csv_parses() {
 		$9 != "model" { printf "line %d: backend \"%s\"\n", NR, $9 }
 	' "$tmp/err" >"$tmp/bad"
 	[ ! -s "$tmp/bad" ] || fail "$(cat "$tmp/bad")"
+	# task scope: no CPU
+	run stat -x , -- /bin/true
+	expect_rc 0
+	[ "$(lines "$tmp/err")" = 5 ] || fail "task scope: want one line per default event"
+	awk -F, 'NF != 9 || $4 != "" { printf "task scope, line %d: %s\n", NR, $0 }' \
+		"$tmp/err" >"$tmp/bad"
+	[ ! -s "$tmp/bad" ] || fail "$(cat "$tmp/bad")"
 }
 
 stat_json_parses() {
@@ -312,9 +323,9 @@ stat_json_parses() {
 	json_flat "$tmp/err"
 	[ "$(grep -c '^{"type":"event",' "$tmp/err")" = 5 ] || fail "want 5 event objects"
 	for e in $DEFAULTS; do
-		has "$tmp/err" "^\\{\"type\":\"event\",\"event\":\"$e\",\"value\":[0-9]+,\"counter\":\"(fixed|pmc)[0-9]+\",\"cpu\":$last_cpu,"
+		has "$tmp/err" "^\\{\"type\":\"event\",\"event\":\"$e\",\"value\":[0-9]+,\"counter\":\"(fixed|pmc)[0-9]+\",\"cpu\":null,"
 	done
-	has "$tmp/err" '^\{"type":"summary",.*"command":"/bin/false".*"exit_status":1,.*"launch":"exact","failed_runs":1,"backend":"model"\}$'
+	has "$tmp/err" '^\{"type":"summary","scope":"task","cpu":null,"command":"/bin/false".*"exit_status":1,.*"lost_threads":0,"launch":"exact","failed_runs":1,"backend":"model"\}$'
 	[ "$(grep -c '"backend":"model"' "$tmp/err")" = 6 ] || fail "want backend model in every object"
 }
 

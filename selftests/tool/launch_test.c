@@ -15,7 +15,12 @@
  *  - plain launch (asked for, or ptrace refused by a seccomp filter): at
  *    start() the child has not exec'd yet; the refusal's errno is kept;
  *  - set-user-ID, set-group-ID (with group execute) executables are
- *    recognised, found through $PATH as execvp() finds them.
+ *    recognised, found through $PATH as execvp() finds them;
+ *  - task mode (tool_launch_task()): program() runs in the child before
+ *    its exec, untraced and with the caller's affinity, and its result
+ *    comes back to the parent; a refusal ends the child before the
+ *    command runs and reaches the parent as "program" with the result;
+ *    exit status, SIGINT and exec errors are the command's as above.
  *
  * The command is the known-count workload $WORKLOAD (default
  * build/vmbin/workload, selftests/bench/workload.S) or sh.
@@ -23,6 +28,7 @@
 #define _GNU_SOURCE
 #include <elf.h>
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/filter.h>
@@ -353,6 +359,173 @@ TEST(privileged_executables_are_recognised)
 	unlink(file);
 	rmdir(dir);
 	free(old_path);
+}
+
+/* Task mode: what the child's program() saw, sent back as the result. */
+struct task_seen {
+	pid_t pid;
+	char exe[PATH_MAX];
+	int tracer;
+	int nr_cpus;
+	uint32_t reason;
+};
+
+struct task_run {
+	struct tool_launch l;
+	sigset_t mask;
+	struct sigaction dfl;
+	struct task_seen res;
+	int program_ret;	/* what program() returns */
+	int ret, end, status;
+};
+
+/* TracerPid of /proc/self/status, or -1. */
+static int tracer_pid(void)
+{
+	char line[256];
+	int pid = -1;
+	FILE *f = fopen("/proc/self/status", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "TracerPid: %d", &pid) == 1)
+			break;
+	fclose(f);
+	return pid;
+}
+
+/* program(), in the child: look at ourselves, answer as told. */
+static int task_program(void *arg)
+{
+	struct task_run *r = arg;
+	cpu_set_t set;
+	ssize_t n;
+
+	r->res.pid = getpid();
+	n = readlink("/proc/self/exe", r->res.exe, sizeof(r->res.exe) - 1);
+	r->res.exe[n > 0 ? n : 0] = '\0';
+	r->res.tracer = tracer_pid();
+	r->res.nr_cpus = sched_getaffinity(0, sizeof(set), &set) ? -1 : CPU_COUNT(&set);
+	r->res.reason = r->program_ret ? PMUCTL_R_UNPRIV_KERNEL_MODE : 0;
+	return r->program_ret;
+}
+
+static void launch_task(struct task_run *r, char *const *argv, int program_ret)
+{
+	memset(r, 0, sizeof(*r));
+	sigemptyset(&r->mask);
+	r->dfl.sa_handler = SIG_DFL;
+	r->program_ret = program_ret;
+	r->l.argv = argv;
+	r->l.mask = &r->mask;
+	r->l.sigint = &r->dfl;
+	r->l.sigquit = &r->dfl;
+	r->l.program = task_program;
+	r->l.arg = r;
+	r->l.result = &r->res;
+	r->l.result_size = sizeof(r->res);
+	r->ret = tool_launch_task(&r->l);
+	r->status = -1;
+	if (!r->ret && r->l.ended)
+		r->status = r->l.status;
+	else if (!r->ret)
+		while (waitpid(r->l.pid, &r->status, 0) < 0 && errno == EINTR)
+			;
+	r->end = tool_launch_end(&r->l);
+}
+
+static int self_cpus(void)
+{
+	cpu_set_t set;
+
+	return sched_getaffinity(0, sizeof(set), &set) ? -1 : CPU_COUNT(&set);
+}
+
+TEST(task_launch_programs_in_the_child_before_its_exec)
+{
+	char *argv[] = { (char *)workload(), "1000", NULL };
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	struct task_run r;
+
+	ASSERT_LT(0, n);
+	self[n] = '\0';
+	ASSERT_EQ(0, access(workload(), X_OK))
+		TH_LOG("no workload at %s: build it (make build/vmbin/workload)", workload());
+	launch_task(&r, argv, 0);
+	ASSERT_EQ(0, r.ret) TH_LOG("tool_launch_task: %s: %s", r.l.failed, strerror(-r.ret));
+	EXPECT_TRUE(r.l.started);
+	EXPECT_FALSE(r.l.ended);
+	EXPECT_EQ((int)TOOL_LAUNCH_EXACT, (int)r.l.how);
+	/* program() ran in the child, before its exec, untraced, unpinned */
+	EXPECT_EQ(r.l.pid, r.res.pid);
+	EXPECT_NE(getpid(), r.res.pid);
+	EXPECT_STREQ(self, r.res.exe);
+	EXPECT_EQ(0, r.res.tracer);
+	EXPECT_EQ(self_cpus(), r.res.nr_cpus);
+	/* then the command ran to its own end */
+	EXPECT_TRUE(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0) {
+		TH_LOG("wait status %#x", r.status);
+	}
+	EXPECT_EQ(0, r.end);
+}
+
+TEST(task_program_refusal_reaches_the_parent_and_nothing_runs)
+{
+	char dir[] = "/tmp/pmuctl-launch-XXXXXX", file[PATH_MAX], cmd[PATH_MAX + 16];
+	char *argv[] = { "sh", "-c", cmd, NULL };
+	struct task_run r;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(file, sizeof(file), "%s/ran", dir);
+	snprintf(cmd, sizeof(cmd), "touch %s", file);
+	launch_task(&r, argv, -EACCES);
+	EXPECT_EQ(-EACCES, r.ret);
+	ASSERT_NE(NULL, r.l.failed);
+	EXPECT_STREQ("program", r.l.failed);
+	EXPECT_FALSE(r.l.started);
+	/* the child's result came back with the refusal */
+	EXPECT_EQ((uint32_t)PMUCTL_R_UNPRIV_KERNEL_MODE, r.res.reason);
+	EXPECT_NE(0, r.res.pid);
+	/* the command never ran, and the child is reaped */
+	EXPECT_NE(0, access(file, F_OK));
+	EXPECT_EQ(-1, waitpid(r.res.pid, NULL, WNOHANG));
+	EXPECT_EQ(ECHILD, errno);
+	unlink(file);
+	rmdir(dir);
+}
+
+TEST(task_exit_status_signals_and_exec_errors_are_the_commands)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	char *exit7[] = { "sh", "-c", "exit 7", NULL };
+	char *intr[] = { "sh", "-c", "kill -INT $$; exit 0", NULL };
+	char *missing[] = { "pmuctl-no-such-command", NULL };
+	struct task_run r;
+
+	launch_task(&r, exit7, 0);
+	ASSERT_EQ(0, r.ret);
+	EXPECT_TRUE(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 7) {
+		TH_LOG("wait status %#x", r.status);
+	}
+	EXPECT_EQ(0, r.end);
+
+	/* pmuctl ignores SIGINT while the command runs; the command must not */
+	sigaction(SIGINT, &ign, &old);
+	launch_task(&r, intr, 0);
+	sigaction(SIGINT, &old, NULL);
+	ASSERT_EQ(0, r.ret);
+	EXPECT_TRUE(WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGINT) {
+		TH_LOG("wait status %#x", r.status);
+	}
+
+	launch_task(&r, missing, 0);
+	ASSERT_EQ(0, r.ret);
+	EXPECT_TRUE(r.l.started);
+	EXPECT_EQ(-ENOENT, r.end);
+	ASSERT_NE(NULL, r.l.failed);
+	EXPECT_STREQ("exec", r.l.failed);
 }
 
 TEST_HARNESS_MAIN

@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# "pmuctl stat" counts its command from the command's first instruction,
-# as perf stat does with enable_on_exec: checked where counts are exact,
+# "pmuctl stat -C CPU" (CPU scope: the command pinned to the counted CPU,
+# held at its exec by ptrace) counts its command from the command's first
+# instruction, as perf stat does with enable_on_exec (task scope, the
+# default, is selftests/tool/stat_task_test.sh): checked where counts are exact,
 # in a QEMU guest whose patched QEMU emulates the PMU (scripts/vm/qemu/pmu-spec.md:
 # instructions retired exact per privilege level, cycles = instructions;
 # the rig's emulated-PMU guests, scripts/vm/run.sh -P, with the default
@@ -41,6 +43,8 @@
 
 PMUCTL=${PMUCTL:-pmuctl}
 SIZES="1000000 10000000"
+# The CPU counted: the highest, as pmuctl stat chose before task scope.
+CPU=$(($(grep -c '^processor' /proc/cpuinfo) - 1))
 
 echo "TAP version 13"
 if [ ! -c /dev/pmuctl ]; then
@@ -126,7 +130,7 @@ done
 # perf's own NMI watchdog (kernel.nmi_watchdog=1, the rig's "pmu-wd"
 # guests) holds the counters: pmuctl is refused with PERF_BUSY, as it must
 # be (selftests/hw/watchdog_test proves that); the pmuctl tests then SKIP.
-if "$PMUCTL" stat -e instructions:u -- workload 1 2>&1 >/dev/null |
+if "$PMUCTL" stat -C $CPU -e instructions:u -- workload 1 2>&1 >/dev/null |
 	grep -q PERF_BUSY; then
 	for t in $(for N in $SIZES; do echo "stat_counts_$N"; done) \
 		stat_repeats_exactly stat_json_says_exact stat_setuid_is_plain \
@@ -149,7 +153,7 @@ for N in $SIZES; do
 	try=0
 	while [ $try -lt $TRIES ]; do
 		try=$((try + 1))
-		run "$PMUCTL" stat -x, -e instructions:u,cycles:u -- workload "$N"
+		run "$PMUCTL" stat -C $CPU -x, -e instructions:u,cycles:u -- workload "$N"
 		ins=$(csv_value instructions:u)
 		cyc=$(csv_value cycles:u)
 		seen="$seen $ins/$cyc"
@@ -171,7 +175,7 @@ seen=
 try=0
 while [ $try -lt $TRIES ]; do
 	try=$((try + 1))
-	run "$PMUCTL" stat -r 3 -x, -e instructions:u -- workload $N
+	run "$PMUCTL" stat -C $CPU -r 3 -x, -e instructions:u -- workload $N
 	line=$(grep ',instructions:u,' "$tmp/err")
 	seen="$seen '$line'"
 	case $line in
@@ -193,7 +197,7 @@ result stat_repeats_exactly
 try=0
 while [ $try -lt $TRIES ]; do
 	try=$((try + 1))
-	run "$PMUCTL" stat --json -e instructions:u -- workload $N
+	run "$PMUCTL" stat -C $CPU --json -e instructions:u -- workload $N
 	grep -q "\"value\":$want," "$tmp/err" && break
 	value=$(sed -n 's/.*"value":\([0-9]*\),.*/\1/p' "$tmp/err" | head -n 1)
 	[ "$rc" = 0 ] && [ "${value:-0}" -gt "$want" ] 2>/dev/null || break
@@ -207,7 +211,7 @@ result stat_json_says_exact
 
 # /tmp is the guest's tmpfs (scripts/vm/init mounts it without nosuid).
 cp "$(command -v workload)" "$tmp/suid-workload" && chmod 4755 "$tmp/suid-workload"
-run "$PMUCTL" stat --json -e instructions:u -- "$tmp/suid-workload" $N
+run "$PMUCTL" stat -C $CPU --json -e instructions:u -- "$tmp/suid-workload" $N
 notes=$(grep -c "^pmuctl stat: note: $tmp/suid-workload is set-user-ID: " "$tmp/err")
 got=$(sed -n 's/.*"event":"instructions:u","value":\([0-9]*\),.*/\1/p' "$tmp/err")
 if [ "$rc" != 0 ] || [ "$notes" != 1 ] || ! grep -q '"launch":"plain"' "$tmp/err" ||
@@ -215,14 +219,14 @@ if [ "$rc" != 0 ] || [ "$notes" != 1 ] || ! grep -q '"launch":"plain"' "$tmp/err
 	fail "want one note, \"launch\":\"plain\" and more than $want instructions"
 	show
 else
-	run "$PMUCTL" stat -e instructions:u -- "$tmp/suid-workload" $N
+	run "$PMUCTL" stat -C $CPU -e instructions:u -- "$tmp/suid-workload" $N
 	grep -q '^ counted from before the exec (plain launch): ' "$tmp/err" ||
 		{ fail "no 'counted from before the exec' line in the table"; show; }
 fi
 result stat_setuid_is_plain
 echo "# the plain launch (set-user-ID workload $N): $got instructions:u, $((got - want)) more than the exact $want"
 
-run "$PMUCTL" stat -e instructions:u -- workload x
+run "$PMUCTL" stat -C $CPU -e instructions:u -- workload x
 if [ "$rc" != 0 ] || ! grep -q "^ 'workload x' exited with status 2\$" "$tmp/err"; then
 	fail "want pmuctl's exit 0 and \" 'workload x' exited with status 2\""
 	show

@@ -1,0 +1,218 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# "pmuctl stat -- CMD" without -C counts CMD's threads and the processes
+# it starts, wherever they run (task scope: the child programs the shared
+# session with PMUCTL_PROGRAM_TASK | INHERIT | ENABLE_ON_EXEC before its
+# exec), and exactly CMD: checked where counts are exact, in the
+# emulated-PMU guests (scripts/vm/run.sh -P; QEMU's PMU counts
+# instructions retired exactly per privilege level, cycles = instructions).
+# Known counts: workload N (selftests/bench/workload.S) retires 2N + 8D +
+# 23 user-mode instructions, workload-threads N (selftests/tool/threads.S,
+# 4 threads, 3 of them created after exec, none pinned) 8N + 8D + 91.
+#
+#   perf_counts_threads      perf (perf-count: enable_on_exec, inherit,
+#                            user mode) counts workload-threads exactly:
+#                            the formula holds, so the next tests measure
+#                            pmuctl alone;
+#   task_counts_workload     -x, -e instructions:u,cycles:u of workload N:
+#                            exactly the formula for both, first try (task
+#                            scope counts nothing but the command: no
+#                            retries as for CPU scope), cpu field empty;
+#   task_counts_4_threads    workload-threads N: exactly the sum of the
+#                            four threads, nothing lost, no note;
+#   task_table_and_json      the table's headline "Performance counter
+#                            stats for 'CMD':" and the JSON summary's
+#                            "scope":"task", "cpu":null, "lost_threads":0;
+#   task_repeats_exactly     -r 3 of workload-threads: the mean exact,
+#                            the spread 0.00;
+#   task_refusal_names_the_rule  an invalid event (EDGE without CMASK):
+#                            the child's refusal reaches pmuctl, which
+#                            prints the rule and the event and exits 1,
+#                            and the command does not run;
+#   task_keeps_exit_status   the command's exit status (2) is reported,
+#                            pmuctl's own is 0;
+#   cpu_scope_with_C         -C CPU still counts the CPU (the CPU
+#                            headline) and the workload's exact count.
+#
+# busybox sh (POSIX).  The tool is $PMUCTL (default pmuctl in PATH);
+# workload, workload-threads and perf-count are in PATH (the rig's -x).
+# One SKIP without /dev/pmuctl, without the emulated PMU, with the
+# register-model build, or with a module without task scope.
+
+PMUCTL=${PMUCTL:-pmuctl}
+N=1000000
+
+echo "TAP version 13"
+if [ ! -c /dev/pmuctl ]; then
+	echo "1..0 # SKIP no /dev/pmuctl"
+	exit 0
+fi
+for p in "$PMUCTL" workload workload-threads perf-count; do
+	if ! command -v "$p" >/dev/null 2>&1; then
+		echo "1..0"
+		echo "Bail out! no '$p' in PATH (the rig installs build/vmbin/* with -x)"
+		exit 1
+	fi
+done
+if ! perf-count --emulated >/dev/null; then
+	echo "1..0 # SKIP not QEMU TCG's emulated PMU: counts are exact only there"
+	exit 0
+fi
+if ! "$PMUCTL" info 2>/dev/null | grep -q '^backend: msr'; then
+	echo "1..0 # SKIP pmuctl.ko is not the default build (backend msr): nothing is counted"
+	exit 0
+fi
+
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+n=0
+failed=0
+: >"$tmp/why"
+
+result() {
+	n=$((n + 1))
+	if [ -s "$tmp/why" ]; then
+		echo "not ok $n - $1"
+		sed 's/^/# /' "$tmp/why"
+		failed=$((failed + 1))
+	else
+		echo "ok $n - $1"
+	fi
+	: >"$tmp/why"
+}
+
+fail() {
+	echo "$*" >>"$tmp/why"
+}
+
+show() {
+	echo "cmd: $last" >>"$tmp/why"
+	echo "exit: $rc" >>"$tmp/why"
+	sed 's/^/stdout: /' "$tmp/out" >>"$tmp/why"
+	sed 's/^/stderr: /' "$tmp/err" >>"$tmp/why"
+}
+
+run() {
+	last="$*"
+	"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+}
+
+# The known counts.
+expected() {
+	echo $((2 * $1 + 8 * ${#1} + 23))
+}
+expected_threads() {
+	echo $((8 * $1 + 8 * ${#1} + 91))
+}
+
+csv_value() {
+	awk -F, -v e="$1" '$3 == e { print $1; exit }' "$tmp/err"
+}
+
+# A module without task scope: pmuctl stat says so and counts a CPU.
+run "$PMUCTL" stat -e instructions:u -- workload 1
+if grep -q 'cannot count tasks' "$tmp/err"; then
+	echo "1..0 # SKIP this pmuctl.ko has no task scope (pmuctl stat counted a CPU)"
+	exit 0
+fi
+if grep -q PERF_BUSY "$tmp/err"; then
+	echo "1..0 # SKIP perf holds the counters (PERF_BUSY: kernel.nmi_watchdog=1)"
+	exit 0
+fi
+echo "1..8"
+
+want=$(expected_threads $N)
+run perf-count -- workload-threads $N
+got=$(cat "$tmp/out")
+if [ "$rc" != 0 ] || [ "$got" != "$want" ]; then
+	fail "perf counted $got user-mode instructions of 'workload-threads $N', want $want"
+	show
+fi
+result perf_counts_threads
+
+want=$(expected $N)
+run "$PMUCTL" stat -x, -e instructions:u,cycles:u -- workload $N
+ins=$(csv_value instructions:u)
+cyc=$(csv_value cycles:u)
+cpu=$(awk -F, '$3 == "instructions:u" { print "[" $4 "]"; exit }' "$tmp/err")
+if [ "$rc" != 0 ] || [ "$ins" != "$want" ] || [ "$cyc" != "$want" ] || [ "$cpu" != "[]" ]; then
+	fail "instructions:u/cycles:u $ins/$cyc of 'workload $N', want $want for both, and an empty cpu field (got $cpu)"
+	show
+fi
+result task_counts_workload
+
+want=$(expected_threads $N)
+run "$PMUCTL" stat -x, -e instructions:u -- workload-threads $N
+ins=$(csv_value instructions:u)
+if [ "$rc" != 0 ] || [ "$ins" != "$want" ] || grep -q 'note:' "$tmp/err"; then
+	fail "instructions:u $ins of 'workload-threads $N' (4 threads), want $want and no note"
+	show
+fi
+result task_counts_4_threads
+
+run "$PMUCTL" stat -e instructions:u -- workload-threads $N
+grep -q "^ Performance counter stats for 'workload-threads $N':\$" "$tmp/err" ||
+	fail "no headline \" Performance counter stats for 'workload-threads $N':\""
+grep -Eq "^ +$want  instructions:u\$" "$tmp/err" || fail "no line '$want  instructions:u'"
+[ -s "$tmp/why" ] && show
+run "$PMUCTL" stat --json -e instructions:u -- workload-threads $N
+grep -q "^{\"type\":\"event\",\"event\":\"instructions:u\",\"value\":$want,\"counter\":\"[a-z]*[0-9]*\",\"cpu\":null," "$tmp/err" ||
+	fail "no event object with the value $want and \"cpu\":null"
+grep -q '^{"type":"summary","scope":"task","cpu":null,"command":"workload-threads '$N'",.*"exit_status":0,"signal":null,"lost_threads":0,"launch":"exact","failed_runs":0,"backend":"msr"}$' "$tmp/err" ||
+	fail "no summary with \"scope\":\"task\", \"cpu\":null, \"lost_threads\":0"
+[ -s "$tmp/why" ] && show
+result task_table_and_json
+
+run "$PMUCTL" stat -r 3 -x, -e instructions:u -- workload-threads $N
+line=$(grep ',instructions:u,' "$tmp/err")
+case $line in
+"$want,,instructions:u,,"*",0.00,"*) ;;
+*)
+	fail "3 runs of 'workload-threads $N': '$line'; want the mean $want and spread 0.00"
+	show
+	;;
+esac
+result task_repeats_exactly
+
+# EDGE (bit 18) without a counter mask [SDM; README "The rules"]; the
+# command would create $tmp/ran.
+run "$PMUCTL" stat -e r5003c -- sh -c "touch $tmp/ran"
+if [ "$rc" != 1 ] || [ "$(wc -l <"$tmp/err")" != 1 ] ||
+   ! grep -q "^pmuctl stat: event 'r5003c' refused: EDGE_NO_CMASK: " "$tmp/err" ||
+   [ -e "$tmp/ran" ]; then
+	fail "want exit 1, one line naming EDGE_NO_CMASK and the event, and the command not run"
+	show
+fi
+result task_refusal_names_the_rule
+
+run "$PMUCTL" stat -e instructions:u -- workload x
+if [ "$rc" != 0 ] || ! grep -q "^ 'workload x' exited with status 2\$" "$tmp/err"; then
+	fail "want pmuctl's exit 0 and \" 'workload x' exited with status 2\""
+	show
+fi
+result task_keeps_exit_status
+
+# CPU scope as before: the highest CPU; another task there may add to the
+# count, so up to 3 tries, one exact, none below.
+cpu=$(($(grep -c '^processor' /proc/cpuinfo) - 1))
+want=$(expected $N)
+try=0
+while [ $try -lt 3 ]; do
+	try=$((try + 1))
+	run "$PMUCTL" stat -C $cpu -x, -e instructions:u -- workload $N
+	ins=$(csv_value instructions:u)
+	[ "$rc" = 0 ] && [ "$ins" = "$want" ] && break
+	[ "$rc" = 0 ] && [ "${ins:-0}" -gt "$want" ] 2>/dev/null || break
+done
+run "$PMUCTL" stat -C $cpu -e instructions:u -- workload $N
+if [ "$ins" != "$want" ] ||
+   ! grep -q "^ Performance counter stats for CPU $cpu, while 'workload $N' ran pinned there:\$" "$tmp/err"; then
+	fail "-C $cpu: instructions:u $ins ($try tries), want $want, and the CPU headline"
+	show
+fi
+result cpu_scope_with_C
+
+[ "$failed" = 0 ]
