@@ -195,13 +195,14 @@ struct worker {
 	uint32_t read_ecx;		/* ... or this, when read_idx < 0 */
 	int in_fd, out_fd;
 	uint64_t n, rounds;
+	uint64_t pre_n;			/* first, one round of this on a pipe of its own */
 	pthread_barrier_t *bar;
 	/* out */
 	pid_t tid;
 	int fd;				/* session or perf event (main opens perf) */
 	int prog_ret;
 	uint32_t prog_reason;
-	struct task_rounds tr;
+	struct task_rounds tr, pre;
 	struct tr_rec rec[MAX_ROUNDS];
 	uint64_t after[2];		/* rdpmc of each event after the stop */
 	uint64_t total[2], thr[2];	/* READ, READ_THREAD */
@@ -249,6 +250,23 @@ static void *worker_main(void *arg)
 	/* rdpmc only where this thread is granted it: its session counts. */
 	w->tr.flags = w->mode == W_PMUCTL && !w->prog_ret ? w->flags : w->flags & ~TR_RDPMC;
 	w->tr.rec = (uintptr_t)w->rec;
+	if (w->pre_n) {
+		int p[2];
+
+		w->pre = w->tr;
+		w->pre.n = w->pre_n;
+		w->pre.rounds = 1;
+		w->pre.flags = 0;
+		if (!pipe(p) && write(p[1], "p", 1) == 1) {
+			w->pre.in_fd = p[0];
+			w->pre.out_fd = p[1];
+			task_rounds(&w->pre);
+			close(p[0]);
+			close(p[1]);
+		} else {
+			w->pre.err = -errno;
+		}
+	}
 	/* Whatever failed, the rounds run: the partner waits for them. */
 	task_rounds(&w->tr);
 	if (w->mode == W_PMUCTL && !w->prog_ret) {
@@ -455,6 +473,7 @@ TEST_F(task, two_threads_on_one_cpu_count_their_own_work_exactly_like_perf)
 	for (int i = 0; i < 2; i++) {
 		WORKER_RAN(&w[i]);
 		expect_totals(_metadata, &w[i], TR_TOTAL(PP_ROUNDS, w[i].n, 0), "pmuctl");
+		expect_thread_view(_metadata, self, &w[i], "pmuctl");
 		EXPECT_EQ(perf[i], w[i].total[0]) TH_LOG("thread %d: pmuctl against perf", i);
 	}
 	workers_close(w, 2);
@@ -622,14 +641,19 @@ TEST_F(task, a_thread_moved_between_cpus_mid_loop_counts_exactly)
  * task_bits: the counters' width with full-width writes (Skylake-Server's
  * PERF_CAPABILITIES[13]), 32 without (KnightsMill), where a generic
  * counter is given back through its legacy address.  A thread's generic
- * counter, alternating with an uncounted thread on CPU 0: rdpmc deltas
- * masked to task_bits are exact, rdpmc after the stop equals READ_THREAD,
- * and READ's total modulo 2^task_bits.
+ * counter first counts one long loop past 2^31 (WIDE_PRE_N), then
+ * alternates with an uncounted thread on CPU 0, so that every switch-in
+ * writes back a count with bit 31 set: rdpmc deltas masked to task_bits
+ * are exact, rdpmc after the stop equals READ_THREAD, and READ's 64-bit
+ * total modulo 2^task_bits; with task_bits 32 rdpmc shows bit 31
+ * sign-extended, with full width the count.
  */
+#define WIDE_PRE_N	((1ULL << 30) + 10000000ULL)
+
 TEST_F(task, generic_counter_width_is_task_bits_and_rdpmc_agrees_with_read)
 {
 	struct worker w[2];
-	uint64_t v[1];
+	uint64_t v[1], want, sext;
 	struct pmuctl_read rd;
 	bool fw = self->info.caps.flags & PMUCTL_CAP_FULL_WIDTH_WRITE;
 
@@ -643,17 +667,79 @@ TEST_F(task, generic_counter_width_is_task_bits_and_rdpmc_agrees_with_read)
 
 	pingpong_setup(w, W_PMUCTL, TR_RDPMC);
 	ev_inst(&w[0].ev[0], true);
+	w[0].pre_n = WIDE_PRE_N;
 	w[1].mode = W_NONE;
 	run_workers(_metadata, w, 2, NULL, NULL);
 	WORKER_RAN(&w[0]);
+	ASSERT_EQ(0, w[0].pre.err);
+	ASSERT_EQ(0, w[0].pre.start_ret);
+	ASSERT_EQ(1ULL, w[0].pre.done);
 	ASSERT_GT(RDPMC_FIXED, w[0].ev[0].counter);
-	expect_totals(_metadata, &w[0], TR_TOTAL(PP_ROUNDS, w[0].n, TR_RDPMC), "generic");
-	expect_deltas(_metadata, self, &w[0], "generic");
-	expect_thread_view(_metadata, self, &w[0], "generic");
+	want = TR_TOTAL(1, WIDE_PRE_N, 0) + TR_TOTAL(PP_ROUNDS, w[0].n, TR_RDPMC);
+	expect_totals(_metadata, &w[0], want, "generic past 2^31");
+	expect_deltas(_metadata, self, &w[0], "generic past 2^31");
+	expect_thread_view(_metadata, self, &w[0], "generic past 2^31");
+	/*
+	 * Past 2^31, a legacy write leaves bits 39:32 set (bit 31 extended):
+	 * rdpmc shows exactly that where task_bits is 32, the count itself
+	 * at full width.
+	 */
+	sext = (uint64_t)(int64_t)(int32_t)(uint32_t)want & pmu_width_mask(self->c.gp_width);
+	EXPECT_EQ(self->info.task_bits == 32 ? sext : want, w[0].after[0])
+		TH_LOG("rdpmc %#llx, count %#llx", (unsigned long long)w[0].after[0],
+		       (unsigned long long)want);
 
 	/* The negative: a thread the session does not count. */
 	EXPECT_EQ(-ESRCH, sess_read(w[0].fd, PMUCTL_READ_THREAD, v, 1, &rd));
 	workers_close(w, 2);
+}
+
+/* ---- nothing before START -------------------------------------------------------- */
+
+/*
+ * A task-scope group starts stopped: after PROGRAM, a known loop counts
+ * nothing until START, also on a CPU where perf counted just before (perf
+ * leaves IA32_PERF_GLOBAL_CTRL with every counter's bit set when its
+ * last event goes: the enable bits of pmuctl's event selects must not be
+ * all that stops them).  Then START .. pmu_loop .. STOP counts the loop.
+ */
+TEST_F(task, a_group_counts_nothing_before_start_even_after_perf_counted)
+{
+	struct pmuctl_event ev[2];
+	struct pmuctl_read r;
+	uint64_t v[2], t[2];
+	int fd, pfd;
+
+	READY();
+	ASSERT_EQ(0, pmu_pin(0));
+	pfd = perf_open_tid(0);
+	ASSERT_LE(0, pfd) TH_LOG("perf_event_open: %s", strerror(-pfd));
+	ASSERT_EQ(0, ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0));
+	pmu_loop(1000);
+	close(pfd);
+
+	fd = dev_open();
+	ASSERT_LE(0, fd);
+	ev_inst(&ev[0], false);
+	ev_inst(&ev[1], true);
+	ASSERT_EQ(0, prog_task(fd, PMUCTL_PROGRAM_TASK, ev, 2, NULL));
+	pmu_loop(100000);
+	ASSERT_EQ(0, sess_read(fd, 0, v, 2, &r));
+	ASSERT_EQ(0, sess_read(fd, PMUCTL_READ_THREAD, t, 2, &r));
+	TH_LOG("before START: READ %llu, %llu; READ_THREAD %llu, %llu",
+	       (unsigned long long)v[0], (unsigned long long)v[1],
+	       (unsigned long long)t[0], (unsigned long long)t[1]);
+	EXPECT_EQ(0ULL, v[0]);
+	EXPECT_EQ(0ULL, v[1]);
+	EXPECT_EQ(0ULL, t[0]);
+	EXPECT_EQ(0ULL, t[1]);
+	ASSERT_EQ(0, ctl(fd, PMUCTL_IOC_START));
+	pmu_loop(100000);
+	ASSERT_EQ(0, ctl(fd, PMUCTL_IOC_STOP));
+	ASSERT_EQ(0, sess_read(fd, 0, v, 2, &r));
+	EXPECT_LE(PMU_LOOP_INSNS(100000), v[0]);
+	EXPECT_EQ(v[0], v[1]);
+	close(fd);
 }
 
 /* ---- the one-target rule --------------------------------------------------------- */
@@ -857,9 +943,9 @@ TEST_F(task, inherit_counts_threads_and_a_forked_exec_exactly)
 	ASSERT_EQ(0, x.a.start_ret);
 	pid = x.a.fork_ret;
 	ASSERT_LT(0, pid) TH_LOG("fork: %s", strerror(-pid));
-	for (int i = 0; i < INH_THREADS; i++) {
-		ASSERT_NE(0U, x.kid[i].tid) TH_LOG("thread %d was not created", i);
-	}
+	/* Threads 0 and 1 may be gone already: their tid words are 0 then. */
+	ASSERT_NE(0U, x.kid[2].tid);
+	ASSERT_NE(0U, x.kid[3].tid);
 	ASSERT_EQ(0, wait_tid(&x.kid[0].tid, 30));
 	ASSERT_EQ(0, wait_tid(&x.kid[1].tid, 30));
 	for (int i = 0; i < 3; i++) {
