@@ -568,7 +568,7 @@ TEST_F(task, rdpmc_reads_zero_for_another_task_sessions_counter)
 
 /* ---- 2. migration ------------------------------------------------------------- */
 
-#define MIG_ROUNDS	24
+#define MIG_ROUNDS	40
 #define MIG_N		400000ULL
 
 struct mig {
@@ -588,15 +588,16 @@ static void migrate(struct worker *w, void *arg)
 		if (!sched_setaffinity(w[0].tid, sizeof(set), &set))
 			m->moves++;
 		cpu = !cpu;
-		usleep(3000);
+		usleep(1000);
 	}
 }
 
 /*
  * One thread counts its own loops (rdpmc and rdtscp around each) while
  * this thread moves it between CPU 0 and CPU 1 with sched_setaffinity()
- * every 3 ms: rounds whose two rdtscp name different CPUs were migrated in
- * the middle of the loop; every delta and the READ total are exact.
+ * every millisecond: rounds whose two rdtscp name different CPUs were
+ * migrated in the middle of the loop (at least 3 must be); every delta
+ * and the READ total are exact.
  */
 TEST_F(task, a_thread_moved_between_cpus_mid_loop_counts_exactly)
 {
