@@ -14,7 +14,11 @@
 #     syscalls and cross-CPU call waves per operation (waves_test), and the
 #     timed rows of compare run end to end on the emulated counters, under
 #     the label "TCG timings (emulated PMU under QEMU TCG, not silicon: no
-#     ratio is claimed from them)".
+#     ratio is claimed from them)"; and the context-switch cost of task
+#     scope (build/bench/vm/taskswitch: pipe ping-pong per round trip
+#     without counting, with pmuctl task sessions, with perf per-thread
+#     counting, rows labelled "TCG emulation"), then in a register-model
+#     guest the MSR writes per context switch of a monitored thread.
 # The same static counts are a check: build/tests/bench-readpath_test
 # (selftests/bench/readpath_test.sh) runs scripts/bench.sh --tap on
 # readpath.o and on copies with instructions injected, which must fail.
@@ -42,7 +46,7 @@ TESTS += build/tests/bench-readpath_test
 .PHONY: bench
 
 bench: build/bench/readpath.o build/bench/compare build/vmtests/waves_test \
-       build/bench/vm/compare
+       build/bench/vm/compare build/bench/vm/taskswitch
 	@bash scripts/bench.sh build/bench/readpath.o
 	@echo
 	@build/bench/compare

@@ -15,6 +15,13 @@
 #                           under QEMU TCG, labelled so (no ratio claimed);
 #                           outside build/vmbin/, which every rig guest
 #                           carries;
+#   build/bench/vm/taskswitch  what task scope costs at a context switch
+#                           (taskswitch.c, static): pipe ping-pong timed
+#                           without counting, with pmuctl task sessions and
+#                           with perf per-thread counting (the emulated-PMU
+#                           guest), and -m, MSR writes per switch from the
+#                           register model's debugfs log (a register-model
+#                           guest); scripts/bench-guest.sh runs both;
 #   build/vmbin/workload    the known-count workload (workload.S): 2N + 8D
 #                           + 23 user-mode instructions from exec to exit,
 #                           no libc; "make run" and the guest tests count it;
@@ -45,6 +52,13 @@ build/bench/compare: selftests/bench/compare.c $(BENCHG_A) $(BENCHG_HDRS)
 	$(CC) $(CFLAGS) $(BENCH_PAPI_CFLAGS) -o $@ $< $(BENCHG_A) -lpfm \
 		$(BENCH_PAPI_LIBS)
 
+BINS += build/bench/vm/taskswitch
+
+build/bench/vm/taskswitch: selftests/bench/taskswitch.c selftests/hw/emulated.h \
+			   uapi/linux/pmuctl.h
+	@mkdir -p $(@D)
+	$(CC) -static -pthread $(CFLAGS) -o $@ $<
+
 build/bench/vm/compare: selftests/bench/compare.c $(BENCHG_A) $(BENCHG_HDRS)
 	@mkdir -p $(@D)
 	$(CC) -static $(CFLAGS) -o $@ $< $(BENCHG_A) -lpfm
@@ -73,5 +87,5 @@ build/vmtests/waves_test: selftests/bench/waves.c selftests/device/lib.c \
 # One emulated-PMU guest of the newest kernel (Skylake-Server, -smp 4)
 # runs waves_test and compare: the table of costs per operation, and the
 # timed rows under QEMU TCG (about 2-4 minutes).
-bench-guest: build/vmtests/waves_test build/bench/vm/compare
+bench-guest: build/vmtests/waves_test build/bench/vm/compare build/bench/vm/taskswitch
 	@bash scripts/bench-guest.sh

@@ -10,6 +10,10 @@
 #   perf_oracle_test  perf as the oracle: perf_event_open, perf's mmap
 #                     rdpmc page, PMI sampling, and pmuctl through
 #                     libpmuctl counting the same known code exactly
+#   task_test         task scope (PMUCTL_PROGRAM_TASK) against known counts
+#                     (task_asm.S) and perf's per-thread counts: switches,
+#                     migration, rdpmc isolation, inheritance, exec, kill,
+#                     ENABLE_ON_EXEC, task_bits; raw ioctls, no libpmuctl
 # The same binaries are copied into build/tests/ as pmu-NAME so that
 # "make check" runs them on the host, where each is one SKIP decided in
 # main() (no emulated PMU).  Build one alone with
@@ -17,7 +21,7 @@
 # Included by the top Makefile, which defines CC, CFLAGS and KSFT_CFLAGS;
 # build/lib/libpmuctl.a comes from mk/lib.mk.
 
-PMU_TEST_NAMES := emu perf_oracle
+PMU_TEST_NAMES := emu perf_oracle task
 PMU_VMTESTS := $(PMU_TEST_NAMES:%=build/vmtests-pmu/%_test)
 PMU_HOSTTESTS := $(PMU_TEST_NAMES:%=build/tests/pmu-%_test)
 # selftests/hw/hw.c: the helpers the hardware tests already have.
@@ -37,6 +41,12 @@ build/vmtests-pmu/perf_oracle_test: selftests/pmu/perf_oracle_test.c $(PMU_DEPS)
 	@mkdir -p $(@D)
 	$(CC) -static -pthread $(CFLAGS) $(KSFT_CFLAGS) -o $@ $< $(PMU_LIB) \
 		build/lib/libpmuctl.a -lpfm
+
+build/vmtests-pmu/task_test: selftests/pmu/task_test.c selftests/pmu/task_asm.S \
+			     selftests/pmu/task.h $(PMU_DEPS)
+	@mkdir -p $(@D)
+	$(CC) -static -pthread $(CFLAGS) $(KSFT_CFLAGS) -o $@ $< \
+		selftests/pmu/task_asm.S $(PMU_LIB) build/lib/libpmuctl.a -lpfm
 
 $(PMU_HOSTTESTS): build/tests/pmu-%: build/vmtests-pmu/%
 	@mkdir -p $(@D)

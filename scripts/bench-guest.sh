@@ -18,7 +18,15 @@
 #    label "TCG timings (emulated PMU under QEMU TCG, not silicon: no ratio
 #    is claimed from them)": they time QEMU's translated code and helpers,
 #    and no ratio of them says anything about silicon.  The PAPI rows stay
-#    skipped (the static compare is built without PAPI).
+#    skipped (the static compare is built without PAPI);
+#  - build/bench/vm/taskswitch (selftests/bench/taskswitch.c): a pipe
+#    ping-pong between two threads on one CPU, the time per round trip
+#    without counting, with a pmuctl task-scope session on each thread and
+#    with perf counting each thread, every row labelled "TCG emulation".
+# Then ONE register-model guest (pmuctl_regmodel.ko, Skylake-Server, -smp
+# 2) runs "taskswitch -m": MSR writes per context switch of a monitored
+# thread, from the model's debugfs log (writes only: the model logs no
+# reads).
 #
 # usage: scripts/bench-guest.sh [-k KVER] [-o LOGDIR]
 #   -k KVER    the guest's kernel (default: the newest that
@@ -63,8 +71,9 @@ if [ -z "$kver" ]; then
 fi
 
 waves=build/vmtests/waves_test compare=build/bench/vm/compare
-if ! ${MAKE:-make} -s "$waves" "$compare"; then
-	echo "bench-guest.sh: cannot build $waves and $compare (see above)" >&2
+tswitch=build/bench/vm/taskswitch
+if ! ${MAKE:-make} -s "$waves" "$compare" "$tswitch"; then
+	echo "bench-guest.sh: cannot build $waves, $compare and $tswitch (see above)" >&2
 	exit 1
 fi
 mkdir -p "$logs"
@@ -96,11 +105,44 @@ else
 	echo "not ok 1 compare # exit $rc, $skipped row(s) skipped besides PAPI's"
 fi
 EOF
-chmod +x "$tdir/compare"
+cat >"$tdir/taskswitch" <<'EOF'
+#!/bin/sh
+# make bench's context-switch rows in the emulated-PMU guest (scripts/bench-guest.sh).
+echo "TAP version 13"
+echo "1..1"
+/bin/taskswitch >/tmp/taskswitch.out 2>&1
+rc=$?
+sed 's/^/# /' /tmp/taskswitch.out
+if [ $rc = 0 ] && grep -q '^TCG emulation ' /tmp/taskswitch.out; then
+	echo "ok 1 taskswitch"
+else
+	echo "not ok 1 taskswitch # exit $rc"
+fi
+EOF
+chmod +x "$tdir/compare" "$tdir/taskswitch"
+# The register-model guest's folder: taskswitch -m.
+rdir=build/bench-guest-rm
+rm -rf "$rdir"
+mkdir -p "$rdir"
+cat >"$rdir/taskswitch-msr" <<'EOF'
+#!/bin/sh
+# make bench's MSR writes per context switch, register model (scripts/bench-guest.sh).
+echo "TAP version 13"
+echo "1..1"
+/bin/taskswitch -m >/tmp/taskswitch.out 2>&1
+rc=$?
+sed 's/^/# /' /tmp/taskswitch.out
+if [ $rc = 0 ] && grep -q 'writes/switch' /tmp/taskswitch.out; then
+	echo "ok 1 taskswitch-msr"
+else
+	echo "not ok 1 taskswitch-msr # exit $rc"
+fi
+EOF
+chmod +x "$rdir/taskswitch-msr"
 rm -f "$logs"/vm-*.bench*
 
 echo "bench-guest: booting $kver, -cpu Skylake-Server with the emulated PMU, -smp 4 (TCG), pmuctl.ko's default build"
-QEMU=$qemu bash scripts/vm/run.sh -P -t "$tdir" -x "$compare" -o "$logs" -l bench \
+QEMU=$qemu bash scripts/vm/run.sh -P -t "$tdir" -x "$compare" -x "$tswitch" -o "$logs" -l bench \
 	-k "$kver" -c Skylake-Server -s 4 -A tcg,thread=single -T 300 </dev/null \
 	>"$logs/rig.log" 2>&1
 rc=$?
@@ -136,6 +178,28 @@ if [ -n "$ctap" ] && grep -q '^# TCG timings ' "$ctap"; then
 else
 	echo "TCG timings (emulated PMU under QEMU TCG, not silicon: no ratio is claimed from them)"
 	echo "  none: compare printed no table; see $logs/rig.log${ctap:+ and $ctap}"
+	rc=1
+fi
+echo
+ttap=$(ls "$logs"/vm-*-Skylake-Server.bench-taskswitch.tap 2>/dev/null | head -n 1)
+if [ -n "$ttap" ] && grep -q '^# TCG emulation ' "$ttap"; then
+	echo "context switches of counted threads (selftests/bench/taskswitch.c)"
+	sed -n '/^# check\.sh:/d; /^# /s/^# \{0,1\}/  /p' "$ttap"
+else
+	echo "context switches: taskswitch printed no rows; see $logs/rig.log${ttap:+ and $ttap}"
+	rc=1
+fi
+
+echo
+echo "bench-guest: booting $kver, -cpu Skylake-Server, the register model (pmuctl_regmodel.ko), -smp 2"
+QEMU=$qemu bash scripts/vm/run.sh -t "$rdir" -x "$tswitch" -o "$logs" -l bench-rm \
+	-k "$kver" -c Skylake-Server -s 2 -T 300 </dev/null >"$logs/rig-rm.log" 2>&1 || rc=1
+sed -n 's/^vm: /  rig: /p' "$logs/rig-rm.log"
+mtap=$(ls "$logs"/vm-*-Skylake-Server.bench-rm-taskswitch-msr.tap 2>/dev/null | head -n 1)
+if [ -n "$mtap" ] && grep -q 'writes/switch' "$mtap"; then
+	sed -n '/^# check\.sh:/d; /^# /s/^# \{0,1\}/  /p' "$mtap"
+else
+	echo "  MSR writes per switch: none printed; see $logs/rig-rm.log${mtap:+ and $mtap}"
 	rc=1
 fi
 if [ -n "$guest" ] && grep -q '^not ok' "$guest"; then
