@@ -54,6 +54,8 @@
  * @gone:	in a list of grants the task just unregistered
  * @ref:	the session's, and the task's while registered
  * @active:	false once revoked (READ_ONCE/WRITE_ONCE)
+ * @cpu_check:	not on a CPU where CPU-scope counters run (an unprivileged
+ *		task-scope session: rdpmc would show them)
  * @pce_set:	CR4.PCE of the CPU running @task was set by pmuctl; kept
  *		equal in all of @task's grants; only @task's CPU, IRQs off
  */
@@ -65,6 +67,7 @@ struct pmuctl_grant {
 	struct list_head gone;
 	refcount_t ref;
 	bool active;
+	bool cpu_check;
 	bool pce_set;
 };
 
@@ -92,9 +95,13 @@ static void grant_eval(bool out)
 		g = grant_of(pn);
 		if (!g)
 			continue;
-		want |= !out && READ_ONCE(g->active) && g->mm == current->mm;
+		want |= !out && READ_ONCE(g->active) && g->mm == current->mm &&
+			(!g->cpu_check || !pmuctl_hw_cpu_scope_local());
 		ours |= g->pce_set;
 	}
+	/* Other task-scope threads' counts left here read 0 from now on. */
+	if (want)
+		pmuctl_hw_task_scrub_local();
 	pce = cr4_read_shadow() & X86_CR4_PCE;
 	if (want && !pce) {
 		cr4_update_irqsoff(X86_CR4_PCE, 0);
@@ -239,6 +246,7 @@ bool pmuctl_grant_held(const struct pmuctl_session *s)
  * pmuctl_grant_add() - grant rdpmc to the calling thread for session @s
  * @s:		the session, holding a group
  * @g:		from pmuctl_grant_alloc(); taken (NULL: no grant)
+ * @cpu_check:	no CR4.PCE on a CPU where CPU-scope counters run
  *
  * The first call after PROGRAM also records the caller's mm as the
  * session's (s->mm): only threads of that mm may be granted later.
@@ -246,7 +254,8 @@ bool pmuctl_grant_held(const struct pmuctl_session *s)
  * no cross-CPU call.  Context: process, the thread to grant; pmuctl_lock
  * held; nothing here sleeps.
  */
-void pmuctl_grant_add(struct pmuctl_session *s, struct pmuctl_grant *g)
+void pmuctl_grant_add(struct pmuctl_session *s, struct pmuctl_grant *g,
+		      bool cpu_check)
 {
 	unsigned long flags;
 
@@ -261,6 +270,7 @@ void pmuctl_grant_add(struct pmuctl_session *s, struct pmuctl_grant *g)
 	g->mm = current->mm;
 	mmgrab(g->mm);
 	g->active = true;
+	g->cpu_check = cpu_check;
 	refcount_set(&g->ref, 2);
 	/* The session's file holds the module: this cannot be the last one. */
 	__module_get(THIS_MODULE);

@@ -18,6 +18,15 @@
  * where a write faulted is "poisoned": its registers are unknown, so the
  * next wave that reaches it (or its coming online) rewrites it whole, and
  * pmuctl keeps perf's counters reserved until that worked.
+ *
+ * Task scope (task.c) shares the registers in time: the counters of the
+ * task "pool" (those some task-scope session holds, on every CPU) are
+ * written by the context-switch hooks of the counted threads, on their
+ * own CPU with interrupts off, never by a wave's shadow; each CPU keeps
+ * what the hooks last wrote (tk_*) and what its waves last wrote (cs_*),
+ * and every write of a shared register (GLOBAL_CTRL, FIXED_CTR_CTRL)
+ * composes the two.  CPU-scope claims and the pool never overlap
+ * (pmuctl_hw_program() and pmuctl_hw_task_program() see each other).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -97,6 +106,15 @@ struct pmuctl_pcpu {
 	u64 refused;			/* counters the last wave found in use */
 	bool poisoned;			/* a write faulted: registers unknown */
 	struct pmuctl_shadow found;
+	/* What this CPU's registers hold; only this CPU, IRQs off. */
+	u64 cs_global;			/* GLOBAL_CTRL bits of CPU scope */
+	u64 cs_fixed;			/* FIXED_CTR_CTRL nibbles of CPU scope */
+	u64 cs_held;			/* counters of CPU-scope claims written */
+	u64 tk_run;			/* GLOBAL_CTRL bits of the thread loaded */
+	u64 tk_fixed;			/* FIXED_CTR_CTRL nibbles of the pool */
+	u64 tk_evtsel[HW_LEGACY_GP];	/* pool event selects as last written */
+	u64 tk_xval[PMUCTL_XREG_MAX];	/* pool extra MSRs as last written */
+	u64 dirty;			/* pool counters holding a thread's count */
 };
 
 static struct pmuctl_pcpu __percpu *pmuctl_pcpu;
@@ -108,6 +126,16 @@ static bool pmuctl_down;		/* rebooting: no more writes */
 static atomic_t pmuctl_nr_poisoned;	/* CPUs whose registers are unknown */
 static unsigned long pmuctl_nr_waves;	/* cross-CPU call waves, for debugfs */
 
+/*
+ * The task pool: how many task-scope sessions hold each counter index and
+ * extra MSR.  Changed under pmuctl_lock and the hotplug read lock, read by
+ * waves (which run while their caller holds both) and hotplug callbacks.
+ */
+static u32 pmuctl_task_refs[PMUCTL_IDX_MAX];
+static u32 pmuctl_task_xrefs[PMUCTL_XREG_MAX];
+static u64 pmuctl_task_pool;
+static u32 pmuctl_task_xpool;
+
 struct pmuctl_wave {
 	const struct cpumask *cfg;	/* CPUs whose PMU is written */
 	u64 touch;		/* counters whose control is rewritten */
@@ -118,6 +146,10 @@ struct pmuctl_wave {
 	bool restore;		/* CPUs left without claims get their found state */
 	bool revoke;		/* the session's granted threads lose CR4.PCE */
 	bool check_free;	/* refuse a CPU where a touched counter runs */
+	u64 scrub;		/* pool counters left: clear their registers */
+	u32 xscrub;		/* pool extra MSRs left: clear them */
+	void (*task_fn)(void *arg);	/* task.c's part of the wave */
+	void *task_arg;
 	atomic_t failed;
 	int fail_cpu;
 	atomic_t busy;		/* CPUs refused by check_free */
@@ -170,6 +202,18 @@ static int hw_put_count(u32 idx, u64 val)
 	return hw_wr(counter_msr(idx), val);
 }
 
+/* FIXED_CTR_CTRL nibbles of the fixed counters in @mask. */
+static u64 fixed_nibbles(u64 mask)
+{
+	u64 n = 0;
+	u32 i;
+
+	for (i = 0; i < PMUCTL_MAX_FIXED; i++)
+		if (mask & BIT_ULL(PMUCTL_IDX_FIXED + i))
+			n |= 0xfULL << (4 * i);
+	return n;
+}
+
 static void hw_set_poisoned(struct pmuctl_pcpu *pc, bool poisoned)
 {
 	if (pc->poisoned == poisoned)
@@ -196,6 +240,15 @@ static void hw_save_local(struct pmuctl_pcpu *pc)
 	be->read(MSR_CORE_PERF_GLOBAL_CTRL, &f->global_ctrl);
 	for (i = 0; i < pmuctl_pmu.model->nr_xregs; i++)
 		be->read(pmuctl_pmu.model->xregs[i].msr, &f->xval[i]);
+	/* The pool's registers are task.c's: the restore leaves them be. */
+	for (i = 0; i < hw_nr_gp(); i++)
+		if (pmuctl_task_pool & BIT_ULL(i))
+			f->evtsel[i] = 0;
+	f->fixed_ctrl &= ~fixed_nibbles(pmuctl_task_pool);
+	f->global_ctrl &= ~pmuctl_task_pool;
+	for (i = 0; i < pmuctl_pmu.model->nr_xregs; i++)
+		if (pmuctl_task_xpool & BIT(i))
+			f->xval[i] = 0;
 	pc->saved = true;
 }
 
@@ -250,22 +303,41 @@ static u64 hw_running_local(u64 touch)
 	return running;
 }
 
-/* Put back the state found; kept to try again while a write faults. */
-static int hw_restore_local(struct pmuctl_pcpu *pc)
+/*
+ * Put back the state found; kept to try again while a write faults.
+ * Without @all (the last CPU-scope claim went) the pool's registers stay as
+ * the thread running here wants them; with @all (the CPU goes away, reboot,
+ * unload) they are cleared too, and the next switch-in rewrites them.
+ */
+static int hw_restore_local(struct pmuctl_pcpu *pc, bool all)
 {
 	const struct pmuctl_shadow *f = &pc->found;
+	u64 pool = all ? 0 : pmuctl_task_pool;
+	u32 xpool = all ? 0 : pmuctl_task_xpool;
 	int err = 0;
 	u32 i;
 
-	err |= hw_wr(MSR_CORE_PERF_GLOBAL_CTRL, 0);
+	if (all) {
+		pc->tk_run = 0;
+		pc->tk_fixed = 0;
+		memset(pc->tk_evtsel, 0, sizeof(pc->tk_evtsel));
+		memset(pc->tk_xval, 0, sizeof(pc->tk_xval));
+	}
+	err |= hw_wr(MSR_CORE_PERF_GLOBAL_CTRL, pc->tk_run);
 	for (i = 0; i < hw_nr_gp(); i++)
-		err |= hw_wr(MSR_ARCH_PERFMON_EVENTSEL0 + i, f->evtsel[i]);
+		if (!(pool & BIT_ULL(i)))
+			err |= hw_wr(MSR_ARCH_PERFMON_EVENTSEL0 + i, f->evtsel[i]);
+	pc->cs_fixed = f->fixed_ctrl & ~fixed_nibbles(pool);
 	if (pmuctl_pmu.caps.fixed_mask)
-		err |= hw_wr(MSR_ARCH_PERFMON_FIXED_CTR_CTRL, f->fixed_ctrl);
+		err |= hw_wr(MSR_ARCH_PERFMON_FIXED_CTR_CTRL,
+			     pc->cs_fixed | pc->tk_fixed);
 	for (i = 0; i < pmuctl_pmu.model->nr_xregs; i++)
-		err |= hw_wr(pmuctl_pmu.model->xregs[i].msr, f->xval[i]);
-	err |= hw_wr(MSR_CORE_PERF_GLOBAL_CTRL, f->global_ctrl);
+		if (!(xpool & BIT(i)))
+			err |= hw_wr(pmuctl_pmu.model->xregs[i].msr, f->xval[i]);
+	pc->cs_global = f->global_ctrl & ~pool;
+	err |= hw_wr(MSR_CORE_PERF_GLOBAL_CTRL, pc->cs_global | pc->tk_run);
 	err |= hw_tfa_local(pc, false);
+	pc->cs_held = 0;
 	pc->saved = err != 0;
 	return err;
 }
@@ -302,20 +374,25 @@ static int hw_sync_local(struct pmuctl_pcpu *pc, const struct pmuctl_wave *w)
 			return -EBUSY;
 	}
 	if (pc->poisoned) {
-		touch = all;
-		xtouch = BIT(m->nr_xregs) - 1;
+		/* Everything but the pool, which the thread here runs. */
+		touch = all & ~pmuctl_task_pool;
+		xtouch = (BIT(m->nr_xregs) - 1) & ~pmuctl_task_xpool;
 		restore = true;
 	}
 	if (!pc->saved && held)
 		hw_save_local(pc);
 	if (held & BIT_ULL(3))
 		err |= hw_tfa_local(pc, true);
-	err |= hw_wr(MSR_CORE_PERF_GLOBAL_CTRL, pc->sh.global_ctrl & ~touch);
+	err |= hw_wr(MSR_CORE_PERF_GLOBAL_CTRL,
+		     (pc->cs_global & ~touch) | pc->tk_run);
 	bits = touch & GP_MASK(HW_LEGACY_GP);
 	for_each_set_bit(i, &bits, HW_LEGACY_GP)
 		err |= hw_wr(MSR_ARCH_PERFMON_EVENTSEL0 + i, pc->sh.evtsel[i]);
-	if (touch & FIXED_BITS)
-		err |= hw_wr(MSR_ARCH_PERFMON_FIXED_CTR_CTRL, pc->sh.fixed_ctrl);
+	if (touch & FIXED_BITS) {
+		pc->cs_fixed = pc->sh.fixed_ctrl;
+		err |= hw_wr(MSR_ARCH_PERFMON_FIXED_CTR_CTRL,
+			     pc->cs_fixed | pc->tk_fixed);
+	}
 	for (i = 0; i < m->nr_xregs; i++)
 		if (xtouch & BIT(i))
 			err |= hw_wr(m->xregs[i].msr, pc->sh.xval[i]);
@@ -330,12 +407,51 @@ static int hw_sync_local(struct pmuctl_pcpu *pc, const struct pmuctl_wave *w)
 		else
 			err |= hw_wr(counter_msr(i), 0);
 	}
-	err |= hw_wr(MSR_CORE_PERF_GLOBAL_CTRL, pc->sh.global_ctrl);
+	pc->cs_global = pc->sh.global_ctrl;
+	pc->cs_held = held;
+	err |= hw_wr(MSR_CORE_PERF_GLOBAL_CTRL, pc->cs_global | pc->tk_run);
 	if (!(held & BIT_ULL(3)))
 		err |= hw_tfa_local(pc, false);
 	if (restore && pc->saved && !held)
-		err |= hw_restore_local(pc);
+		err |= hw_restore_local(pc, false);
 	hw_set_poisoned(pc, err != 0);
+	return err;
+}
+
+/*
+ * Counters and extra MSRs that left the task pool: no thread will switch
+ * them in again, so clear what the hooks left in them on this CPU.
+ */
+static int hw_scrub_local(struct pmuctl_pcpu *pc, const struct pmuctl_wave *w)
+{
+	const struct pmuctl_model *m = pmuctl_pmu.model;
+	u64 scrub = w->scrub & hw_all_counters(), fixed;
+	int err = 0;
+	u32 i;
+
+	for (i = 0; i < PMUCTL_IDX_MAX; i++) {
+		if (!(scrub & BIT_ULL(i)))
+			continue;
+		if (i < PMUCTL_IDX_FIXED && pc->tk_evtsel[i]) {
+			err |= hw_wr(MSR_ARCH_PERFMON_EVENTSEL0 + i, 0);
+			pc->tk_evtsel[i] = 0;
+		}
+		if (pc->dirty & BIT_ULL(i))
+			err |= hw_wr(counter_msr(i), 0);
+	}
+	pc->dirty &= ~scrub;
+	fixed = pc->tk_fixed & ~fixed_nibbles(scrub);
+	if (fixed != pc->tk_fixed) {
+		pc->tk_fixed = fixed;
+		err |= hw_wr(MSR_ARCH_PERFMON_FIXED_CTR_CTRL,
+			     pc->cs_fixed | pc->tk_fixed);
+	}
+	for (i = 0; i < m->nr_xregs; i++) {
+		if (!(w->xscrub & BIT(i)) || !pc->tk_xval[i])
+			continue;
+		err |= hw_wr(m->xregs[i].msr, 0);
+		pc->tk_xval[i] = 0;
+	}
 	return err;
 }
 
@@ -344,8 +460,12 @@ static void hw_wave_fn(void *info)
 	struct pmuctl_wave *w = info;
 	int cpu = smp_processor_id(), err;
 
-	err = cpumask_test_cpu(cpu, w->cfg) ?
+	if (w->task_fn)
+		w->task_fn(w->task_arg);
+	err = w->cfg && cpumask_test_cpu(cpu, w->cfg) ?
 	      hw_sync_local(this_cpu_ptr(pmuctl_pcpu), w) : 0;
+	if (!err && (w->scrub || w->xscrub))
+		err = hw_scrub_local(this_cpu_ptr(pmuctl_pcpu), w);
 	if (err == -EBUSY) {
 		atomic_inc(&w->busy);
 		w->busy_cpu = cpu;
@@ -353,8 +473,11 @@ static void hw_wave_fn(void *info)
 		atomic_inc(&w->failed);
 		w->fail_cpu = cpu;
 	}
-	if (w->revoke)
-		pmuctl_grant_eval_local();
+	/*
+	 * A revoke, or a CPU-scope claim that came or went: an unprivileged
+	 * task-scope thread running here may lose or regain rdpmc (grant.c).
+	 */
+	pmuctl_grant_eval_local();
 }
 
 /*
@@ -602,6 +725,11 @@ int pmuctl_hw_program(struct pmuctl_session *s, const struct cpumask *cpus,
 	pmuctl_view_init(&v);
 	for_each_cpu(c, cpus)
 		pmuctl_view_add(&v, &hw_pcpu(c)->acct);
+	/* Task-scope groups may run on every CPU: their pool is taken. */
+	v.busy |= pmuctl_task_pool;
+	for (i = 0; i < PMUCTL_XREG_MAX; i++)
+		if (pmuctl_task_xpool & BIT(i))
+			v.xstate[i] = PMUCTL_XV_CONFLICT;
 	ret = pmuctl_group_schedule(pmuctl_pmu.model, &pmuctl_pmu.caps, policy,
 				    &v, ev, n, place, reason, index);
 	if (ret)
@@ -788,6 +916,10 @@ void pmuctl_hw_release(struct pmuctl_session *s)
 
 	if (!s->nr)
 		return;
+	if (s->task) {
+		pmuctl_task_release(s);
+		return;
+	}
 	hw_revoke_prepare(s, &w);
 	cpus_read_lock();
 	for_each_cpu(c, s->cpus) {
@@ -819,6 +951,314 @@ void pmuctl_hw_release(struct pmuctl_session *s)
 	cpumask_clear(s->cpus);
 	pmuctl_nr_programmed--;
 	hw_perf_put();
+}
+
+/**
+ * pmuctl_hw_task_policy() - the policy bits every task-scope group gets
+ *
+ * Where RTM corrupts PMC3 (TSX force abort), the MSR_TSX_FORCE_ABORT dance
+ * follows the CPU-scope claims; the pool never takes PMC3 there.
+ */
+u32 pmuctl_hw_task_policy(void)
+{
+	return pmuctl_pmu.caps.flags & PMUCTL_CAP_TSX_FORCE_ABORT ?
+	       PMUCTL_POLICY_NO_PMC3 : 0;
+}
+
+/**
+ * pmuctl_hw_task_bits() - low bits of a task-scope counter rdpmc shows exactly
+ *
+ * Return: the narrowest counter width with full-width writes, else 32:
+ * the legacy counter address keeps bits 31:0 of what is written.
+ */
+u32 pmuctl_hw_task_bits(void)
+{
+	const struct pmuctl_caps *c = &pmuctl_pmu.caps;
+	u32 bits = c->gp_width;
+
+	if (!(c->flags & PMUCTL_CAP_FULL_WIDTH_WRITE))
+		return 32;
+	if (c->fixed_mask && c->fixed_width < bits)
+		bits = c->fixed_width;
+	return bits;
+}
+
+/* 2^width - 1 of counter index @idx. */
+static u64 hw_counter_mask(u32 idx)
+{
+	u32 w = idx < PMUCTL_IDX_FIXED ? pmuctl_pmu.caps.gp_width :
+					 pmuctl_pmu.caps.fixed_width;
+
+	return w >= 64 ? ~0ULL : BIT_ULL(w) - 1;
+}
+
+/**
+ * pmuctl_hw_task_program() - place a task-scope group in the pool
+ * @s:		the session, holding no group
+ * @g:		filled in on success
+ * @ev:		the events, copied in
+ * @n:		their number
+ * @reason:	on failure, PMUCTL_R_*
+ * @index:	on failure, the event
+ *
+ * The group must fit next to every CPU-scope claim on every possible CPU
+ * (the thread may run anywhere), and shares the pool with the other
+ * task-scope groups.  No register is written: the thread's switch-ins do.
+ *
+ * Context: pmuctl_lock held.
+ * Return: 0 or -errno; on failure nothing changed.
+ */
+int pmuctl_hw_task_program(struct pmuctl_session *s, struct pmuctl_tgroup *g,
+			   const struct pmuctl_event *ev, u32 n,
+			   u32 *reason, u32 *index)
+{
+	struct pmuctl_view v;
+	u32 c, i;
+	int ret;
+
+	if (pmuctl_pmu.caps.version >= 6 && PERF_V6_UNRESERVED) {
+		*reason = PMUCTL_R_PERF_UNMANAGED;
+		return -EOPNOTSUPP;
+	}
+	cpus_read_lock();
+	if (pmuctl_down) {
+		ret = -ESHUTDOWN;
+		goto unlock;
+	}
+	pmuctl_view_init(&v);
+	for_each_possible_cpu(c)
+		pmuctl_view_add(&v, &hw_pcpu(c)->acct);
+	/* Extra MSRs are switched with the threads: never shared with CPU scope. */
+	for (i = 0; i < PMUCTL_XREG_MAX; i++)
+		if (v.xstate[i] != PMUCTL_XV_FREE)
+			v.xstate[i] = PMUCTL_XV_CONFLICT;
+	ret = pmuctl_group_schedule(pmuctl_pmu.model, &pmuctl_pmu.caps,
+				    s->policy | pmuctl_hw_task_policy(), &v,
+				    ev, n, g->place, reason, index);
+	if (ret)
+		goto unlock;
+	ret = hw_perf_get();
+	if (ret) {
+		*reason = PMUCTL_R_PERF_BUSY;
+		goto unlock;
+	}
+	g->nr = n;
+	g->counters = 0;
+	g->xregs = 0;
+	for (i = 0; i < n; i++) {
+		g->counters |= BIT_ULL(g->place[i].idx);
+		if (g->place[i].xreg >= 0)
+			g->xregs |= BIT(g->place[i].xreg);
+	}
+	for (i = 0; i < PMUCTL_IDX_MAX; i++)
+		if (g->counters & BIT_ULL(i))
+			pmuctl_task_refs[i]++;
+	for (i = 0; i < PMUCTL_XREG_MAX; i++)
+		if (g->xregs & BIT(i))
+			pmuctl_task_xrefs[i]++;
+	pmuctl_task_pool |= g->counters;
+	pmuctl_task_xpool |= g->xregs;
+	pmuctl_nr_programmed++;
+unlock:
+	cpus_read_unlock();
+	return ret;
+}
+
+/**
+ * pmuctl_hw_task_release() - take a task-scope group out of the pool
+ * @s:		the session
+ * @g:		its group
+ * @cpus:	the CPUs that must run @fn (a thread of the group is loaded
+ *		there); the session's grants' CPUs are added
+ * @fn:		task.c's part, run on each CPU of the wave with IRQs off
+ * @arg:	its argument
+ *
+ * One wave: @fn unloads the group's threads, rdpmc grants are revoked,
+ * and the registers of counters no task-scope group holds any more are
+ * cleared on every online CPU.
+ *
+ * Context: pmuctl_lock held.
+ */
+void pmuctl_hw_task_release(struct pmuctl_session *s,
+			    const struct pmuctl_tgroup *g, struct cpumask *cpus,
+			    void (*fn)(void *), void *arg)
+{
+	struct pmuctl_wave w = { .task_fn = fn, .task_arg = arg };
+	u32 i;
+
+	w.revoke = pmuctl_grant_revoke_prepare(s, s->wave_cpus);
+	cpus_read_lock();
+	for (i = 0; i < PMUCTL_IDX_MAX; i++)
+		if ((g->counters & BIT_ULL(i)) && !--pmuctl_task_refs[i])
+			w.scrub |= BIT_ULL(i);
+	for (i = 0; i < PMUCTL_XREG_MAX; i++)
+		if ((g->xregs & BIT(i)) && !--pmuctl_task_xrefs[i])
+			w.xscrub |= BIT(i);
+	pmuctl_task_pool &= ~w.scrub;
+	pmuctl_task_xpool &= ~w.xscrub;
+	cpumask_or(s->wave_cpus, s->wave_cpus, cpus);
+	if (!pmuctl_down) {
+		pmuctl_nr_waves++;
+		atomic64_inc(&s->waves);
+		on_each_cpu_mask(w.scrub || w.xscrub ? cpu_online_mask :
+				 s->wave_cpus, hw_wave_fn, &w, true);
+		if (atomic_read(&w.failed))
+			pr_warn_ratelimited("cpu %d: a PMU register write faulted while a task-scope group was released\n",
+					    w.fail_cpu);
+	}
+	cpus_read_unlock();
+	pmuctl_grant_revoke_finish(s);
+	pmuctl_nr_programmed--;
+	hw_perf_put();
+}
+
+/**
+ * pmuctl_hw_task_in() - switch a thread's counters in on this CPU
+ * @g:		its group
+ * @val:	its counts
+ * @loaded:	out: what each counter holds once written
+ * @run:	enable them
+ *
+ * Writes the event selects, fixed-counter nibbles and extra MSRs that
+ * differ from what this CPU's pool registers hold, one write per counter,
+ * and GLOBAL_CTRL once when @run.  Where a write faults the count is
+ * kept: the thread's next switch-out sees no increment.
+ *
+ * Context: the thread's CPU, IRQs off, no counter of @g loaded.
+ */
+void pmuctl_hw_task_in(const struct pmuctl_tgroup *g, const u64 *val,
+		       u64 *loaded, bool run)
+{
+	struct pmuctl_pcpu *pc = this_cpu_ptr(pmuctl_pcpu);
+	const struct pmuctl_model *m = pmuctl_pmu.model;
+	bool fw = pmuctl_pmu.caps.flags & PMUCTL_CAP_FULL_WIDTH_WRITE;
+	u64 fixed = pc->tk_fixed, v;
+	u32 i;
+
+	if (READ_ONCE(pmuctl_down))
+		return;
+	for (i = 0; i < g->nr; i++) {
+		const struct pmuctl_place *p = &g->place[i];
+		u32 idx = p->idx;
+
+		if (idx < PMUCTL_IDX_FIXED) {
+			u64 sel = p->config | ARCH_PERFMON_EVENTSEL_ENABLE;
+
+			if (pc->tk_evtsel[idx] != sel &&
+			    !hw_wr(MSR_ARCH_PERFMON_EVENTSEL0 + idx, sel))
+				pc->tk_evtsel[idx] = sel;
+		} else {
+			struct pmuctl_shadow sh = { .fixed_ctrl = fixed };
+
+			shadow_set(&sh, p, true);
+			fixed = sh.fixed_ctrl;
+		}
+		if (p->xreg >= 0 && pc->tk_xval[p->xreg] != p->extra &&
+		    !hw_wr(m->xregs[p->xreg].msr, p->extra))
+			pc->tk_xval[p->xreg] = p->extra;
+		/* Legacy writes keep bits 31:0 sign-extended [SDM; FACTS 1]. */
+		v = val[i];
+		if (idx < PMUCTL_IDX_FIXED && !fw)
+			v = (u64)(s64)(s32)(u32)v;
+		loaded[i] = v & hw_counter_mask(idx);
+		if (hw_put_count(idx, loaded[i]) &&
+		    pmuctl_pmu.be->read(counter_msr(idx), &loaded[i]))
+			loaded[i] = 0;
+	}
+	pc->dirty &= ~g->counters;
+	if (fixed != pc->tk_fixed &&
+	    !hw_wr(MSR_ARCH_PERFMON_FIXED_CTR_CTRL, pc->cs_fixed | fixed))
+		pc->tk_fixed = fixed;
+	if (run) {
+		pc->tk_run = g->counters;
+		hw_wr(MSR_CORE_PERF_GLOBAL_CTRL, pc->cs_global | pc->tk_run);
+	}
+}
+
+/**
+ * pmuctl_hw_task_out() - switch a thread's counters out on this CPU
+ * @g:		its group
+ * @val:	its counts: each gets what its counter counted since
+ *		pmuctl_hw_task_in() loaded @loaded
+ * @loaded:	from pmuctl_hw_task_in()
+ *
+ * One GLOBAL_CTRL write (when they ran) and one read per counter; the
+ * values stay in the registers, "dirty", until a thread with rdpmc comes
+ * (pmuctl_hw_task_scrub_local()) or another thread's counts replace them.
+ * A read that faults adds nothing.
+ *
+ * Context: the thread's CPU, IRQs off, @g loaded by pmuctl_hw_task_in().
+ */
+void pmuctl_hw_task_out(const struct pmuctl_tgroup *g, u64 *val,
+			const u64 *loaded)
+{
+	struct pmuctl_pcpu *pc = this_cpu_ptr(pmuctl_pcpu);
+	u64 now;
+	u32 i;
+
+	if (READ_ONCE(pmuctl_down))
+		return;
+	if (pc->tk_run) {
+		pc->tk_run = 0;
+		hw_wr(MSR_CORE_PERF_GLOBAL_CTRL, pc->cs_global);
+	}
+	for (i = 0; i < g->nr; i++) {
+		u32 idx = g->place[i].idx;
+
+		if (!pmuctl_pmu.be->read(counter_msr(idx), &now))
+			val[i] += (now - loaded[i]) & hw_counter_mask(idx);
+	}
+	pc->dirty |= g->counters;
+}
+
+/**
+ * pmuctl_hw_task_read_local() - the group's counters on this CPU, as rdpmc
+ * @g:		the group, loaded here
+ * @val:	out: the values
+ *
+ * Context: IRQs off.
+ * Return: 0 or -EIO when a read faulted.
+ */
+int pmuctl_hw_task_read_local(const struct pmuctl_tgroup *g, u64 *val)
+{
+	int err = 0;
+	u32 i;
+
+	for (i = 0; i < g->nr; i++)
+		err |= pmuctl_pmu.be->read(counter_msr(g->place[i].idx), &val[i]);
+	return err ? -EIO : 0;
+}
+
+/**
+ * pmuctl_hw_task_scrub_local() - zero the switched-out threads' counts here
+ *
+ * Called before a thread runs with rdpmc (grant.c): the counts of other
+ * task-scope threads left in the pool's counters read 0 from then on.
+ *
+ * Context: IRQs off.
+ */
+void pmuctl_hw_task_scrub_local(void)
+{
+	struct pmuctl_pcpu *pc = this_cpu_ptr(pmuctl_pcpu);
+	unsigned long bits = pc->dirty;
+	u32 i;
+
+	if (!bits || READ_ONCE(pmuctl_down))
+		return;
+	for_each_set_bit(i, &bits, PMUCTL_IDX_MAX)
+		hw_wr(counter_msr(i), 0);
+	pc->dirty = 0;
+}
+
+/**
+ * pmuctl_hw_cpu_scope_local() - do CPU-scope counters run on this CPU?
+ *
+ * Context: IRQs off.
+ * Return: true if a CPU-scope claim's counters are written here.
+ */
+bool pmuctl_hw_cpu_scope_local(void)
+{
+	return this_cpu_ptr(pmuctl_pcpu)->cs_held != 0;
 }
 
 /*
@@ -855,10 +1295,10 @@ static int hw_cpu_offline(unsigned int cpu)
 	unsigned long flags;
 	int err;
 
-	if (!pmuctl_cpu_held(&pc->acct) && !pc->poisoned)
+	if (!pmuctl_cpu_held(&pc->acct) && !pc->poisoned && !pmuctl_task_pool)
 		return 0;
 	local_irq_save(flags);
-	err = hw_restore_local(pc);
+	err = hw_restore_local(pc, true);
 	hw_set_poisoned(pc, err != 0);
 	local_irq_restore(flags);
 	if (err)
@@ -934,10 +1374,18 @@ void pmuctl_hw_holding(u32 cpu, struct pmuctl_holding *h)
 	if (cpu_online(cpu))
 		h->flags |= PMUCTL_HOLDING_ONLINE;
 	memcpy(h->owner, st->owner, sizeof(h->owner));
+	for (i = 0; i < PMUCTL_IDX_MAX; i++)
+		if (pmuctl_task_refs[i])
+			h->owner[i] = PMUCTL_OWNER_TASK;
 	for (i = 0; i < m->nr_xregs; i++) {
 		h->xreg[i].msr = m->xregs[i].msr;
 		h->xreg[i].value = st->x[i].value;
 		h->xreg[i].refcount = st->x[i].refcount;
+		/* Task-scope values are per thread: shown as held, hidden. */
+		if (pmuctl_task_xrefs[i]) {
+			h->xreg[i].refcount = pmuctl_task_xrefs[i];
+			h->xreg[i].flags |= PMUCTL_HOLDING_XREG_HIDDEN;
+		}
 	}
 }
 
@@ -964,6 +1412,15 @@ static int hw_state_show(struct seq_file *m, void *unused)
 					   cpu, pmuctl_pmu.model->xregs[i].msr,
 					   st->x[i].value, st->x[i].refcount);
 	}
+	for (i = 0; i < PMUCTL_IDX_MAX; i++)
+		if (pmuctl_task_refs[i])
+			seq_printf(m, "task counter %#x sessions %u\n",
+				   pmuctl_idx_to_counter(i), pmuctl_task_refs[i]);
+	for (i = 0; i < PMUCTL_XREG_MAX; i++)
+		if (pmuctl_task_xrefs[i])
+			seq_printf(m, "task msr %#x sessions %u\n",
+				   pmuctl_pmu.model->xregs[i].msr,
+				   pmuctl_task_xrefs[i]);
 	mutex_unlock(&pmuctl_lock);
 	return 0;
 }

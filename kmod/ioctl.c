@@ -113,9 +113,9 @@ static int pmuctl_info(struct pmuctl_session *s, void __user *uarg)
 	info.pmu_model = pmuctl_pmu.model->id;
 	info.max_events = PMUCTL_MAX_EVENTS;
 	info.event_flags = PMUCTL_EVENT_FLAGS_ALL;
-	/* Unprivileged sessions are never granted rdpmc (program_run()). */
-	info.rdpmc = !s->unpriv && pmuctl_rdpmc_policy() ?
-		     PMUCTL_RDPMC_SESSION : PMUCTL_RDPMC_NONE;
+	/* Unprivileged sessions get rdpmc for task scope only (program_run()). */
+	info.rdpmc = !pmuctl_rdpmc_policy() ? PMUCTL_RDPMC_NONE :
+		     s->unpriv ? PMUCTL_RDPMC_TASK : PMUCTL_RDPMC_SESSION;
 	info.caps = pmuctl_pmu.caps;
 	info.backend = pmuctl_pmu.be->kind;
 	info.nr_cpus = nr_cpu_ids;
@@ -123,6 +123,8 @@ static int pmuctl_info(struct pmuctl_session *s, void __user *uarg)
 	info.session = s->id;
 	info.session_flags = s->unpriv ? PMUCTL_SESSION_UNPRIV : 0;
 	info.paranoid = READ_ONCE(pmuctl_paranoid);
+	info.program_flags = PMUCTL_PROGRAM_FLAGS_ALL;
+	info.task_bits = pmuctl_hw_task_bits();
 	mutex_lock(&pmuctl_lock);
 	info.generation = s->gen;
 	mutex_unlock(&pmuctl_lock);
@@ -195,7 +197,10 @@ out:
 static int program_check(const struct pmuctl_program *p, u32 *reason,
 			 u32 *index)
 {
-	if (p->flags)
+	bool task = p->flags & PMUCTL_PROGRAM_TASK;
+
+	if ((p->flags & ~PMUCTL_PROGRAM_FLAGS_ALL) ||
+	    (!task && (p->flags & ~PMUCTL_PROGRAM_TASK)))
 		*reason = PMUCTL_R_BAD_FLAGS;
 	else if (memchr_inv(p->reserved, 0, sizeof(p->reserved)))
 		*reason = PMUCTL_R_RESERVED_FIELD;
@@ -206,8 +211,14 @@ static int program_check(const struct pmuctl_program *p, u32 *reason,
 		*index = PMUCTL_MAX_EVENTS;
 		return -E2BIG;
 	}
-	if (!p->nr_events || !p->cpus_size || p->cpus_size % 8 ||
-	    p->cpus_size > PMUCTL_MAX_CPU_BITMAP)
+	if (!p->nr_events)
+		return -EINVAL;
+	if (task && (p->cpus || p->cpus_size)) {
+		*reason = PMUCTL_R_BAD_CPU;	/* the thread's CPUs, whichever */
+		return -EINVAL;
+	}
+	if (!task && (!p->cpus_size || p->cpus_size % 8 ||
+		      p->cpus_size > PMUCTL_MAX_CPU_BITMAP))
 		return -EINVAL;
 	return 0;
 }
@@ -218,18 +229,31 @@ static int program_check(const struct pmuctl_program *p, u32 *reason,
  * sessions always; unprivileged ones only at paranoid <= 0, and then with
  * the privileged rules, kernel mode and AnyThread included (perf gates
  * AnyThread with perf_allow_cpu() too: at <= 0 the sibling thread can be
- * counted CPU-wide anyway).  PMUCTL_POLICY_UNPRIV is for the per-thread
- * sessions that levels 2 and 1 will admit.
+ * counted CPU-wide anyway).  Their own threads (task scope) as perf's
+ * self-monitoring: user mode only at 2 (perf_allow_kernel()), kernel mode
+ * too at 1, AnyThread only at <= 0.
  */
-static int program_policy(const struct pmuctl_session *s, int paranoid,
-			  u32 *policy, u32 *reason)
+static int program_policy(const struct pmuctl_session *s, bool task,
+			  int paranoid, u32 *policy, u32 *reason)
 {
 	*policy = 0;
-	if (s->unpriv && paranoid >= 1) {
+	if (!s->unpriv || paranoid <= 0)
+		return 0;
+	if (!task) {
 		*reason = PMUCTL_R_UNPRIV_CPU_SCOPE;
 		return -EACCES;
 	}
+	*policy = paranoid >= 2 ? PMUCTL_POLICY_UNPRIV : PMUCTL_POLICY_NO_ANY;
 	return 0;
+}
+
+/* Rules of the core that say EACCES rather than EINVAL. */
+static int program_errno(int ret, u32 reason)
+{
+	if (ret == -EINVAL && (reason == PMUCTL_R_UNPRIV_KERNEL_MODE ||
+			       reason == PMUCTL_R_UNPRIV_ANY_THREAD))
+		return -EACCES;
+	return ret;
 }
 
 /*
@@ -264,6 +288,8 @@ static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 		       u32 *reason, u32 *index, u32 *cpu)
 {
 	int paranoid = READ_ONCE(pmuctl_paranoid);
+	bool task = p->flags & PMUCTL_PROGRAM_TASK;
+	struct pmuctl_tctx *tctx = NULL;
 	struct pmuctl_grant *grant;
 	struct pmuctl_place *place;
 	struct pmuctl_event *ev;
@@ -272,7 +298,7 @@ static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 	u64 gen = 0;
 	int ret;
 
-	ret = program_policy(s, paranoid, &policy, reason);
+	ret = program_policy(s, task, paranoid, &policy, reason);
 	if (ret)
 		return ret;
 	if (!zalloc_cpumask_var(&mask, GFP_KERNEL_ACCOUNT))
@@ -293,13 +319,20 @@ static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 		ev[i].config_used = 0;
 		ev[i].extra_msr = 0;
 	}
-	ret = program_cpus(p, mask, reason);
+	ret = task ? 0 : program_cpus(p, mask, reason);
 	if (ret)
 		goto free_ev;
 	/* Allocated here: nothing under the locks below may sleep on memory. */
 	ret = pmuctl_grant_alloc(&grant);
 	if (ret)
 		goto free_ev;
+	if (task) {
+		tctx = pmuctl_task_alloc(p->flags);
+		if (!tctx) {
+			ret = -ENOMEM;
+			goto free_grant;
+		}
+	}
 
 	if (mutex_lock_killable(&pmuctl_lock)) {
 		ret = -EINTR;
@@ -308,12 +341,22 @@ static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 	if (s->nr) {
 		*reason = PMUCTL_R_ALREADY_PROGRAMMED;
 		ret = -EBUSY;
+	} else if (task) {
+		s->policy = policy;
+		ret = pmuctl_task_program(s, tctx, ev, n, place, &grant,
+					  reason, index);
+		if (!ret) {
+			tctx = NULL;
+			gen = ++s->gen;
+		}
+		ret = program_errno(ret, *reason);
 	} else {
 		ret = program_user_limit(s, mask, n, paranoid, reason, cpu);
 		if (!ret) {
 			s->policy = policy;
 			ret = pmuctl_hw_program(s, mask, ev, n, place, reason,
 						index, cpu);
+			ret = program_errno(ret, *reason);
 		}
 		if (!ret) {
 			gen = ++s->gen;
@@ -323,7 +366,7 @@ static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 			 * counter of the CPU, other sessions' too.
 			 */
 			if (!s->unpriv) {
-				pmuctl_grant_add(s, grant);
+				pmuctl_grant_add(s, grant, false);
 				grant = NULL;
 			}
 		}
@@ -352,6 +395,7 @@ static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 		ret = -EFAULT;
 	}
 free_grant:
+	pmuctl_task_free(tctx);
 	pmuctl_grant_free(grant);
 free_ev:
 	kfree(ev);
@@ -415,15 +459,18 @@ static int pmuctl_ctl(struct pmuctl_session *s, unsigned int cmd,
 	}
 	switch (cmd) {
 	case PMUCTL_IOC_START:
-		ret = pmuctl_hw_start(s);
+		ret = s->task ? pmuctl_task_run(s, true, false) :
+				pmuctl_hw_start(s);
 		break;
 	case PMUCTL_IOC_STOP:
-		ret = pmuctl_hw_stop(s);
+		ret = s->task ? pmuctl_task_run(s, false, false) :
+				pmuctl_hw_stop(s);
 		break;
 	case PMUCTL_IOC_RESET:
 		/* Even a faulted RESET may have zeroed some CPUs' counters. */
 		s->gen++;
-		ret = pmuctl_hw_reset(s);
+		ret = s->task ? pmuctl_task_run(s, false, true) :
+				pmuctl_hw_reset(s);
 		break;
 	default:
 		pmuctl_hw_release(s);
@@ -443,18 +490,28 @@ static int pmuctl_read(struct pmuctl_session *s, void __user *uarg)
 
 	if (copy_from_user(&r, uarg, sizeof(r)))
 		return -EFAULT;
-	if (r.flags || r.reserved0 || memchr_inv(r.reserved, 0, sizeof(r.reserved)))
+	if ((r.flags & ~PMUCTL_READ_THREAD) || r.reserved0 ||
+	    memchr_inv(r.reserved, 0, sizeof(r.reserved)))
 		return -EINVAL;
 	if (r.cpu >= nr_cpu_ids)
 		return -EINVAL;
 	cpu = array_index_nospec(r.cpu, nr_cpu_ids);
+	/* Outputs are ignored on input. */
+	r.nr_threads = 0;
+	r.nr_lost = 0;
 
 	if (mutex_lock_killable(&pmuctl_lock))
 		return -EINTR;
 	n = s->nr;
 	if (!n)
 		ret = -ENOENT;
-	else if (!cpumask_test_cpu(cpu, s->cpus) || r.nr_values < n)
+	else if (r.nr_values < n)
+		ret = -EINVAL;
+	else if (s->task)
+		ret = cpu ? -EINVAL :
+		      pmuctl_task_read(s, r.flags & PMUCTL_READ_THREAD, val,
+				       &r.nr_threads, &r.nr_lost);
+	else if (!cpumask_test_cpu(cpu, s->cpus) || r.flags)
 		ret = -EINVAL;
 	else
 		ret = pmuctl_hw_read(s, cpu, val);
@@ -494,10 +551,12 @@ static int pmuctl_rdpmc(struct pmuctl_session *s, void __user *uarg)
 	}
 	if (!s->nr) {
 		ret = -ENOENT;
+	} else if (s->task) {
+		ret = -EINVAL;	/* task scope: the counted threads have it */
 	} else if (s->unpriv || !s->mm || s->mm != current->mm) {
 		ret = -EPERM;	/* another process: it reads with READ */
 	} else if (!pmuctl_grant_held(s)) {
-		pmuctl_grant_add(s, grant);
+		pmuctl_grant_add(s, grant, false);
 		grant = NULL;
 	}
 	mutex_unlock(&pmuctl_lock);
@@ -604,8 +663,10 @@ long pmuctl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	long ret;
 
 	pmuctl_grant_cleanup();
+	pmuctl_task_cleanup();
 	ret = pmuctl_cmd(s, cmd, (void __user *)arg);
 	pmuctl_grant_cleanup();
+	pmuctl_task_cleanup();
 	if (ret != -ENOTTY && _IOC_NR(cmd) < PMUCTL_STAT_CLOSE)
 		pmuctl_stat(_IOC_NR(cmd), atomic64_read(&s->waves) - waves);
 	return ret;

@@ -60,6 +60,11 @@ module_param_named(user_max_counters, pmuctl_user_max_counters, uint, 0644);
 MODULE_PARM_DESC(user_max_counters,
 		 "counters one user without CAP_PERFMON may hold on one CPU (0: no limit; none at paranoid -1)");
 
+unsigned int pmuctl_task_max_threads = 4096;
+module_param_named(task_max_threads, pmuctl_task_max_threads, uint, 0644);
+MODULE_PARM_DESC(task_max_threads,
+		 "threads one task-scope session counts at once; more created with INHERIT are not counted (0: no limit)");
+
 /*
  * Who may rdpmc pmuctl's counters: 0, nobody (sessions read with
  * PMUCTL_IOC_READ); 1, the threads a session grants (grant.c).  The
@@ -210,6 +215,7 @@ static int pmuctl_release(struct inode *inode, struct file *file)
 	user_detach(s);
 	mutex_unlock(&pmuctl_lock);
 	pmuctl_grant_cleanup();
+	pmuctl_task_cleanup();
 	pmuctl_stats_close(atomic64_read(&s->waves) - waves);
 	ida_free(&pmuctl_ids, s->id);
 	free_cpumask_var(s->wave_cpus);
@@ -294,9 +300,12 @@ static int __init pmuctl_init(void)
 	ret = pmuctl_grant_init();
 	if (ret)
 		goto exit_regmodel;
-	ret = pmuctl_hw_init();
+	ret = pmuctl_task_init();
 	if (ret)
 		goto exit_grant;
+	ret = pmuctl_hw_init();
+	if (ret)
+		goto exit_task;
 	ret = misc_register(&pmuctl_dev);
 	if (ret)
 		goto exit_hw;
@@ -310,6 +319,8 @@ static int __init pmuctl_init(void)
 
 exit_hw:
 	pmuctl_hw_exit();
+exit_task:
+	pmuctl_task_exit();
 exit_grant:
 	pmuctl_grant_exit();
 exit_regmodel:
@@ -325,6 +336,7 @@ static void __exit pmuctl_exit(void)
 {
 	misc_deregister(&pmuctl_dev);
 	pmuctl_hw_exit();
+	pmuctl_task_exit();
 	pmuctl_grant_exit();
 	debugfs_remove_recursive(pmuctl_dir);
 #ifdef PMUCTL_REGMODEL

@@ -39,6 +39,7 @@ extern struct mutex pmuctl_lock;	/* serializes all configuration */
 /* Module parameters (main.c), read with READ_ONCE. */
 extern int pmuctl_paranoid;		/* mirrors kernel.perf_event_paranoid */
 extern unsigned int pmuctl_user_max_counters;	/* per unprivileged user and CPU */
+extern unsigned int pmuctl_task_max_threads;	/* counted at once per task session */
 
 /* A user (uid) with unprivileged sessions open; pmuctl_lock. */
 struct pmuctl_user {
@@ -47,6 +48,20 @@ struct pmuctl_user {
 	u32 nr_sessions;
 	struct list_head sessions;	/* pmuctl_session.user_node */
 };
+
+/*
+ * A task-scope group as the context-switch code needs it (task.c, hw.c):
+ * fixed from PROGRAM to the last user.
+ */
+struct pmuctl_tgroup {
+	u32 nr;
+	u32 xregs;			/* extra MSRs it uses, by index */
+	u64 counters;			/* counter indexes it uses */
+	struct pmuctl_place place[PMUCTL_MAX_EVENTS];
+};
+
+struct pmuctl_tctx;
+struct pmuctl_grant;
 
 struct pmuctl_session {
 	u32 id;
@@ -63,6 +78,7 @@ struct pmuctl_session {
 	struct list_head grants;	/* struct pmuctl_grant: threads granted rdpmc */
 	cpumask_var_t wave_cpus;	/* scratch: a wave's CPUs and the mm's */
 	atomic64_t waves;		/* cross-CPU calls made for the session */
+	struct pmuctl_tctx *task;	/* task scope: the counted threads, or NULL */
 };
 
 /* ioctl.c */
@@ -86,6 +102,36 @@ int pmuctl_hw_read(struct pmuctl_session *s, u32 cpu, u64 *val);
 void pmuctl_hw_release(struct pmuctl_session *s);
 void pmuctl_hw_holding(u32 cpu, struct pmuctl_holding *h);
 void pmuctl_hw_debugfs(struct dentry *dir);
+int pmuctl_hw_task_program(struct pmuctl_session *s, struct pmuctl_tgroup *g,
+			   const struct pmuctl_event *ev, u32 n,
+			   u32 *reason, u32 *index);
+void pmuctl_hw_task_release(struct pmuctl_session *s,
+			    const struct pmuctl_tgroup *g, struct cpumask *cpus,
+			    void (*fn)(void *), void *arg);
+void pmuctl_hw_task_in(const struct pmuctl_tgroup *g, const u64 *val,
+		       u64 *loaded, bool run);
+void pmuctl_hw_task_out(const struct pmuctl_tgroup *g, u64 *val,
+			const u64 *loaded);
+int pmuctl_hw_task_read_local(const struct pmuctl_tgroup *g, u64 *val);
+void pmuctl_hw_task_scrub_local(void);
+bool pmuctl_hw_cpu_scope_local(void);
+u32 pmuctl_hw_task_bits(void);
+u32 pmuctl_hw_task_policy(void);
+
+/* task.c */
+int pmuctl_task_init(void);
+void pmuctl_task_exit(void);
+struct pmuctl_tctx *pmuctl_task_alloc(u32 flags);
+void pmuctl_task_free(struct pmuctl_tctx *t);
+int pmuctl_task_program(struct pmuctl_session *s, struct pmuctl_tctx *t,
+			const struct pmuctl_event *ev, u32 n,
+			struct pmuctl_place *place, struct pmuctl_grant **grant,
+			u32 *reason, u32 *index);
+void pmuctl_task_release(struct pmuctl_session *s);
+int pmuctl_task_run(struct pmuctl_session *s, bool run, bool zero);
+int pmuctl_task_read(struct pmuctl_session *s, bool thread, u64 *val,
+		     u32 *nr_threads, u32 *nr_lost);
+void pmuctl_task_cleanup(void);
 
 /* main.c: the module parameter rdpmc, 0 or 1 */
 u32 pmuctl_rdpmc_policy(void);
@@ -96,7 +142,8 @@ int pmuctl_grant_init(void);
 void pmuctl_grant_exit(void);
 int pmuctl_grant_alloc(struct pmuctl_grant **g);
 void pmuctl_grant_free(struct pmuctl_grant *g);
-void pmuctl_grant_add(struct pmuctl_session *s, struct pmuctl_grant *g);
+void pmuctl_grant_add(struct pmuctl_session *s, struct pmuctl_grant *g,
+		      bool cpu_check);
 bool pmuctl_grant_held(const struct pmuctl_session *s);
 bool pmuctl_grant_revoke_prepare(struct pmuctl_session *s, struct cpumask *cpus);
 void pmuctl_grant_eval_local(void);

@@ -119,6 +119,7 @@ extern const u32 pmuctl_nr_models;
 /* Policy of the session asking. */
 #define PMUCTL_POLICY_UNPRIV	(1U << 0)	/* user mode only, no AnyThread */
 #define PMUCTL_POLICY_NO_PMC3	(1U << 1)	/* PMC3 withheld (TSX force abort) */
+#define PMUCTL_POLICY_NO_ANY	(1U << 2)	/* no AnyThread (unprivileged, paranoid 1) */
 
 /* What validation learns about one event. */
 struct pmuctl_class {

@@ -206,7 +206,8 @@ int pmuctl_event_classify(const struct pmuctl_model *m,
 		return refuse(reason, PMUCTL_R_NO_PRIV_LEVEL);
 	if ((policy & PMUCTL_POLICY_UNPRIV) && (config & PMUCTL_CFG_OS))
 		return refuse(reason, PMUCTL_R_UNPRIV_KERNEL_MODE);
-	if ((policy & PMUCTL_POLICY_UNPRIV) && (config & PMUCTL_CFG_ANY))
+	if ((policy & (PMUCTL_POLICY_UNPRIV | PMUCTL_POLICY_NO_ANY)) &&
+	    (config & PMUCTL_CFG_ANY))
 		return refuse(reason, PMUCTL_R_UNPRIV_ANY_THREAD);
 	if ((config & PMUCTL_CFG_EDGE) && !(config & PMUCTL_CFG_CMASK))
 		return refuse(reason, PMUCTL_R_EDGE_NO_CMASK);

@@ -34,13 +34,14 @@
  * Unprivileged CPU-scope sessions never get rdpmc (it would read every
  * counter of the CPU, other sessions' included): they read their own
  * counters with PMUCTL_IOC_READ.  Unprivileged task-scope sessions get it
- * where it shows nothing of others (struct pmuctl_program).  INFO does not show them other sessions' ids or extra
- * values (PMUCTL_OWNER_OTHER, PMUCTL_HOLDING_XREG_HIDDEN).  Per user
- * (uid) without privilege: at most "user_max_sessions" (default 16) open
- * sessions (open is EMFILE beyond, as inotify's max_user_instances) and
- * at most "user_max_counters" (default 4) counters held on any one CPU
- * over all its sessions (PROGRAM is EDQUOT, PMUCTL_R_USER_LIMIT, with
- * err_cpu; checked before the events' own rules); 0 turns a limit off.  Privilege and the level are
+ * where it shows nothing of others (struct pmuctl_program).  INFO does
+ * not show them other sessions' ids or extra values (PMUCTL_OWNER_OTHER,
+ * PMUCTL_HOLDING_XREG_HIDDEN).  Per user (uid) without privilege: at most
+ * "user_max_sessions" (default 16) open sessions (open is EMFILE beyond,
+ * as inotify's max_user_instances) and at most "user_max_counters"
+ * (default 4) counters held on any one CPU over all its CPU-scope
+ * sessions (PROGRAM is EDQUOT, PMUCTL_R_USER_LIMIT, with err_cpu; checked
+ * before the events' own rules); 0 turns a limit off.  Privilege and the level are
  * decided at open (may open) and at PROGRAM (may count); a group already
  * programmed keeps counting when the level is raised, as perf events
  * already open do.
