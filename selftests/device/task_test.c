@@ -361,7 +361,13 @@ static __u32 wait_nr_threads(int fd, __u32 want, unsigned int ms)
 TEST_F(task, info_reports_program_flags_and_task_bits)
 {
 	const struct pmuctl_info *in = &self->info;
-	__u32 want = full_width(in) ? in->caps.gp_width : 32;
+	__u32 want = in->caps.gp_width;
+
+	/* The narrowest counter with full-width writes, else 32. */
+	if (in->caps.fixed_mask && in->caps.fixed_width < want)
+		want = in->caps.fixed_width;
+	if (!full_width(in))
+		want = 32;
 
 	EXPECT_EQ((__u32)PMUCTL_PROGRAM_FLAGS_ALL, in->program_flags);
 	EXPECT_EQ(want, in->task_bits) {
