@@ -115,6 +115,8 @@ struct pmuctl_pcpu {
 	u64 tk_evtsel[HW_LEGACY_GP];	/* pool event selects as last written */
 	u64 tk_xval[PMUCTL_XREG_MAX];	/* pool extra MSRs as last written */
 	u64 dirty;			/* pool counters holding a thread's count */
+	u64 tk_found;			/* GLOBAL_CTRL before the first task write */
+	bool tk_seen;			/* tk_found holds it */
 };
 
 static struct pmuctl_pcpu __percpu *pmuctl_pcpu;
@@ -318,6 +320,7 @@ static int hw_restore_local(struct pmuctl_pcpu *pc, bool all)
 	u32 i;
 
 	if (all) {
+		pc->tk_seen = false;
 		pc->tk_run = 0;
 		pc->tk_fixed = 0;
 		memset(pc->tk_evtsel, 0, sizeof(pc->tk_evtsel));
@@ -335,7 +338,8 @@ static int hw_restore_local(struct pmuctl_pcpu *pc, bool all)
 		if (!(xpool & BIT(i)))
 			err |= hw_wr(pmuctl_pmu.model->xregs[i].msr, f->xval[i]);
 	pc->cs_global = f->global_ctrl & ~pool;
-	err |= hw_wr(MSR_CORE_PERF_GLOBAL_CTRL, pc->cs_global | pc->tk_run);
+	err |= hw_wr(MSR_CORE_PERF_GLOBAL_CTRL,
+		     (pc->cs_global & ~pmuctl_task_pool) | pc->tk_run);
 	err |= hw_tfa_local(pc, false);
 	pc->cs_held = 0;
 	pc->saved = err != 0;
@@ -384,7 +388,7 @@ static int hw_sync_local(struct pmuctl_pcpu *pc, const struct pmuctl_wave *w)
 	if (held & BIT_ULL(3))
 		err |= hw_tfa_local(pc, true);
 	err |= hw_wr(MSR_CORE_PERF_GLOBAL_CTRL,
-		     (pc->cs_global & ~touch) | pc->tk_run);
+		     (pc->cs_global & ~touch & ~pmuctl_task_pool) | pc->tk_run);
 	bits = touch & GP_MASK(HW_LEGACY_GP);
 	for_each_set_bit(i, &bits, HW_LEGACY_GP)
 		err |= hw_wr(MSR_ARCH_PERFMON_EVENTSEL0 + i, pc->sh.evtsel[i]);
@@ -409,7 +413,8 @@ static int hw_sync_local(struct pmuctl_pcpu *pc, const struct pmuctl_wave *w)
 	}
 	pc->cs_global = pc->sh.global_ctrl;
 	pc->cs_held = held;
-	err |= hw_wr(MSR_CORE_PERF_GLOBAL_CTRL, pc->cs_global | pc->tk_run);
+	err |= hw_wr(MSR_CORE_PERF_GLOBAL_CTRL,
+		     (pc->cs_global & ~pmuctl_task_pool) | pc->tk_run);
 	if (!(held & BIT_ULL(3)))
 		err |= hw_tfa_local(pc, false);
 	if (restore && pc->saved && !held)
@@ -451,6 +456,12 @@ static int hw_scrub_local(struct pmuctl_pcpu *pc, const struct pmuctl_wave *w)
 			continue;
 		err |= hw_wr(m->xregs[i].msr, 0);
 		pc->tk_xval[i] = 0;
+	}
+	/* The pool is empty: GLOBAL_CTRL as the task side found it. */
+	if (!pmuctl_task_pool && pc->tk_seen) {
+		err |= hw_wr(MSR_CORE_PERF_GLOBAL_CTRL,
+			     pc->tk_found | pc->cs_global);
+		pc->tk_seen = false;
 	}
 	return err;
 }
@@ -953,6 +964,21 @@ void pmuctl_hw_release(struct pmuctl_session *s)
 	hw_perf_put();
 }
 
+/*
+ * GLOBAL_CTRL from the task side: the CPU-scope bits and the loaded
+ * thread's.  The first such write on a CPU keeps what was there (perf
+ * enables every counter in GLOBAL_CTRL and gates them in their selects),
+ * for when the pool empties (hw_scrub_local()).  Context: IRQs off.
+ */
+static void hw_task_global(struct pmuctl_pcpu *pc)
+{
+	if (!pc->tk_seen &&
+	    !pmuctl_pmu.be->read(MSR_CORE_PERF_GLOBAL_CTRL, &pc->tk_found))
+		pc->tk_seen = true;
+	hw_wr(MSR_CORE_PERF_GLOBAL_CTRL,
+	      (pc->cs_global & ~READ_ONCE(pmuctl_task_pool)) | pc->tk_run);
+}
+
 /**
  * pmuctl_hw_task_policy() - the policy bits every task-scope group gets
  *
@@ -1141,8 +1167,14 @@ void pmuctl_hw_task_in(const struct pmuctl_tgroup *g, const u64 *val,
 		const struct pmuctl_place *p = &g->place[i];
 		u32 idx = p->idx;
 
+		/*
+		 * A stopped group's selects are written without EN (its
+		 * fixed-counter nibbles empty): GLOBAL_CTRL may enable every
+		 * counter (perf leaves it so), it is no gate of its own.
+		 */
 		if (idx < PMUCTL_IDX_FIXED) {
-			u64 sel = p->config | ARCH_PERFMON_EVENTSEL_ENABLE;
+			u64 sel = p->config |
+				  (run ? ARCH_PERFMON_EVENTSEL_ENABLE : 0);
 
 			if (pc->tk_evtsel[idx] != sel &&
 			    !hw_wr(MSR_ARCH_PERFMON_EVENTSEL0 + idx, sel))
@@ -1150,7 +1182,7 @@ void pmuctl_hw_task_in(const struct pmuctl_tgroup *g, const u64 *val,
 		} else {
 			struct pmuctl_shadow sh = { .fixed_ctrl = fixed };
 
-			shadow_set(&sh, p, true);
+			shadow_set(&sh, p, run);
 			fixed = sh.fixed_ctrl;
 		}
 		if (p->xreg >= 0 && pc->tk_xval[p->xreg] != p->extra &&
@@ -1171,7 +1203,7 @@ void pmuctl_hw_task_in(const struct pmuctl_tgroup *g, const u64 *val,
 		pc->tk_fixed = fixed;
 	if (run) {
 		pc->tk_run = g->counters;
-		hw_wr(MSR_CORE_PERF_GLOBAL_CTRL, pc->cs_global | pc->tk_run);
+		hw_task_global(pc);
 	}
 }
 
@@ -1200,7 +1232,7 @@ void pmuctl_hw_task_out(const struct pmuctl_tgroup *g, u64 *val,
 		return;
 	if (pc->tk_run) {
 		pc->tk_run = 0;
-		hw_wr(MSR_CORE_PERF_GLOBAL_CTRL, pc->cs_global);
+		hw_task_global(pc);
 	}
 	for (i = 0; i < g->nr; i++) {
 		u32 idx = g->place[i].idx;

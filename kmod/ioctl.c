@@ -39,7 +39,8 @@ static void holding_filter(const struct pmuctl_session *s,
 	u32 i, mine = 0;
 
 	for (i = 0; i < PMUCTL_HOLDING_COUNTERS; i++)
-		if (h->owner[i] && h->owner[i] != s->id)
+		if (h->owner[i] && h->owner[i] != s->id &&
+		    h->owner[i] != PMUCTL_OWNER_TASK)
 			h->owner[i] = PMUCTL_OWNER_OTHER;
 	if (s->nr && cpumask_test_cpu(h->cpu, s->cpus))
 		for (i = 0; i < s->nr; i++)
