@@ -17,11 +17,12 @@
 STRESS_LIB := selftests/device/lib.c selftests/device/load.c
 STRESS_HDRS := selftests/device/lib.h selftests/device/load.h $(CORE_HDRS)
 STRESS_VMTESTS := build/vmtests/stress_test build/vmtests/reload_test
-HOTPLUG_VMTESTS := build/vmtests-hotplug/hotplug_test
+HOTPLUG_VMTESTS := build/vmtests-hotplug/hotplug_test \
+		   build/vmtests-hotplug/task_hotplug_test
 
 VMTESTS += $(STRESS_VMTESTS)
 TESTS += build/tests/device-stress_test build/tests/device-reload_test \
-	 build/tests/device-hotplug_test
+	 build/tests/device-hotplug_test build/tests/device-task_hotplug_test
 
 # The core is linked in: the load draws groups that it places (load.h).
 $(STRESS_VMTESTS): build/vmtests/%: selftests/device/%.c $(STRESS_LIB) \
@@ -39,7 +40,8 @@ build/tests/device-stress_test build/tests/device-reload_test: \
 	@mkdir -p $(@D)
 	cp -f $< $@
 
-build/tests/device-hotplug_test: build/vmtests-hotplug/hotplug_test
+build/tests/device-hotplug_test build/tests/device-task_hotplug_test: \
+		build/tests/device-%: build/vmtests-hotplug/%
 	@mkdir -p $(@D)
 	cp -f $< $@
 

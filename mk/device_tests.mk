@@ -8,7 +8,7 @@
 # Included by the top Makefile, which defines CC, CFLAGS, KSFT_CFLAGS and
 # CORE_HDRS before including this file.
 
-DEVICE_TEST_NAMES := abi regs sessions rdpmc fault unpriv perf claim lock
+DEVICE_TEST_NAMES := abi regs sessions rdpmc fault unpriv perf claim lock task
 DEVICE_VMTESTS := $(DEVICE_TEST_NAMES:%=build/vmtests/%_test)
 DEVICE_HOSTTESTS := $(DEVICE_TEST_NAMES:%=build/tests/device-%_test)
 DEVICE_LIB := selftests/device/lib.c selftests/device/lib.h

@@ -704,3 +704,75 @@ __u32 expected_model(__u32 family, __u32 model)
 			return fam6[i].id;
 	return PMUCTL_MODEL_ARCH;
 }
+
+/* ---- task scope ---------------------------------------------------------- */
+
+int dev_program_task(int fd, struct pmuctl_event *ev, __u32 n, __u32 flags,
+		     struct pmuctl_program *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->flags = PMUCTL_PROGRAM_TASK | flags;
+	p->nr_events = n;
+	p->events = (uintptr_t)ev;
+	return dev_ioctl(fd, PMUCTL_IOC_PROGRAM, p);
+}
+
+int dev_read_task(int fd, __u32 flags, __u64 *val, __u32 nr,
+		  struct pmuctl_read *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->flags = flags;
+	r->nr_values = nr;
+	r->values = (uintptr_t)val;
+	return dev_ioctl(fd, PMUCTL_IOC_READ, r);
+}
+
+int log_read(struct plog *lg)
+{
+	char *s = slurp(DBG_LOG), *line, *save = NULL;
+
+	memset(lg, 0, sizeof(*lg));
+	if (!s)
+		return -errno;
+	for (line = strtok_r(s, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		unsigned int cpu, msr;
+		unsigned long w;
+		char val[40];
+		int err;
+
+		if (sscanf(line, "writes %lu", &w) == 1) {
+			lg->writes = w;
+			continue;
+		}
+		/* %#llx prints 0 as "0": read the value as text. */
+		if (sscanf(line, "cpu %u msr %i %39s err %d", &cpu, &msr, val,
+			   &err) != 4 || lg->n >= LOG_MAX)
+			continue;
+		lg->w[lg->n].cpu = cpu;
+		lg->w[lg->n].msr = msr;
+		lg->w[lg->n].val = strtoull(val, NULL, 0);
+		lg->w[lg->n++].err = err;
+	}
+	free(s);
+	return 0;
+}
+
+int log_last(const struct plog *lg, __u32 cpu, __u32 msr)
+{
+	int i;
+
+	for (i = (int)lg->n - 1; i >= 0; i--)
+		if (lg->w[i].cpu == cpu && lg->w[i].msr == msr)
+			return i;
+	return -1;
+}
+
+unsigned int log_count(const struct plog *lg, __u32 cpu, __u32 msr)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < lg->n; i++)
+		n += lg->w[i].cpu == cpu && lg->w[i].msr == msr;
+	return n;
+}

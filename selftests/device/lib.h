@@ -288,4 +288,34 @@ __u32 expected_model(__u32 family, __u32 model);
 	snap_free(&__after);						\
 } while (0)
 
+/* ---- task scope (uapi/linux/pmuctl.h, "Task scope") ------------------------ */
+
+/*
+ * PROGRAM @n events for the calling thread: PMUCTL_PROGRAM_TASK | @flags,
+ * no CPU bitmap; *p filled.
+ */
+int dev_program_task(int fd, struct pmuctl_event *ev, __u32 n, __u32 flags,
+		     struct pmuctl_program *p);
+/* READ of a task-scope session (cpu 0) with @flags; the struct in *r. */
+int dev_read_task(int fd, __u32 flags, __u64 *val, __u32 nr,
+		  struct pmuctl_read *r);
+
+/*
+ * pmuctl/log of the register model (kmod/regmodel.c): "writes N", then
+ * the last (at most 64) MSR writes, oldest first, as
+ * "cpu C msr 0xMSR 0xVALUE err E" (the value as the model kept it).
+ */
+#define DBG_LOG		DBG_DIR "/log"
+#define LOG_MAX		64
+struct plog {
+	unsigned long writes;	/* writes since the module loaded */
+	unsigned int n;
+	struct { __u32 cpu, msr; __u64 val; int err; } w[LOG_MAX];
+};
+int log_read(struct plog *lg);			/* 0 or -errno */
+/* Index in lg->w of the last write of @msr on @cpu, or -1. */
+int log_last(const struct plog *lg, __u32 cpu, __u32 msr);
+/* Writes of @msr on @cpu in the log. */
+unsigned int log_count(const struct plog *lg, __u32 cpu, __u32 msr);
+
 #endif /* PMUCTL_SELFTESTS_DEVICE_LIB_H */
