@@ -32,6 +32,14 @@
 #                              clone of both (six rows) 2N + 8 exactly,
 #                              at least three processes, the rows of
 #                              each event adding up to the total;
+#   per_thread_dropped         task_max_threads=3 (the module parameter,
+#                              restored after): sh running workload 4
+#                              times, one after the other: 3 rows (the
+#                              module keeps 3 exited threads), the rest
+#                              dropped: the note on stderr, the line under
+#                              the table, "dropped_threads" >= 1, and the
+#                              total above the rows' sum (the dropped
+#                              threads' counts are only there);
 #   per_thread_refuses_C       --per-thread with -C: exit 2, one line
 #                              naming both options, nothing run;
 #   per_thread_refuses_repeat  --per-thread with -r 2: likewise.
@@ -49,7 +57,7 @@ if [ ! -c /dev/pmuctl ]; then
 	echo "1..0 # SKIP no /dev/pmuctl"
 	exit 0
 fi
-for p in "$PMUCTL" workload-threads perf-count; do
+for p in "$PMUCTL" workload workload-threads perf-count; do
 	if ! command -v "$p" >/dev/null 2>&1; then
 		echo "1..0"
 		echo "Bail out! no '$p' in PATH (the rig installs build/vmbin/* with -x)"
@@ -116,7 +124,7 @@ if grep -q PERF_BUSY "$tmp/err"; then
 	echo "1..0 # SKIP perf holds the counters (PERF_BUSY: kernel.nmi_watchdog=1)"
 	exit 0
 fi
-echo "1..7"
+echo "1..8"
 
 run perf-count -- workload-threads $N
 got=$(cat "$tmp/out")
@@ -233,6 +241,45 @@ awk -F, -v c="$clone_count" '
 [ "$rc" = 0 ] || fail "exit $rc, want 0"
 [ -s "$tmp/why" ] && show
 result per_thread_processes
+
+# Threads beyond task_max_threads exited: kept in the totals only.
+param=/sys/module/pmuctl/parameters/task_max_threads
+if [ ! -w "$param" ]; then
+	echo "ok $((n + 1)) - per_thread_dropped # SKIP cannot write $param"
+	n=$((n + 1))
+else
+	old_max=$(cat "$param")
+	trap 'echo "$old_max" >"$param"; rm -rf "$tmp"' EXIT
+	echo 3 >"$param"
+	run "$PMUCTL" stat --per-thread -e instructions:u -- \
+		sh -c "workload 1; workload 1; workload 1; workload 1"
+	run_rc=$rc
+	cp "$tmp/err" "$tmp/table"
+	run "$PMUCTL" stat --per-thread --json -e instructions:u -- \
+		sh -c "workload 1; workload 1; workload 1; workload 1"
+	echo "$old_max" >"$param"
+	rows=$(awk '/^ +TID +PID/ { on = 1; next } /^ +total / { on = 0 } on && NF' "$tmp/table" | wc -l)
+	[ "$rows" = 3 ] || fail "$rows thread rows, want 3 (task_max_threads=3 exited threads kept)"
+	grep -q "^pmuctl stat: note: [0-9]* threads of 'sh -c .*' have no counts of their own" "$tmp/table" ||
+		fail "no note on stderr about the threads without counts of their own"
+	grep -Eq '^ [0-9]+ more threads have no counts of their own' "$tmp/table" ||
+		fail "no line under the table about the threads without counts"
+	awk '/^ +TID +PID/ { on = 1; next }
+	     on && $1 == "total" { total = $2; on = 0; next }
+	     on && NF { sum += $3 }
+	     END { if (!(total > sum)) print "total " total ", the rows add up to " sum ": want the total above (the dropped threads)" }' \
+		"$tmp/table" >>"$tmp/why"
+	grep -Eq '"dropped_threads":[1-9][0-9]*,' "$tmp/err" ||
+		fail "JSON summary without \"dropped_threads\" of 1 or more"
+	if [ "$run_rc" != 0 ] || [ "$rc" != 0 ]; then
+		fail "exit $run_rc and $rc, want 0"
+	fi
+	if [ -s "$tmp/why" ]; then
+		sed 's/^/table: /' "$tmp/table" >>"$tmp/why"
+		show
+	fi
+	result per_thread_dropped
+fi
 
 # The refusals, before anything runs (the command would create a file).
 cpu=$(($(grep -c '^processor' /proc/cpuinfo) - 1))
