@@ -39,3 +39,11 @@ build/vmbin/workload-threads: selftests/tool/threads.S
 build/vmtests-pmu/tool_stat_task_test: selftests/tool/stat_task_test.sh
 	@mkdir -p $(@D)
 	install -m 755 $< $@
+
+# --per-thread: each thread of workload-threads counted exactly, the rows
+# adding up to the total (selftests/tool/stat_per_thread_test.sh).
+VMTESTS_PMU += build/vmtests-pmu/tool_stat_per_thread_test
+
+build/vmtests-pmu/tool_stat_per_thread_test: selftests/tool/stat_per_thread_test.sh
+	@mkdir -p $(@D)
+	install -m 755 $< $@

@@ -228,6 +228,30 @@ int pmuctl_read_task(struct pmuctl *p, uint64_t *values, unsigned int nr,
 	return 0;
 }
 
+int pmuctl_read_threads(struct pmuctl *p, struct pmuctl_thread *buf,
+			size_t size, unsigned int nr_values,
+			uint32_t *nr_total, uint32_t *nr_dropped)
+{
+	struct pmuctl_threads th;
+
+	/* A CPU-scope group of this handle has no threads to report. */
+	if ((p->ctr.nr && !is_task(p)) || !nr_values ||
+	    nr_values > PMUCTL_MAX_EVENTS || (p->ctr.nr && nr_values < p->ctr.nr))
+		return -EINVAL;
+	memset(&th, 0, sizeof(th));
+	th.nr_values = nr_values;
+	th.entries = (uint64_t)(uintptr_t)buf;
+	/* The module's field is 32 bits: it fills what fits in that much. */
+	th.entries_size = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size;
+	if (ioctl(p->fd, PMUCTL_IOC_THREADS, &th))
+		return -errno;
+	if (nr_total)
+		*nr_total = th.nr_total;
+	if (nr_dropped)
+		*nr_dropped = th.nr_dropped;
+	return (int)th.nr_entries;
+}
+
 int pmuctl_read_values(struct pmuctl *p, int cpu, uint64_t *values,
 		       unsigned int nr)
 {

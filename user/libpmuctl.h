@@ -343,6 +343,62 @@ int pmuctl_read_values(struct pmuctl *p, int cpu, uint64_t *values,
 int pmuctl_read_task(struct pmuctl *p, uint64_t *values, unsigned int nr,
 		     uint32_t *nr_threads, uint32_t *nr_lost);
 
+/* Bytes of one entry of pmuctl_read_threads()'s buffer: a struct
+ * pmuctl_thread and its @nr_values 64-bit values. */
+#define PMUCTL_THREAD_SIZE(nr_values) \
+	(sizeof(struct pmuctl_thread) + (size_t)(nr_values) * sizeof(uint64_t))
+
+/**
+ * pmuctl_read_threads() - a task-scope session's counts per thread
+ * @p:		a handle of the session, as for pmuctl_read_task().
+ * @buf:	out: the entries, PMUCTL_THREAD_SIZE(@nr_values) bytes each
+ *		(pmuctl_thread_at() steps through them): the threads counted
+ *		now, in the order they were first counted, then those no
+ *		longer counted (flags PMUCTL_THREAD_EXITED: exited, or
+ *		detached by a set-user-ID exec), in the order they stopped.
+ *		NULL with @size 0 asks for @nr_total alone.
+ * @size:	@buf's size in bytes (the module looks at UINT32_MAX of it
+ *		at most, and fills 65536 entries at most per call).
+ * @nr_values:	values per entry, at least the group's event count and at
+ *		most PMUCTL_MAX_EVENTS; the values past the group's events
+ *		are 0.
+ * @nr_total:	out: the entries the session has, or NULL: more than were
+ *		written when @buf was too small (ask again with room for
+ *		this many; threads may come and go in between).
+ * @nr_dropped:	out: threads no longer counted whose entry the module did
+ *		not keep (more than its task_max_threads of them, or no
+ *		memory): their counts are in pmuctl_read_task()'s totals
+ *		only.  May be NULL.
+ *
+ * One PMUCTL_IOC_THREADS, from any thread or process holding the file.
+ * The entries add up to the totals, but for @nr_dropped threads and for
+ * threads created while they were read.  pmuctl_reset() forgets the
+ * entries of the threads no longer counted.  tid and tgid are those of
+ * the caller's pid namespace, 0 where the thread is not visible there.
+ *
+ * Return: the entries written (>= 0); -ENOENT without a group; -EINVAL
+ * for @nr_values out of range or below the group's event count, for
+ * @buf NULL with @size not 0, or for a CPU-scope session (this handle's
+ * own: no ioctl made); -ENOTTY from a module without PMUCTL_IOC_THREADS;
+ * -errno.
+ */
+int pmuctl_read_threads(struct pmuctl *p, struct pmuctl_thread *buf,
+			size_t size, unsigned int nr_values,
+			uint32_t *nr_total, uint32_t *nr_dropped);
+
+/**
+ * pmuctl_thread_at() - entry @i of pmuctl_read_threads()'s buffer
+ * @buf:	the buffer.
+ * @nr_values:	the @nr_values it was read with.
+ * @i:		the entry, below the count pmuctl_read_threads() returned.
+ */
+static inline struct pmuctl_thread *
+pmuctl_thread_at(struct pmuctl_thread *buf, unsigned int nr_values, size_t i)
+{
+	return (struct pmuctl_thread *)((char *)buf +
+					i * PMUCTL_THREAD_SIZE(nr_values));
+}
+
 /**
  * pmuctl_read_values_gen() - read the counters and their generation
  * @p, @cpu, @values, @nr: as for pmuctl_read_values().

@@ -11,7 +11,11 @@
  * kernel starts counting at that exec, so nothing of pmuctl's is
  * counted, without ptrace or pinning.  pmuctl waits for the command,
  * STOPs, READs the session's 64-bit totals (its nr_lost is said on
- * stderr) and RELEASEs; each run of -r programs afresh.
+ * stderr) and RELEASEs; each run of -r programs afresh.  --per-thread
+ * also asks the module for the counts per thread (PMUCTL_IOC_THREADS)
+ * before the RELEASE, and reports them sorted by tid, then the totals;
+ * it takes one run (the threads of two runs are not the same threads)
+ * and task scope (-C counts a CPU, not threads): usage errors otherwise.
  *
  * CPU mode (-C CPU, or a module without task scope): the group is
  * programmed on one CPU, the command's affinity is set to that CPU alone,
@@ -69,8 +73,8 @@
 
 void stat_usage(FILE *f)
 {
-	fputs("usage: pmuctl stat [-e EVENT,...] [-C CPU] [-r N] [-x SEP | --json]\n"
-	      "                   [-o FILE] [--] COMMAND [ARGS]...\n"
+	fputs("usage: pmuctl stat [-e EVENT,...] [-C CPU | --per-thread] [-r N]\n"
+	      "                   [-x SEP | --json] [-o FILE] [--] COMMAND [ARGS]...\n"
 	      "\n"
 	      "Count events while COMMAND runs: by default its threads and the\n"
 	      "processes it starts, wherever they run (task scope); with -C, one CPU\n"
@@ -90,6 +94,8 @@ void stat_usage(FILE *f)
 	      "                      in place of counting COMMAND's threads\n"
 	      "  -r, --repeat N      run COMMAND N times; print means and the relative\n"
 	      "                      standard error of each mean, ( +- P% )\n"
+	      "      --per-thread    also report each thread's counts (task scope only:\n"
+	      "                      not with -C; one run: not with -r N > 1)\n"
 	      "  -x, --field-separator SEP   CSV output, one line per event:\n"
 	      "                      value,unit,event,cpu,counter,stddev%,metric-value,\n"
 	      "                      metric-unit,backend (cpu empty without -C)\n"
@@ -102,6 +108,20 @@ void stat_usage(FILE *f)
 	      "                      launch (\"exact\" or \"plain\"), failed_runs, backend\n"
 	      "  -o, --output FILE   write the report to FILE instead of stderr\n"
 	      "  -h, --help          show this help\n"
+	      "\n"
+	      "--per-thread: after COMMAND has exited, pmuctl asks the module for the\n"
+	      "counts of each thread it counted (exited ones included), in the same\n"
+	      "run.  The table then has, in place of the event lines, the columns TID\n"
+	      "and PID (the thread's process) and one column per event, a row per\n"
+	      "thread sorted by TID ('(still running)' after one that outlived\n"
+	      "COMMAND), and a row 'total' with the session's totals; CSV has two\n"
+	      "more fields, tid,pid: one line per thread and event, then the totals'\n"
+	      "lines with both empty; the JSON summary has \"threads\", an array of\n"
+	      "{\"tid\",\"pid\",\"running\",\"values\"} (values in event order), and\n"
+	      "\"dropped_threads\".  Threads that exited beyond the module's\n"
+	      "task_max_threads have no entry of their own: a note says how many, and\n"
+	      "their counts are only in the total.  A tid not visible in pmuctl's pid\n"
+	      "namespace is '-' (CSV: empty, JSON: null).\n"
 	      "\n"
 	      "Without -C (task scope): the child pmuctl forks programs the session it\n"
 	      "shares with pmuctl to count itself and everything it creates, then\n"
@@ -152,6 +172,7 @@ struct stat_opts {
 	unsigned int runs;
 	const char *sep;		/* -x */
 	bool json;
+	bool per_thread;		/* --per-thread */
 	const char *output;
 	char **argv;			/* the command */
 };
@@ -191,6 +212,11 @@ struct stat_ctx {
 	bool noted;			/* the note on a plain launch was printed */
 	bool task;			/* count the command's threads (task scope) */
 	struct stat_task_result res;	/* task mode: the child's PROGRAM */
+	/* --per-thread: the module's entries, and them sorted by tid */
+	struct pmuctl_thread *th;
+	struct pmuctl_thread **sorted;
+	uint32_t nr_th;
+	uint32_t th_dropped;		/* threads without an entry */
 };
 
 static int stat_parse(int argc, char **argv, struct stat_opts *o)
@@ -202,6 +228,7 @@ static int stat_parse(int argc, char **argv, struct stat_opts *o)
 		{ "field-separator", required_argument, NULL, 'x' },
 		{ "json",            no_argument,       NULL, 'j' },
 		{ "output",          required_argument, NULL, 'o' },
+		{ "per-thread",      no_argument,       NULL, 'T' },
 		{ "help",            no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -244,6 +271,9 @@ static int stat_parse(int argc, char **argv, struct stat_opts *o)
 		case 'o':
 			o->output = optarg;
 			break;
+		case 'T':	/* long only: 'T' is not in the short options */
+			o->per_thread = true;
+			break;
 		case 'h':
 			stat_usage(stdout);
 			return -1;
@@ -257,6 +287,12 @@ static int stat_parse(int argc, char **argv, struct stat_opts *o)
 	}
 	if (o->sep && o->json)
 		return tool_usage_error("stat", "-x and --json exclude each other: pick one output format");
+	/* As perf stat refuses --per-thread where it counts CPUs. */
+	if (o->per_thread && o->cpu >= 0)
+		return tool_usage_error("stat", "--per-thread and -C exclude each other: --per-thread counts the command's threads (task scope), -C CPU counts a CPU; drop one");
+	if (o->per_thread && o->runs > 1)
+		return tool_usage_error("stat", "--per-thread and -r %u exclude each other: each run has threads of its own, so --per-thread reports one run; drop one",
+					o->runs);
 	if (optind >= argc)
 		return tool_usage_error("stat", "no command to run: pmuctl stat [OPTIONS] -- COMMAND [ARGS]");
 	o->argv = argv + optind;
@@ -471,6 +507,55 @@ static int stat_child_program(void *arg)
 	return ret;
 }
 
+/* By tid; the module's order (its buffer's) among equal tids. */
+static int thread_cmp(const void *a, const void *b)
+{
+	const struct pmuctl_thread *x = *(struct pmuctl_thread *const *)a;
+	const struct pmuctl_thread *y = *(struct pmuctl_thread *const *)b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * --per-thread: the session's entries (PMUCTL_IOC_THREADS), sorted by tid
+ * into s->sorted.  A buffer too small is grown to the count the module
+ * gave and asked again; entries it could still not give (over 65536 in
+ * one call) join those it dropped: their counts are only in the totals.
+ */
+static int stat_read_threads(struct stat_ctx *s)
+{
+	size_t esz = PMUCTL_THREAD_SIZE(s->e.nr);
+	uint32_t total = 48, dropped = 0;
+	int n = 0;
+
+	for (int tries = 0; tries < 4; tries++) {
+		size_t size = ((size_t)total + 16) * esz;
+		void *buf = realloc(s->th, size);
+
+		if (!buf)
+			return -ENOMEM;
+		s->th = buf;
+		n = pmuctl_read_threads(s->p, s->th, size, s->e.nr, &total,
+					&dropped);
+		if (n < 0)
+			return n;
+		if ((uint32_t)n >= total)
+			break;
+	}
+	free(s->sorted);
+	s->sorted = calloc((size_t)n + 1, sizeof(*s->sorted));
+	if (!s->sorted)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++)
+		s->sorted[i] = pmuctl_thread_at(s->th, s->e.nr, (size_t)i);
+	qsort(s->sorted, (size_t)n, sizeof(*s->sorted), thread_cmp);
+	s->nr_th = (uint32_t)n;
+	s->th_dropped = dropped + (total > (uint32_t)n ? total - (uint32_t)n : 0);
+	return 0;
+}
+
 /*
  * One run in task mode: the child programs the session (task scope,
  * inherited by every thread and process the command creates, started
@@ -488,7 +573,7 @@ static int stat_run_task(struct stat_ctx *s, uint64_t *count, int *status,
 	struct timespec t0 = { 0, 0 }, t1;
 	struct tool_launch l;
 	sigset_t mask;
-	int ret, run_err, read_err = 0;
+	int ret, run_err, read_err = 0, th_err = 0;
 
 	memset(count, 0, sizeof(*count) * s->e.nr);
 	memset(&l, 0, sizeof(l));
@@ -522,6 +607,9 @@ static int stat_run_task(struct stat_ctx *s, uint64_t *count, int *status,
 		memcpy(s->e.ev, s->res.ev, sizeof(s->e.ev));
 		pmuctl_stop(s->p);
 		read_err = pmuctl_read_task(s->p, v, s->e.nr, &threads, &nlost);
+		/* Before the RELEASE, which forgets them. */
+		if (!read_err && s->o->per_thread)
+			th_err = stat_read_threads(s);
 	}
 	/* Whatever happened in the child, the next run programs afresh. */
 	pmuctl_release(s->p);
@@ -540,6 +628,11 @@ static int stat_run_task(struct stat_ctx *s, uint64_t *count, int *status,
 	if (read_err)
 		return tool_fail("stat", "cannot read the counts of '%s': %s",
 				 s->cmdline, strerror(-read_err));
+	if (th_err == -ENOTTY)
+		return tool_fail("stat", "this pmuctl module cannot report counts per thread (no PMUCTL_IOC_THREADS): load a newer pmuctl.ko, or drop --per-thread");
+	if (th_err)
+		return tool_fail("stat", "cannot read the counts per thread of '%s': %s",
+				 s->cmdline, strerror(-th_err));
 	if (l.started)
 		for (unsigned int i = 0; i < s->e.nr; i++)
 			count[i] = v[i];
@@ -549,6 +642,9 @@ static int stat_run_task(struct stat_ctx *s, uint64_t *count, int *status,
 	if (threads)
 		fprintf(stderr, "pmuctl stat: note: %u threads of '%s' still ran after it exited: counted until then\n",
 			threads, s->cmdline);
+	if (s->th_dropped)
+		fprintf(stderr, "pmuctl stat: note: %u threads of '%s' have no counts of their own (more exited than the module's task_max_threads keeps): their counts are only in the total\n",
+			s->th_dropped, s->cmdline);
 	*lost = nlost;
 	*secs = l.started ? elapsed(&t0, &t1) : 0;
 	return 0;
@@ -678,6 +774,52 @@ static bool status_failed(int status)
 	return !WIFEXITED(status) || WEXITSTATUS(status);
 }
 
+/* A tid or pid of --per-thread: @none where not visible to us (0). */
+static const char *id_text(uint32_t id, char *buf, size_t len, const char *none)
+{
+	if (!id)
+		return none;
+	snprintf(buf, len, "%u", id);
+	return buf;
+}
+
+/*
+ * --per-thread's table: TID, PID, a column per event (as wide as its name,
+ * 18 at least), a row per thread by tid, then the totals.
+ */
+static void print_thread_table(const struct stat_ctx *s, const struct stat_acc *a)
+{
+	FILE *f = s->out;
+	int w[PMUCTL_MAX_EVENTS];
+	char tid[16], pid[16];
+
+	fprintf(f, "%10s %10s", "TID", "PID");
+	for (unsigned int i = 0; i < s->e.nr; i++) {
+		size_t len = strlen(s->e.name[i]);
+
+		w[i] = len > 18 ? (int)len : 18;
+		fprintf(f, "  %*s", w[i], s->e.name[i]);
+	}
+	fprintf(f, "\n");
+	for (uint32_t t = 0; t < s->nr_th; t++) {
+		const struct pmuctl_thread *th = s->sorted[t];
+
+		fprintf(f, "%10s %10s", id_text(th->tid, tid, sizeof(tid), "-"),
+			id_text(th->tgid, pid, sizeof(pid), "-"));
+		for (unsigned int i = 0; i < s->e.nr; i++)
+			fprintf(f, "  %*llu", w[i], (unsigned long long)th->values[i]);
+		fprintf(f, "%s\n", th->flags & PMUCTL_THREAD_EXITED ? "" :
+			"  (still running)");
+	}
+	fprintf(f, "%10s %10s", "total", "");
+	for (unsigned int i = 0; i < s->e.nr; i++)
+		fprintf(f, "  %*.0Lf", w[i], mean_of(a, i));
+	fprintf(f, "\n");
+	if (s->th_dropped)
+		fprintf(f, " %u more threads have no counts of their own (the module's task_max_threads): they are only in the total\n",
+			s->th_dropped);
+}
+
 static void print_table(const struct stat_ctx *s, const struct stat_acc *a,
 			const struct metric *m)
 {
@@ -697,7 +839,9 @@ static void print_table(const struct stat_ctx *s, const struct stat_acc *a,
 	if (a->plain_runs)
 		fprintf(f, " %s\n", STAT_PLAIN_NOTE);
 	fprintf(f, "\n");
-	for (unsigned int i = 0; i < s->e.nr; i++) {
+	if (s->o->per_thread)
+		print_thread_table(s, a);
+	for (unsigned int i = 0; i < s->e.nr && !s->o->per_thread; i++) {
 		char val[32];
 
 		char line[512];
@@ -745,6 +889,22 @@ static void print_csv(const struct stat_ctx *s, const struct stat_acc *a,
 	/* Task mode counts no CPU: the field is empty. */
 	if (!s->task)
 		snprintf(cpu, sizeof(cpu), "%d", s->cpu);
+	/* --per-thread: a line per thread and event, tid and pid last. */
+	for (uint32_t t = 0; s->o->per_thread && t < s->nr_th; t++) {
+		const struct pmuctl_thread *th = s->sorted[t];
+		char tid[16], pid[16];
+
+		id_text(th->tid, tid, sizeof(tid), "");
+		id_text(th->tgid, pid, sizeof(pid), "");
+		for (unsigned int i = 0; i < s->e.nr; i++)
+			fprintf(s->out, "%llu%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s\n",
+				(unsigned long long)th->values[i], x, x,
+				s->e.name[i], x, cpu, x,
+				tool_counter_name(s->e.ev[i].counter, ctr, sizeof(ctr)),
+				x, x, x, x, tool_backend_name(s->info->backend),
+				x, id_text(th->tid, tid, sizeof(tid), ""), x,
+				id_text(th->tgid, pid, sizeof(pid), ""));
+	}
 	for (unsigned int i = 0; i < s->e.nr; i++) {
 		fprintf(s->out, "%.0Lf%s%s%s%s%s%s%s%s", mean_of(a, i), x, x,
 			s->e.name[i], x, cpu, x,
@@ -758,7 +918,10 @@ static void print_csv(const struct stat_ctx *s, const struct stat_acc *a,
 				x, m[i].unit);
 		else
 			fprintf(s->out, "%s", x);
-		fprintf(s->out, "%s%s\n", x, tool_backend_name(s->info->backend));
+		fprintf(s->out, "%s%s", x, tool_backend_name(s->info->backend));
+		/* --per-thread: the totals' tid and pid are empty. */
+		fprintf(s->out, "%s%s%s\n", s->o->per_thread ? x : "",
+			s->o->per_thread ? x : "", "");
 	}
 }
 
@@ -802,8 +965,28 @@ static void print_json(const struct stat_ctx *s, const struct stat_acc *a,
 	else
 		fprintf(f, "\"exit_status\":null,\"signal\":%d,",
 			WIFSIGNALED(a->last_status) ? WTERMSIG(a->last_status) : 0);
-	fprintf(f, "\"lost_threads\":%llu,\"launch\":\"%s\",\"failed_runs\":%u,\"backend\":\"%s\"}\n",
+	fprintf(f, "\"lost_threads\":%llu,\"launch\":\"%s\",\"failed_runs\":%u,\"backend\":\"%s\"",
 		a->lost, a->plain_runs ? "plain" : "exact", a->failed_runs, backend);
+	if (s->o->per_thread) {
+		char tid[16], pid[16];
+
+		fprintf(f, ",\"dropped_threads\":%u,\"threads\":[", s->th_dropped);
+		for (uint32_t t = 0; t < s->nr_th; t++) {
+			const struct pmuctl_thread *th = s->sorted[t];
+
+			fprintf(f, "%s{\"tid\":%s,\"pid\":%s,\"running\":%s,\"values\":[",
+				t ? "," : "",
+				id_text(th->tid, tid, sizeof(tid), "null"),
+				id_text(th->tgid, pid, sizeof(pid), "null"),
+				th->flags & PMUCTL_THREAD_EXITED ? "false" : "true");
+			for (unsigned int i = 0; i < s->e.nr; i++)
+				fprintf(f, "%s%llu", i ? "," : "",
+					(unsigned long long)th->values[i]);
+			fprintf(f, "]}");
+		}
+		fprintf(f, "]");
+	}
+	fprintf(f, "}\n");
 }
 
 /*
@@ -960,6 +1143,10 @@ int cmd_stat(int argc, char **argv)
 	 * pmuctl stat did before it.
 	 */
 	s->task = o.cpu < 0 && (s->info->program_flags & PMUCTL_PROGRAM_TASK);
+	if (!s->task && o.per_thread) {
+		ret = tool_fail("stat", "this pmuctl module cannot count tasks (no task scope), which --per-thread needs: load a pmuctl.ko with task scope, or drop --per-thread");
+		goto close;
+	}
 	if (!s->task && o.cpu < 0) {
 		ret = stat_pick_cpu(s, aff);
 		if (ret)
@@ -983,6 +1170,8 @@ out:
 		ret = tool_fail("stat", "writing '%s': %s", o.output, strerror(errno));
 	CPU_FREE(aff);
 	CPU_FREE(s->cpuset);
+	free(s->sorted);
+	free(s->th);
 	free(s);
 	return ret;
 }

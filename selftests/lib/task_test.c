@@ -18,6 +18,12 @@
  *  - pmuctl_read_values() on a task-scope group: CPU 0 sent, -1 and 0
  *    taken, any other CPU -EINVAL; pmuctl_read_task(): flags 0, CPU 0,
  *    nr_threads and nr_lost given back, -EINVAL on a CPU-scope group;
+ *  - pmuctl_read_threads(): PMUCTL_IOC_THREADS with flags 0, the caller's
+ *    nr_values and buffer size (clamped to the field's 32 bits), the
+ *    entries read back with pmuctl_thread_at()'s stride, nr_total and
+ *    nr_dropped given back, a buffer too small or absent; nr_values out
+ *    of range or below the group, and a CPU-scope group, refused -EINVAL
+ *    without an ioctl; the module's errno passed on;
  *  - the rdpmc emulation: an rdpmc of a task-scope counter is answered by
  *    READ with PMUCTL_READ_THREAD and CPU 0; a session that does not
  *    count the thread (ESRCH) passes it on to the next one, and with no
@@ -54,6 +60,12 @@ static struct {
 	uint64_t values[PMUCTL_MAX_EVENTS];	/* READ answers */
 	uint32_t nr_threads, nr_lost;
 	int read_errno[MAX_FDS];		/* READ_THREAD fails so, per fd slot */
+	struct pmuctl_threads threads;		/* the last THREADS, as sent */
+	unsigned int nr_threads_ioc;
+	int threads_errno;			/* THREADS fails so */
+	unsigned int nr_entries;		/* THREADS answers these: */
+	struct { uint32_t tid, tgid, flags; uint64_t v[3]; } entry[8];
+	uint32_t nr_dropped;
 	int fds[MAX_FDS];			/* descriptors seen at INFO */
 } fake;
 
@@ -122,6 +134,35 @@ int ioctl(int fd, unsigned long req, ...)
 		r->nr_threads = fake.nr_threads;
 		r->nr_lost = fake.nr_lost;
 		r->generation = 7;
+		return 0;
+	}
+	case PMUCTL_IOC_THREADS: {
+		/* As the module: as many entries as fit, zeroed past 3 values. */
+		struct pmuctl_threads *th = arg;
+		size_t esz = sizeof(struct pmuctl_thread) + 8 * th->nr_values;
+		uint32_t room = th->nr_values ? (uint32_t)(th->entries_size / esz) : 0;
+		char *out = (char *)(uintptr_t)th->entries;
+
+		fake.nr_threads_ioc++;
+		fake.threads = *th;
+		if (fake.threads_errno) {
+			errno = fake.threads_errno;
+			return -1;
+		}
+		th->nr_entries = 0;
+		for (unsigned int i = 0; i < fake.nr_entries && i < room; i++) {
+			struct pmuctl_thread *t = (void *)(out + i * esz);
+
+			memset(t, 0, esz);
+			t->tid = fake.entry[i].tid;
+			t->tgid = fake.entry[i].tgid;
+			t->flags = fake.entry[i].flags;
+			memcpy(t->values, fake.entry[i].v, sizeof(fake.entry[i].v));
+			th->nr_entries++;
+		}
+		th->nr_total = fake.nr_entries;
+		th->nr_dropped = fake.nr_dropped;
+		th->generation = 7;
 		return 0;
 	}
 	case PMUCTL_IOC_START:
@@ -405,6 +446,147 @@ TEST(read_task_gives_threads_and_lost)
 	fake.nr_read = 0;
 	EXPECT_EQ(-EINVAL, pmuctl_read_task(q, v, 3, &threads, &lost));
 	EXPECT_EQ(0U, fake.nr_read);
+	pmuctl_close(q);
+	pmuctl_close(p);
+}
+
+/* Three threads of two processes, one gone, as the module lists them. */
+static void fake_threads(void)
+{
+	fake.nr_entries = 3;
+	fake.entry[0].tid = 100;
+	fake.entry[0].tgid = 100;
+	fake.entry[0].v[0] = 1ULL << 40;	/* 64 bits, never masked */
+	fake.entry[0].v[1] = 11;
+	fake.entry[0].v[2] = 12;
+	fake.entry[1].tid = 205;
+	fake.entry[1].tgid = 200;
+	fake.entry[1].v[0] = 21;
+	fake.entry[1].v[2] = 23;
+	fake.entry[2].tid = 101;
+	fake.entry[2].tgid = 100;
+	fake.entry[2].flags = PMUCTL_THREAD_EXITED;
+	fake.entry[2].v[0] = 31;
+	fake.entry[2].v[1] = 32;
+	fake.entry[2].v[2] = 33;
+	fake.nr_dropped = 2;
+}
+
+TEST(read_threads_sends_the_buffer_and_steps_through_it)
+{
+	/* room for 4 entries of 5 values: the stride is 16 + 40 bytes */
+	uint64_t buf[4 * PMUCTL_THREAD_SIZE(5) / 8];
+	uint32_t total = 99, dropped = 99;
+	struct pmuctl_thread *t;
+	struct pmuctl *p;
+
+	ASSERT_EQ(56U, PMUCTL_THREAD_SIZE(5));
+	fake_reset(PMUCTL_RDPMC_SESSION, PMUCTL_BACKEND_MSR, 48, 48);
+	fake_threads();
+	memset(buf, 0xa5, sizeof(buf));
+	/* a handle that programmed nothing (the tool's parent) asks */
+	p = fake_open(_metadata, PMUCTL_OPEN_NO_EMULATION);
+	ASSERT_EQ(3, pmuctl_read_threads(p, (void *)buf, sizeof(buf), 5,
+					 &total, &dropped));
+	EXPECT_EQ(1U, fake.nr_threads_ioc);
+	EXPECT_EQ(0U, fake.threads.flags);
+	EXPECT_EQ(5U, fake.threads.nr_values);
+	EXPECT_EQ((uint64_t)(uintptr_t)buf, fake.threads.entries);
+	EXPECT_EQ(sizeof(buf), fake.threads.entries_size);
+	EXPECT_EQ(0U, fake.threads.reserved[0]);
+	EXPECT_EQ(0U, fake.threads.reserved[1]);
+	EXPECT_EQ(3U, total);
+	EXPECT_EQ(2U, dropped);
+	for (unsigned int i = 0; i < 3; i++) {
+		t = pmuctl_thread_at((void *)buf, 5, i);
+		EXPECT_EQ((char *)buf + i * 56, (char *)t);
+		EXPECT_EQ(fake.entry[i].tid, t->tid);
+		EXPECT_EQ(fake.entry[i].tgid, t->tgid);
+		EXPECT_EQ(fake.entry[i].flags, t->flags);
+		for (unsigned int k = 0; k < 3; k++)
+			EXPECT_EQ(fake.entry[i].v[k], t->values[k]);
+		EXPECT_EQ(0U, t->values[3]);
+		EXPECT_EQ(0U, t->values[4]);
+	}
+	/* the fourth entry is untouched */
+	EXPECT_EQ(0xa5a5a5a5U, pmuctl_thread_at((void *)buf, 5, 3)->tid);
+	/* NULL pointers are fine */
+	EXPECT_EQ(3, pmuctl_read_threads(p, (void *)buf, sizeof(buf), 5,
+					 NULL, NULL));
+	pmuctl_close(p);
+}
+
+TEST(read_threads_with_a_small_buffer_or_none)
+{
+	uint64_t buf[PMUCTL_THREAD_SIZE(3) / 8 + 1];	/* one entry and a bit */
+	uint32_t total = 99, dropped = 99;
+	struct pmuctl *p;
+
+	fake_reset(PMUCTL_RDPMC_SESSION, PMUCTL_BACKEND_MSR, 48, 48);
+	fake_threads();
+	p = fake_open(_metadata, PMUCTL_OPEN_NO_EMULATION);
+	EXPECT_EQ(1, pmuctl_read_threads(p, (void *)buf, sizeof(buf), 3,
+					 &total, &dropped));
+	EXPECT_EQ(3U, total);
+	EXPECT_EQ(100U, pmuctl_thread_at((void *)buf, 3, 0)->tid);
+	/* the count alone */
+	total = 99;
+	EXPECT_EQ(0, pmuctl_read_threads(p, NULL, 0, 3, &total, NULL));
+	EXPECT_EQ(0U, fake.threads.entries);
+	EXPECT_EQ(0U, fake.threads.entries_size);
+	EXPECT_EQ(3U, total);
+	/* more than the field holds: what it holds (the module fills what fits) */
+	if (sizeof(size_t) > 4) {
+		fake.nr_entries = 0;
+		EXPECT_EQ(0, pmuctl_read_threads(p, (void *)buf,
+						 (size_t)UINT32_MAX + 4096, 3,
+						 &total, NULL));
+		EXPECT_EQ(UINT32_MAX, fake.threads.entries_size);
+	}
+	pmuctl_close(p);
+}
+
+TEST(read_threads_refusals)
+{
+	uint64_t buf[64];
+	struct pmuctl_event ev[3];
+	struct pmuctl *p, *q;
+
+	fake_reset(PMUCTL_RDPMC_SESSION, PMUCTL_BACKEND_MSR, 48, 48);
+	fake_threads();
+	p = fake_open(_metadata, PMUCTL_OPEN_NO_EMULATION);
+	/* nr_values out of range: no ioctl */
+	EXPECT_EQ(-EINVAL, pmuctl_read_threads(p, (void *)buf, sizeof(buf), 0,
+					       NULL, NULL));
+	EXPECT_EQ(-EINVAL, pmuctl_read_threads(p, (void *)buf, sizeof(buf),
+					       PMUCTL_MAX_EVENTS + 1, NULL, NULL));
+	EXPECT_EQ(0U, fake.nr_threads_ioc);
+	/* this handle's task-scope group of 3: fewer values refused, 3 taken */
+	three_events(ev);
+	ASSERT_EQ(0, pmuctl_program_task(p, 0, ev, 3, NULL));
+	EXPECT_EQ(-EINVAL, pmuctl_read_threads(p, (void *)buf, sizeof(buf), 2,
+					       NULL, NULL));
+	EXPECT_EQ(0U, fake.nr_threads_ioc);
+	EXPECT_EQ(3, pmuctl_read_threads(p, (void *)buf, sizeof(buf), 3,
+					 NULL, NULL));
+	EXPECT_EQ(1U, fake.nr_threads_ioc);
+	/* the module's refusals passed on */
+	fake.threads_errno = ENOENT;
+	EXPECT_EQ(-ENOENT, pmuctl_read_threads(p, (void *)buf, sizeof(buf), 3,
+					       NULL, NULL));
+	fake.threads_errno = ENOTTY;
+	EXPECT_EQ(-ENOTTY, pmuctl_read_threads(p, (void *)buf, sizeof(buf), 3,
+					       NULL, NULL));
+	fake.threads_errno = 0;
+
+	/* a handle holding a CPU-scope group: no threads, no ioctl */
+	q = fake_open(_metadata, PMUCTL_OPEN_NO_EMULATION);
+	three_events(ev);
+	ASSERT_EQ(0, pmuctl_program(q, ev, 3, NULL, 0, NULL));
+	fake.nr_threads_ioc = 0;
+	EXPECT_EQ(-EINVAL, pmuctl_read_threads(q, (void *)buf, sizeof(buf), 3,
+					       NULL, NULL));
+	EXPECT_EQ(0U, fake.nr_threads_ioc);
 	pmuctl_close(q);
 	pmuctl_close(p);
 }

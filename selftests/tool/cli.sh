@@ -89,6 +89,25 @@ expect_usage stat_rejects_empty_event stat -e 'instructions,,cycles' -- true
 expect_usage stat_rejects_trailing_comma stat -e 'instructions,' -- true
 expect_usage stat_rejects_33_events stat -e "$(printf 'r3003c,%.0s' {1..32})r3003c" -- true
 expect_usage stat_rejects_cpu_outside_affinity stat -C 8191 -- true
+# --per-thread counts threads: not a CPU (-C), and one run (-r N > 1); the
+# message names both options, before the device is opened.
+for args in "--per-thread -C 0" "-C 0 --per-thread" "--per-thread -r 2" "-r 3 --per-thread"; do
+	# shellcheck disable=SC2086 # the options, split
+	PMUCTL_DEVICE=$tmp/none expect_usage "stat_per_thread_rejects ${args}" stat $args -- true
+	case $args in
+	*-C*) want="pmuctl stat: --per-thread and -C exclude each other: " ;;
+	*) want="pmuctl stat: --per-thread and -r ${args//[!0-9]/} exclude each other: " ;;
+	esac
+	ok=1
+	[[ "$(head -n 1 "$tmp/err")" == "$want"* ]] || ok=0
+	# shellcheck disable=SC2086
+	finish "stat_per_thread_message_names_both ${args}" "$ok" stat $args -- true
+done
+# -r 1 is one run: accepted (the missing device is what fails).
+PMUCTL_DEVICE=$tmp/none run stat --per-thread -r 1 -- true
+ok=1
+[ "$rc" = 1 ] || ok=0
+finish stat_per_thread_takes_one_run "$ok" stat --per-thread -r 1 -- true
 expect_usage watch_rejects_short_interval watch -I 5
 expect_usage watch_rejects_zero_count watch -n 0
 expect_usage watch_rejects_reversed_range watch -C 3-1
