@@ -110,6 +110,7 @@ TEST_F_TIMEOUT(stress, workers_with_random_groups_leave_nothing_behind, 300)
 static const unsigned long valid_cmds[] = {
 	PMUCTL_IOC_INFO, PMUCTL_IOC_PROGRAM, PMUCTL_IOC_START, PMUCTL_IOC_STOP,
 	PMUCTL_IOC_RESET, PMUCTL_IOC_READ, PMUCTL_IOC_RELEASE, PMUCTL_IOC_RDPMC,
+	PMUCTL_IOC_THREADS,
 };
 #define NR_VALID (sizeof(valid_cmds) / sizeof(valid_cmds[0]))
 

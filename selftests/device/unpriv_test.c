@@ -238,7 +238,8 @@ TEST_F(unpriv, paranoid_2_and_1_admit_open_and_info_but_no_cpu_wide_program)
 		EXPECT_EQ(0, box->err[1]);
 		EXPECT_EQ(PMUCTL_SESSION_UNPRIV, box->info.session_flags);
 		EXPECT_EQ(atoi(levels[i]), box->info.paranoid);
-		EXPECT_EQ((__u32)PMUCTL_RDPMC_NONE, box->info.rdpmc);
+		/* rdpmc for task scope only: never for a CPU-scope group. */
+		EXPECT_EQ((__u32)PMUCTL_RDPMC_TASK, box->info.rdpmc);
 		EXPECT_EQ(-EACCES, box->err[2]) TH_LOG("paranoid %s", levels[i]);
 		EXPECT_EQ((__u32)PMUCTL_R_UNPRIV_CPU_SCOPE, box->reason[2]);
 		EXPECT_EQ(NO_CPU, box->cpu[2]);
@@ -319,7 +320,8 @@ TEST_F(unpriv, unprivileged_sessions_get_no_rdpmc_and_read_with_read)
 	ASSERT_EQ(0, write_str(P_PARANOID, "0"));
 	ASSERT_EQ(0, as_child(true, child_rdpmc, NULL));
 	EXPECT_EQ(0, box->err[2]);
-	EXPECT_EQ((__u32)PMUCTL_RDPMC_NONE, box->info.rdpmc);
+	/* rdpmc for task scope only: this CPU-scope group faults. */
+	EXPECT_EQ((__u32)PMUCTL_RDPMC_TASK, box->info.rdpmc);
 	EXPECT_EQ(SIGSEGV, box->sig) TH_LOG("rdpmc(%#x) ended with %d", box->counter, box->sig);
 	EXPECT_EQ(0, box->err[3]);
 	EXPECT_U64(1, box->generation);
