@@ -30,6 +30,9 @@ KSFT_CFLAGS := -I$(KSRC)/tools/testing/selftests -Wno-unused-parameter
 CORE_SRCS := $(wildcard kmod/core/*.c)
 CORE_HDRS := $(wildcard kmod/core/*.h) uapi/linux/pmuctl.h
 
+# "make" alone builds "all", whatever rule the fragments below define first.
+.DEFAULT_GOAL := all
+
 # Each fragment adds its programs to TESTS (run by make check) or BINS.
 TESTS :=
 BINS :=
