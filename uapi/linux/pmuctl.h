@@ -564,7 +564,6 @@ struct pmuctl_thread {
  * @nr_dropped:	out: threads no longer counted whose entry was not kept
  *		(more than task_max_threads of them, or no memory): their
  *		counts are in the totals (PMUCTL_IOC_READ), not here.
- * @reserved0:	must be zero.
  * @generation:	out: the session's generation, as PMUCTL_IOC_READ's.
  * @reserved:	must be zero.
  *
