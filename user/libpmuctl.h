@@ -34,7 +34,7 @@ extern "C" {
 #endif
 
 #define LIBPMUCTL_VERSION_MAJOR	1
-#define LIBPMUCTL_VERSION_MINOR	0
+#define LIBPMUCTL_VERSION_MINOR	1
 
 /* The device, unless the environment's PMUCTL_DEVICE names another. */
 #define PMUCTL_DEVICE_PATH	"/dev/pmuctl"

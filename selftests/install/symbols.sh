@@ -107,12 +107,18 @@ if [ -z "$bad" ]; then
 else
 	not_ok exports_carry_their_map_version "$bad"
 fi
-if grep -q 'LIBPMUCTL_1\.0' "$tmp/map_ver" &&
-   ! awk '$2 != "LIBPMUCTL_1.0"' "$tmp/map_ver" | grep -q .; then
-	ok every_export_is_LIBPMUCTL_1.0
+# Version 1 of the library: node LIBPMUCTL_1.0, then one node per minor
+# version that added names (LIBPMUCTL_1.1: task scope); the header's
+# LIBPMUCTL_VERSION_MINOR names the newest.
+minor=$(sed -n 's/^#define LIBPMUCTL_VERSION_MINOR[ \t]*\([0-9]*\).*/\1/p' "$hdr")
+if grep -q 'LIBPMUCTL_1\.0$' "$tmp/map_ver" &&
+   ! awk -v m="${minor:-0}" '$2 !~ /^LIBPMUCTL_1\.[0-9]+$/ || substr($2, 13) + 0 > m' \
+	"$tmp/map_ver" | grep -q . &&
+   grep -q "LIBPMUCTL_1\.${minor:-0}\$" "$tmp/map_ver"; then
+	ok every_export_is_in_a_LIBPMUCTL_1_node
 else
-	not_ok every_export_is_LIBPMUCTL_1.0 \
-		"$map: version 1 of the library exports every name in node LIBPMUCTL_1.0:" \
+	not_ok every_export_is_in_a_LIBPMUCTL_1_node \
+		"$map: version 1.${minor:-?} of the library exports its names in nodes LIBPMUCTL_1.0 .. LIBPMUCTL_1.${minor:-?}, the last one used:" \
 		"$(cat "$tmp/map_ver")"
 fi
 
