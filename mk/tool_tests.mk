@@ -21,9 +21,18 @@ build/tests/tool-launch_test: selftests/tool/launch_test.c user/tool_launch.c \
 # workload exactly (selftests/tool/stat_exact_test.sh; one SKIP elsewhere).
 VMTESTS_PMU += build/vmtests-pmu/tool_stat_exact_test
 
-build/vmtests-pmu/tool_stat_exact_test: selftests/tool/stat_exact_test.sh
+# The stat tests source selftests/tool/stat_lib.sh; each guest copy has it
+# in place of that line, so that it is one file.
+STAT_LIB := selftests/tool/stat_lib.sh
+define stat_test_inline
 	@mkdir -p $(@D)
-	install -m 755 $< $@
+	sed -e '/^\. "$$(dirname "$$0")\/stat_lib\.sh"$$/{r $(STAT_LIB)' -e 'd;}' $< >$@.tmp
+	@grep -q '^stat_begin()' $@.tmp || { echo "$@: $(STAT_LIB) was not put in" >&2; rm -f $@.tmp; exit 1; }
+	chmod 755 $@.tmp && mv $@.tmp $@
+endef
+
+build/vmtests-pmu/tool_stat_exact_test: selftests/tool/stat_exact_test.sh $(STAT_LIB)
+	$(stat_test_inline)
 
 # The 4-thread known-count workload (selftests/tool/threads.S): 8N + 8D +
 # 91 user-mode instructions from exec to the last thread's exit, counted
@@ -36,14 +45,12 @@ build/vmbin/workload-threads: selftests/tool/threads.S
 	@mkdir -p $(@D)
 	$(CC) -nostdlib -static -no-pie -Wa,--fatal-warnings -o $@ $<
 
-build/vmtests-pmu/tool_stat_task_test: selftests/tool/stat_task_test.sh
-	@mkdir -p $(@D)
-	install -m 755 $< $@
+build/vmtests-pmu/tool_stat_task_test: selftests/tool/stat_task_test.sh $(STAT_LIB)
+	$(stat_test_inline)
 
 # --per-thread: each thread of workload-threads counted exactly, the rows
 # adding up to the total (selftests/tool/stat_per_thread_test.sh).
 VMTESTS_PMU += build/vmtests-pmu/tool_stat_per_thread_test
 
-build/vmtests-pmu/tool_stat_per_thread_test: selftests/tool/stat_per_thread_test.sh
-	@mkdir -p $(@D)
-	install -m 755 $< $@
+build/vmtests-pmu/tool_stat_per_thread_test: selftests/tool/stat_per_thread_test.sh $(STAT_LIB)
+	$(stat_test_inline)

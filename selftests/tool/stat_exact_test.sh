@@ -41,68 +41,15 @@
 # equality is not promised; selftests/hw checks silicon), or with the
 # register-model build (it counts nothing).
 
-PMUCTL=${PMUCTL:-pmuctl}
+. "$(dirname "$0")/stat_lib.sh"
 SIZES="1000000 10000000"
 # The CPU counted: the highest, as pmuctl stat chose before task scope.
 CPU=$(($(grep -c '^processor' /proc/cpuinfo) - 1))
 
-echo "TAP version 13"
-if [ ! -c /dev/pmuctl ]; then
-	echo "1..0 # SKIP no /dev/pmuctl"
-	exit 0
-fi
-for p in "$PMUCTL" workload perf-count; do
-	if ! command -v "$p" >/dev/null 2>&1; then
-		echo "1..0"
-		echo "Bail out! no '$p' in PATH (the rig installs build/vmbin/* with -x)"
-		exit 1
-	fi
-done
-if ! perf-count --emulated >/dev/null; then
-	echo "1..0 # SKIP not QEMU TCG's emulated PMU: counts are exact only there"
-	exit 0
-fi
-if ! "$PMUCTL" info 2>/dev/null | grep -q '^backend: msr'; then
-	echo "1..0 # SKIP pmuctl.ko is not the default build (backend msr): nothing is counted"
-	exit 0
-fi
+stat_begin workload perf-count
 
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-
-n=0
-failed=0
 plan=$((2 * $(echo $SIZES | wc -w) + 4))
 echo "1..$plan"
-
-# result NAME: ok or not ok, with the diagnostics collected in $tmp/why.
-result() {
-	n=$((n + 1))
-	if [ -s "$tmp/why" ]; then
-		echo "not ok $n - $1"
-		sed 's/^/# /' "$tmp/why"
-		failed=$((failed + 1))
-	else
-		echo "ok $n - $1"
-	fi
-	: >"$tmp/why"
-}
-
-fail() {
-	echo "$*" >>"$tmp/why"
-}
-
-# show: what the last command printed, into the diagnostics.
-show() {
-	echo "exit: $rc" >>"$tmp/why"
-	sed 's/^/stdout: /' "$tmp/out" >>"$tmp/why"
-	sed 's/^/stderr: /' "$tmp/err" >>"$tmp/why"
-}
-
-run() {
-	"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-	rc=$?
-}
 
 # expected N: the workload's user-mode instructions (workload.S).
 expected() {
@@ -113,8 +60,6 @@ expected() {
 csv_value() {
 	awk -F, -v e="$1" '$3 == e { print $1; exit }' "$tmp/err"
 }
-
-: >"$tmp/why"
 
 for N in $SIZES; do
 	want=$(expected "$N")

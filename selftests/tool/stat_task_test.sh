@@ -40,65 +40,10 @@
 # One SKIP without /dev/pmuctl, without the emulated PMU, with the
 # register-model build, or with a module without task scope.
 
-PMUCTL=${PMUCTL:-pmuctl}
+. "$(dirname "$0")/stat_lib.sh"
 N=1000000
 
-echo "TAP version 13"
-if [ ! -c /dev/pmuctl ]; then
-	echo "1..0 # SKIP no /dev/pmuctl"
-	exit 0
-fi
-for p in "$PMUCTL" workload workload-threads perf-count; do
-	if ! command -v "$p" >/dev/null 2>&1; then
-		echo "1..0"
-		echo "Bail out! no '$p' in PATH (the rig installs build/vmbin/* with -x)"
-		exit 1
-	fi
-done
-if ! perf-count --emulated >/dev/null; then
-	echo "1..0 # SKIP not QEMU TCG's emulated PMU: counts are exact only there"
-	exit 0
-fi
-if ! "$PMUCTL" info 2>/dev/null | grep -q '^backend: msr'; then
-	echo "1..0 # SKIP pmuctl.ko is not the default build (backend msr): nothing is counted"
-	exit 0
-fi
-
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-
-n=0
-failed=0
-: >"$tmp/why"
-
-result() {
-	n=$((n + 1))
-	if [ -s "$tmp/why" ]; then
-		echo "not ok $n - $1"
-		sed 's/^/# /' "$tmp/why"
-		failed=$((failed + 1))
-	else
-		echo "ok $n - $1"
-	fi
-	: >"$tmp/why"
-}
-
-fail() {
-	echo "$*" >>"$tmp/why"
-}
-
-show() {
-	echo "cmd: $last" >>"$tmp/why"
-	echo "exit: $rc" >>"$tmp/why"
-	sed 's/^/stdout: /' "$tmp/out" >>"$tmp/why"
-	sed 's/^/stderr: /' "$tmp/err" >>"$tmp/why"
-}
-
-run() {
-	last="$*"
-	"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-	rc=$?
-}
+stat_begin workload workload-threads perf-count
 
 # The known counts.
 expected() {
