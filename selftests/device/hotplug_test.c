@@ -56,25 +56,7 @@ static double now(void)
 /* Why this guest cannot run the tests, or NULL. */
 static const char *unfit(void)
 {
-	static char why[96];
-	char path[64];
-	int c;
-
-	if (cpus_online() < NR_CPUS_NEEDED) {
-		snprintf(why, sizeof(why), "needs %d online CPUs, has %u (run.sh -s %d)",
-			 NR_CPUS_NEEDED, cpus_online(), NR_CPUS_NEEDED);
-		return why;
-	}
-	for (c = 1; c < NR_CPUS_NEEDED; c++) {
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", c);
-		if (access(path, W_OK)) {
-			snprintf(why, sizeof(why), "cpu%d cannot go offline", c);
-			return why;
-		}
-	}
-	if (!have_regs())
-		return "needs the register model (PMUCTL_REGMODEL=y)";
-	return NULL;
+	return hotplug_unfit(NR_CPUS_NEEDED);
 }
 
 /* The control registers of one CPU, as pmuctl/regs shows them. */

@@ -6,6 +6,7 @@
 #include <cpuid.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -775,4 +776,50 @@ unsigned int log_count(const struct plog *lg, __u32 cpu, __u32 msr)
 	for (i = 0; i < lg->n; i++)
 		n += lg->w[i].cpu == cpu && lg->w[i].msr == msr;
 	return n;
+}
+
+const char *hotplug_unfit(int needed)
+{
+	static char why[96];
+	char path[64];
+	int c;
+
+	if (cpus_online() < (unsigned int)needed) {
+		snprintf(why, sizeof(why), "needs %d online CPUs, has %u (run.sh -s %d)",
+			 needed, cpus_online(), needed);
+		return why;
+	}
+	for (c = 1; c < needed; c++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", c);
+		if (access(path, W_OK)) {
+			snprintf(why, sizeof(why), "cpu%d cannot go offline", c);
+			return why;
+		}
+	}
+	if (!have_regs())
+		return "needs the register model (PMUCTL_REGMODEL=y)";
+	return NULL;
+}
+
+int child_run(bool as_nobody, void (*fn)(void *), void *arg)
+{
+	const gid_t nobody = 65534;
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		if (as_nobody && (setgroups(0, NULL) || setgid(nobody) ||
+				  setuid(nobody)))
+			_exit(2);
+		fn(arg);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }

@@ -113,6 +113,19 @@ struct pmuctl_event ev_make(__u64 config, __u64 extra, __u32 flags);
 /* CPU numbers: nr_cpu_ids as sysfs says, and how many are online. */
 unsigned int cpus_possible(void);
 unsigned int cpus_online(void);
+/*
+ * Why this guest cannot run the CPU hotplug tests (fewer than @needed
+ * online CPUs, CPUs 1..@needed-1 that cannot go offline, no register
+ * model), or NULL.
+ */
+const char *hotplug_unfit(int needed);
+/*
+ * Run @fn(@arg) in a forked child, as nobody (uid and gid 65534, no
+ * groups) when @as_nobody.  Return: the child's exit status (0: @fn ran
+ * to its end; 2: the ids could not be dropped), -1 if it died of a
+ * signal, -errno if fork or wait failed.
+ */
+int child_run(bool as_nobody, void (*fn)(void *), void *arg);
 int pin_cpu(int cpu);				/* 0 or -errno */
 int cpu_set_online(int cpu, bool online);	/* 0 or -errno */
 

@@ -37,7 +37,6 @@
 #include "lib.h"
 #include "kselftest_harness.h"
 
-#define NOBODY		65534
 #define NTW		4
 #define ROUNDS		20
 
@@ -895,27 +894,11 @@ struct box {
 
 static struct box *box;
 
+/* Run @fn in a child, as nobody when @drop; 0 if it ran to its end. */
 static int as_child(bool drop, void (*fn)(void *), void *arg)
 {
-	int status;
-	pid_t pid;
-
 	memset(box, 0, sizeof(*box));
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (!pid) {
-		if (drop && (setgroups(0, NULL) || setgid(NOBODY) ||
-			     setuid(NOBODY)))
-			_exit(2);
-		fn(arg);
-		_exit(0);
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -errno;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return child_run(drop, fn, arg);
 }
 
 static void slot_program(int fd, unsigned int s, __u64 config, bool task)

@@ -34,7 +34,6 @@
 #define P_PARANOID	param_path("paranoid")
 #define P_SESSIONS	param_path("user_max_sessions")
 #define P_COUNTERS	param_path("user_max_counters")
-#define NOBODY		65534
 #define NSLOT		8
 
 /* What a child saw, in memory shared with the test. */
@@ -56,25 +55,8 @@ static struct box *box;
 /* Run @fn in a child, as nobody when @drop; 0 if it ran to its end. */
 static int as_child(bool drop, void (*fn)(void *), void *arg)
 {
-	int status;
-	pid_t pid;
-
 	memset(box, 0, sizeof(*box));
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (!pid) {
-		if (drop && (setgroups(0, NULL) || setgid(NOBODY) ||
-			     setuid(NOBODY)))
-			_exit(2);
-		fn(arg);
-		_exit(0);
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -errno;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return child_run(drop, fn, arg);
 }
 
 static int program_ev(int fd, struct pmuctl_event *ev, __u32 n, __u64 cpus,
