@@ -603,7 +603,8 @@ static int pmuctl_rdpmc(struct pmuctl_session *s, void __user *uarg)
 	if (!s->nr) {
 		ret = -ENOENT;
 	} else if (s->task) {
-		ret = -EINVAL;	/* task scope: the counted threads have it */
+		/* Task scope: the threads it counts, of the same process. */
+		ret = pmuctl_task_grant(s, &grant);
 	} else if (s->unpriv || !s->mm || s->mm != current->mm) {
 		ret = -EPERM;	/* another process: it reads with READ */
 	} else if (!pmuctl_grant_held(s)) {

@@ -133,6 +133,7 @@ int pmuctl_task_read(struct pmuctl_session *s, bool thread, u64 *val,
 		     u32 *nr_threads, u32 *nr_lost);
 void pmuctl_task_threads(struct pmuctl_session *s, u8 *buf, u32 room, u32 esz,
 			 u32 *written, u32 *total, u32 *dropped);
+int pmuctl_task_grant(struct pmuctl_session *s, struct pmuctl_grant **g);
 void pmuctl_task_cleanup(void);
 
 /* main.c: the module parameter rdpmc, 0 or 1 */

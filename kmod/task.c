@@ -445,6 +445,39 @@ int pmuctl_task_program(struct pmuctl_session *s, struct pmuctl_tctx *t,
 	return 0;
 }
 
+/**
+ * pmuctl_task_grant() - rdpmc for a thread the session counts
+ * @s:		the session, holding a task-scope group
+ * @g:		from pmuctl_grant_alloc(), not NULL; taken (set to NULL) when
+ *		granted
+ *
+ * A thread that INHERIT counts, in the process that programmed, asks for
+ * the rdpmc its creator got at PROGRAM.  Its mon is registered again after
+ * the grant, so that at sched_in it runs first: its counters are loaded
+ * before the grant zeroes what other threads left (grant.c).
+ *
+ * Context: process, the thread to grant; pmuctl_lock held.
+ * Return: 0 (granted, or held already); -EPERM when the session does not
+ * count the caller or the caller is in another process.
+ */
+int pmuctl_task_grant(struct pmuctl_session *s, struct pmuctl_grant **g)
+{
+	struct pmuctl_mon *m = mon_current_live();
+	unsigned long flags;
+
+	if (!m || m->t != s->task || !s->mm || s->mm != current->mm)
+		return -EPERM;
+	if (pmuctl_grant_held(s))
+		return 0;
+	pmuctl_grant_add(s, *g, s->unpriv);
+	*g = NULL;
+	local_irq_save(flags);
+	preempt_notifier_unregister(&m->pn);
+	preempt_notifier_register(&m->pn);
+	local_irq_restore(flags);
+	return 0;
+}
+
 /* A wave's part on one CPU: bring the mon loaded here up to date. */
 static void mon_resync_fn(void *arg)
 {

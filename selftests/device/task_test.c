@@ -175,6 +175,11 @@ static int tw_read_thread(struct tw *w)
 			     PMUCTL_MAX_EVENTS, &w->r);
 }
 
+static int tw_rdpmc_ioctl(struct tw *w)
+{
+	return dev_ctl(w->fd, PMUCTL_IOC_RDPMC);
+}
+
 static int tw_probe(struct tw *w)
 {
 	w->sig = rdpmc_probe(w->arg);
@@ -439,7 +444,9 @@ TEST_F(task, rdpmc_ioctl_other_cpus_and_uncounted_threads_are_refused)
 	ASSERT_EQ(0, tw_spawn(before, -1));
 	ASSERT_EQ(0, dev_program_task(self->fd, &ev, 1, 0, &p));
 	ASSERT_EQ(0, tw_spawn(after, -1));
-	EXPECT_EQ(-EINVAL, dev_ctl(self->fd, PMUCTL_IOC_RDPMC));
+	/* The programming thread may ask again (it holds the grant). */
+	if (self->info.rdpmc != PMUCTL_RDPMC_NONE)
+		EXPECT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_RDPMC));
 	memset(&r, 0, sizeof(r));
 	r.cpu = 1;
 	r.nr_values = PMUCTL_MAX_EVENTS;
@@ -457,6 +464,11 @@ TEST_F(task, rdpmc_ioctl_other_cpus_and_uncounted_threads_are_refused)
 	after->fd = self->fd;
 	EXPECT_EQ(-ESRCH, tw_call(before, tw_read_thread));
 	EXPECT_EQ(-ESRCH, tw_call(after, tw_read_thread));
+	/* Nor are they granted rdpmc: the session does not count them. */
+	if (self->info.rdpmc != PMUCTL_RDPMC_NONE) {
+		EXPECT_EQ(-EPERM, tw_call(before, tw_rdpmc_ioctl));
+		EXPECT_EQ(-EPERM, tw_call(after, tw_rdpmc_ioctl));
+	}
 	before->fd = after->fd = -1;
 	/* Totals are read from any thread. */
 	EXPECT_EQ(0, read_totals(self->fd, val, &r));
@@ -1131,6 +1143,46 @@ static int tw_program_own(struct tw *w)
 	int ret = tw_open(w);
 
 	return ret ? ret : tw_program(w);
+}
+
+/*
+ * With INHERIT, a thread the programming thread creates afterwards is
+ * counted and gets rdpmc when it asks; one created before is neither.
+ */
+TEST_F(task, inherited_threads_of_the_process_get_rdpmc_when_they_ask)
+{
+	struct pmuctl_event ev = ev_make(EV_INST | USR, 0, 0);
+	struct tw *before = &self->tw[0], *after = &self->tw[1];
+	struct pmuctl_program p;
+
+	if (self->info.rdpmc == PMUCTL_RDPMC_NONE)
+		SKIP(return, "the module grants no rdpmc (parameter rdpmc=0)");
+	ASSERT_EQ(0, tw_spawn(before, -1));
+	ASSERT_EQ(0, dev_program_task(self->fd, &ev, 1, PMUCTL_PROGRAM_INHERIT, &p));
+	ASSERT_EQ(0, tw_spawn(after, -1));
+	before->fd = after->fd = self->fd;
+	before->arg = after->arg = ev.counter;
+
+	/* Counted, not granted yet: rdpmc faults until it asks. */
+	EXPECT_EQ(0, tw_call(after, tw_read_thread));
+	EXPECT_EQ(0, tw_call(after, tw_probe));
+	EXPECT_FALSE(rdpmc_granted(after->sig));
+	EXPECT_EQ(0, tw_call(after, tw_rdpmc_ioctl));
+	EXPECT_EQ(0, tw_call(after, tw_probe));
+	EXPECT_TRUE(rdpmc_granted(after->sig)) TH_LOG("signal %d", after->sig);
+	/* Asking again is fine. */
+	EXPECT_EQ(0, tw_call(after, tw_rdpmc_ioctl));
+
+	EXPECT_EQ(-ESRCH, tw_call(before, tw_read_thread));
+	EXPECT_EQ(-EPERM, tw_call(before, tw_rdpmc_ioctl));
+	EXPECT_EQ(0, tw_call(before, tw_probe));
+	EXPECT_FALSE(rdpmc_granted(before->sig));
+
+	/* RELEASE ends the grant of the inherited thread too. */
+	ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_RELEASE));
+	EXPECT_EQ(0, tw_call(after, tw_probe));
+	EXPECT_FALSE(rdpmc_granted(after->sig));
+	before->fd = after->fd = -1;
 }
 
 TEST_F(task, inherit_counts_threads_and_children_until_they_exit)

@@ -369,8 +369,9 @@ struct pmuctl_info {
  * counters start stopped and zeroed.
  *
  * rdpmc: when pmuctl_info.rdpmc is PMUCTL_RDPMC_SESSION (the module
- * parameter rdpmc is 1, its default; never for an unprivileged session,
- * which is refused PMUCTL_IOC_RDPMC with EPERM), the thread calling PROGRAM may
+ * parameter rdpmc is 1, its default; never for an unprivileged CPU-scope
+ * group, which is refused PMUCTL_IOC_RDPMC with EPERM; task scope is
+ * below), the thread calling PROGRAM may
  * execute rdpmc until the group is released (RELEASE, close of the last
  * fd, exit), and so may each other thread of the same process that asks
  * with PMUCTL_IOC_RDPMC on the session's fd.  The grant belongs to those
@@ -435,13 +436,13 @@ struct pmuctl_info {
  *    shows the thread's count modulo 2^32 (pmuctl_info.task_bits says 32):
  *    deltas masked with 2^32 - 1 are exact for spans below 2^32 events.
  *    READ returns 64-bit totals either way.
- *  - rdpmc: granted, as for CPU scope, to the threads of the process that
- *    programmed (the target, and with INHERIT the threads it creates in
- *    that process), never to another process; unprivileged sessions get
- *    it too, but not on a CPU where a CPU-scope session holds counters
+ *  - rdpmc: granted, as for CPU scope, to the thread that programmed, and
+ *    to each thread the session counts (INHERIT) in that process that
+ *    asks with PMUCTL_IOC_RDPMC, never to another process or to a thread
+ *    the session does not count (EPERM); unprivileged sessions get it
+ *    too, but not on a CPU where a CPU-scope session holds counters
  *    (rdpmc cannot hide those; the thread then reads through the
- *    library's emulation, PMUCTL_READ_THREAD).  PMUCTL_IOC_RDPMC on a
- *    task-scope session is EINVAL.
+ *    library's emulation, PMUCTL_READ_THREAD).
  *  - Who may: unprivileged sessions at paranoid <= 2 (perf's
  *    self-monitoring levels): at 2 user mode only (EACCES,
  *    PMUCTL_R_UNPRIV_KERNEL_MODE), at 1 kernel mode too; AnyThread needs
@@ -478,7 +479,8 @@ struct pmuctl_program {
  * PMUCTL_IOC_RDPMC grants rdpmc of the session's counters to the calling
  * thread (see struct pmuctl_program): 0, also when it holds the grant
  * already; ENOENT: the session holds no group; EPERM: the caller is not a
- * thread of the process that programmed the session; EOPNOTSUPP: the
+ * thread of the process that programmed the session (task scope: or not a
+ * thread the session counts); EOPNOTSUPP: the
  * module grants no rdpmc (pmuctl_info.rdpmc is PMUCTL_RDPMC_NONE).
  */
 struct pmuctl_ctl {
