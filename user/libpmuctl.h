@@ -230,9 +230,10 @@ int pmuctl_program(struct pmuctl *p, struct pmuctl_event *ev, unsigned int nr,
  * where task_bits is 32).  Where rdpmc faults (not granted, or a CPU-scope
  * session holds counters on the CPU the thread runs on), the emulation
  * reads the calling thread's own values as rdpmc shows them
- * (PMUCTL_READ_THREAD).  pmuctl_rdpmc_thread() does not apply: with
- * PMUCTL_PROGRAM_INHERIT the threads the target creates in its process
- * have rdpmc of their own counts.
+ * (PMUCTL_READ_THREAD).  With PMUCTL_PROGRAM_INHERIT, a thread the
+ * target creates in its process is counted and reads its own counts with
+ * rdpmc once it calls pmuctl_rdpmc_thread() (before that, through the
+ * emulation).
  *
  * Return: 0; -EINVAL for unknown @flags (@err: PMUCTL_R_BAD_FLAGS, no
  * ioctl made) or a rule (@err names it); -EBUSY (PMUCTL_R_TASK_BUSY: the
@@ -289,9 +290,14 @@ int pmuctl_release(struct pmuctl *p);
  * A thread without it still reads through the emulation (unless
  * PMUCTL_OPEN_NO_EMULATION), at the cost of an ioctl per read.
  *
+ * Task scope: the thread must be one the group counts (PMUCTL_PROGRAM_
+ * INHERIT, created in this process after the program); it then reads its
+ * own counts.
+ *
  * Return: 0, also when the thread holds the grant already; -ENOENT without
  * a group; -EPERM when another process programmed the group (it reads
- * with pmuctl_read_values() or the emulation); -EOPNOTSUPP when the
+ * with pmuctl_read_values() or the emulation), or a task-scope group does
+ * not count the calling thread; -EOPNOTSUPP when the
  * module grants no rdpmc (pmuctl_get_info()->rdpmc is PMUCTL_RDPMC_NONE);
  * -errno.
  */
