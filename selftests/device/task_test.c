@@ -519,8 +519,15 @@ TEST_F(task, task_counters_are_owner_task_everywhere_and_refused_to_cpu_scope)
 	a->ev[0] = gp_ev(0, USR);
 	a->ev[1] = ev_make(KNM_RSP0 | USR, REQ0 | ANYRSP, 0);
 	a->n = 2;
-	ASSERT_EQ(0, tw_spawn(a, -1));
-	ASSERT_EQ(0, tw_call(a, tw_setup)) TH_LOG("reason %u", a->p.err_reason);
+	/*
+	 * Pinned, and programmed but not started: its switch-ins then write
+	 * nothing new while the registers are compared below (a running or
+	 * migrating thread would change its counters or load them on a CPU
+	 * it had not run on).
+	 */
+	ASSERT_EQ(0, tw_spawn(a, 0));
+	ASSERT_EQ(0, tw_call(a, tw_open));
+	ASSERT_EQ(0, tw_call(a, tw_program)) TH_LOG("reason %u", a->p.err_reason);
 	EXPECT_U64(MSR_RSP0, a->ev[1].extra_msr);
 
 	/* Seen from another session and from its own. */
