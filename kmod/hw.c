@@ -551,25 +551,35 @@ static u32 session_xregs(const struct pmuctl_session *s)
 }
 
 /* Shadow of one counter: stopped or running as @run says. */
+/* The event select of a generic counter's place, enabled or not. */
+static u64 place_evtsel(const struct pmuctl_place *p, bool run)
+{
+	return p->config | (run ? ARCH_PERFMON_EVENTSEL_ENABLE : 0);
+}
+
+/* @ctrl with the FIXED_CTR_CTRL nibble of a fixed counter's place set (@run) or cleared. */
+static u64 place_fixed_ctrl(u64 ctrl, const struct pmuctl_place *p, bool run)
+{
+	u32 shift = 4 * (p->idx - PMUCTL_IDX_FIXED);
+	u64 nib = 0;
+
+	if (p->config & PMUCTL_CFG_OS)
+		nib |= FIXED_OS;
+	if (p->config & PMUCTL_CFG_USR)
+		nib |= FIXED_USR;
+	if (p->config & PMUCTL_CFG_ANY)
+		nib |= FIXED_ANY;
+	ctrl &= ~(0xfULL << shift);
+	return run ? ctrl | nib << shift : ctrl;
+}
+
 static void shadow_set(struct pmuctl_shadow *sh, const struct pmuctl_place *p,
 		       bool run)
 {
-	if (p->idx < PMUCTL_IDX_FIXED) {
-		sh->evtsel[p->idx] = p->config | (run ? ARCH_PERFMON_EVENTSEL_ENABLE : 0);
-	} else {
-		u32 shift = 4 * (p->idx - PMUCTL_IDX_FIXED);
-		u64 nib = 0;
-
-		if (p->config & PMUCTL_CFG_OS)
-			nib |= FIXED_OS;
-		if (p->config & PMUCTL_CFG_USR)
-			nib |= FIXED_USR;
-		if (p->config & PMUCTL_CFG_ANY)
-			nib |= FIXED_ANY;
-		sh->fixed_ctrl &= ~(0xfULL << shift);
-		if (run)
-			sh->fixed_ctrl |= nib << shift;
-	}
+	if (p->idx < PMUCTL_IDX_FIXED)
+		sh->evtsel[p->idx] = place_evtsel(p, run);
+	else
+		sh->fixed_ctrl = place_fixed_ctrl(sh->fixed_ctrl, p, run);
 	if (run)
 		sh->global_ctrl |= BIT_ULL(p->idx);
 	else
@@ -619,6 +629,16 @@ static void hw_perf_release(void)
 		release_evntsel_nmi(MSR_ARCH_PERFMON_EVENTSEL0 + i);
 		release_perfctr_nmi(MSR_ARCH_PERFMON_PERFCTR0 + i);
 	}
+}
+
+/*
+ * Perfmon v6 on Linux 6.11+ (commit 149fd4712bcd): perf's counters live at
+ * 0x1900+, outside the NMI reservation, so hw_perf_reserve() would succeed
+ * next to a running perf (FACTS 6): no group is programmed.
+ */
+static bool hw_perf_unmanaged(void)
+{
+	return pmuctl_pmu.caps.version >= 6 && PERF_V6_UNRESERVED;
 }
 
 /* Hold perf's counters for a group about to be programmed. */
@@ -721,12 +741,7 @@ int pmuctl_hw_program(struct pmuctl_session *s, const struct cpumask *cpus,
 	int ret;
 
 	*cpu = U32_MAX;
-	/*
-	 * Perfmon v6 on Linux 6.11+ (commit 149fd4712bcd): perf's counters
-	 * live at 0x1900+, outside the NMI reservation, so hw_perf_reserve()
-	 * would succeed next to a running perf (FACTS 6).
-	 */
-	if (pmuctl_pmu.caps.version >= 6 && PERF_V6_UNRESERVED) {
+	if (hw_perf_unmanaged()) {
 		*reason = PMUCTL_R_PERF_UNMANAGED;
 		return -EOPNOTSUPP;
 	}
@@ -1042,7 +1057,7 @@ int pmuctl_hw_task_program(struct pmuctl_session *s, struct pmuctl_tgroup *g,
 	u32 c, i;
 	int ret;
 
-	if (pmuctl_pmu.caps.version >= 6 && PERF_V6_UNRESERVED) {
+	if (hw_perf_unmanaged()) {
 		*reason = PMUCTL_R_PERF_UNMANAGED;
 		return -EOPNOTSUPP;
 	}
@@ -1173,17 +1188,13 @@ void pmuctl_hw_task_in(const struct pmuctl_tgroup *g, const u64 *val,
 		 * counter (perf leaves it so), it is no gate of its own.
 		 */
 		if (idx < PMUCTL_IDX_FIXED) {
-			u64 sel = p->config |
-				  (run ? ARCH_PERFMON_EVENTSEL_ENABLE : 0);
+			u64 sel = place_evtsel(p, run);
 
 			if (pc->tk_evtsel[idx] != sel &&
 			    !hw_wr(MSR_ARCH_PERFMON_EVENTSEL0 + idx, sel))
 				pc->tk_evtsel[idx] = sel;
 		} else {
-			struct pmuctl_shadow sh = { .fixed_ctrl = fixed };
-
-			shadow_set(&sh, p, run);
-			fixed = sh.fixed_ctrl;
+			fixed = place_fixed_ctrl(fixed, p, run);
 		}
 		if (p->xreg >= 0 && pc->tk_xval[p->xreg] != p->extra &&
 		    !hw_wr(m->xregs[p->xreg].msr, p->extra))
@@ -1503,7 +1514,7 @@ int pmuctl_hw_init(void)
 
 	if ((caps->flags & PMUCTL_CAP_TSX_FORCE_ABORT) && !allow_tsx_force_abort)
 		caps->flags |= PMUCTL_CAP_PMC3_WITHHELD;
-	if (caps->version >= 6 && PERF_V6_UNRESERVED)
+	if (hw_perf_unmanaged())
 		pr_warn("perfmon v%u: perf's counters are not reservable on this kernel, every PROGRAM is refused\n",
 			caps->version);
 
