@@ -119,6 +119,10 @@ struct pmuctl_event {
 #define PMUCTL_MODEL_KNL	2	/* Knights Landing, family 6 model 0x57 */
 #define PMUCTL_MODEL_KNM	3	/* Knights Mill, family 6 model 0x85 */
 #define PMUCTL_MODEL_SKL	4	/* Skylake and the cores that share its PMU */
+#define PMUCTL_MODEL_ICL	5	/* Ice Lake client, Tiger Lake, Rocket Lake */
+#define PMUCTL_MODEL_ICX	6	/* Ice Lake server (Xeon, -D) */
+#define PMUCTL_MODEL_SPR	7	/* Sapphire Rapids, Emerald Rapids */
+#define PMUCTL_MODEL_GNR	8	/* Granite Rapids (X, D) */
 
 /*
  * pmuctl_caps.flags
