@@ -48,7 +48,7 @@
 static char *regmodel_caps = "auto";
 module_param(regmodel_caps, charp, 0444);
 MODULE_PARM_DESC(regmodel_caps,
-		 "register model PMU: knm (v3, 2x40-bit generic), knm4 (v3, 4 generic), skl (v4, 4x48-bit), skl-tfa (skl with TSX force abort), skl-v6 (skl reporting perfmon v6), hybrid (skl on a hybrid CPU), wide (v4, 32 generic, as a hypervisor may report), auto (from the CPU model)");
+		 "register model PMU: knm (v3, 2x40-bit generic), knm4 (v3, 4 generic), skl (v4, 4x48-bit), icx (v5, 8x48-bit, 4 fixed, AnyThread deprecated), spr (as icx), skl-tfa (skl with TSX force abort), skl-v6 (skl reporting perfmon v6), hybrid (skl on a hybrid CPU), wide (v4, 32 generic, as a hypervisor may report), auto (from the CPU model)");
 
 static bool regmodel_drop_writes;
 module_param(regmodel_drop_writes, bool, 0444);
@@ -60,6 +60,7 @@ MODULE_PARM_DESC(regmodel_drop_writes,
 #define CPUID7_EDX_RTM_ALWAYS_ABORT	BIT(11)
 #define CPUID7_EDX_TSX_FORCE_ABORT	BIT(13)
 #define CPUID7_EDX_HYBRID	BIT(15)
+#define CPUIDA_EDX_ANY_DEPR	BIT(15)	/* v5+: AnyThread deprecated */
 #define TFA_VALID		0x7ULL	/* RTM_FORCE_ABORT, TSX_CPUID_CLEAR, SDV_ENABLE_RTM */
 #define LOG_SIZE		64
 
@@ -68,13 +69,30 @@ struct rm_caps {
 	u8 version, nr_gp, gp_width, nr_fixed, fixed_width;
 	u64 perf_capabilities;
 	u32 leaf7_edx;		/* the bits of CPUID.(7,0):EDX above */
+	u32 fixed_bitmap;	/* v5+: CPUID.0AH:ECX */
+	bool any_deprecated;	/* v5+: CPUID.0AH:EDX[15] */
+	u8 nr_events;		/* CPUID.0AH:EAX[31:24]; 0: 7 */
 };
 
-/* The PMUs the rig models (FACTS 1 and 4; KNM's 4 counters: its man page). */
+/*
+ * The PMUs the rig models (FACTS 1 and 4; KNM's 4 counters: its man page).
+ * icx and spr: CPUID.0AH of a Xeon Ice Lake-SP (family 6 model 0x6a,
+ * InstLatx64 GenuineIntel00606A6_ICX_04_CPUID.txt) and of a Sapphire Rapids
+ * (model 0x8f, GenuineIntel00806F8_SapphireRapids_05_CPUID.txt): both read
+ * EAX 0x08300805 EBX 0 ECX 0xf EDX 0x8604 (v5, 8 generic x 48 bits, fixed
+ * counters 0-3 x 48 bits, AnyThread deprecated); full-width writes
+ * (PERF_CAPABILITIES bit 13) as both parts have them.
+ */
 static const struct rm_caps rm_models[] = {
 	{ "knm", 3, 2, 40, 3, 40, 0 },
 	{ "knm4", 3, 4, 40, 3, 40, 0 },
 	{ "skl", 4, 4, 48, 3, 48, PERF_CAP_FW_WRITE },
+	{ .name = "icx", .version = 5, .nr_gp = 8, .gp_width = 48, .nr_fixed = 4,
+	  .fixed_width = 48, .perf_capabilities = PERF_CAP_FW_WRITE,
+	  .fixed_bitmap = 0xf, .any_deprecated = true, .nr_events = 8 },
+	{ .name = "spr", .version = 5, .nr_gp = 8, .gp_width = 48, .nr_fixed = 4,
+	  .fixed_width = 48, .perf_capabilities = PERF_CAP_FW_WRITE,
+	  .fixed_bitmap = 0xf, .any_deprecated = true, .nr_events = 8 },
 	{ "skl-tfa", 4, 4, 48, 3, 48, PERF_CAP_FW_WRITE, CPUID7_EDX_TSX_FORCE_ABORT },
 	{ "skl-v6", 6, 4, 48, 3, 48, PERF_CAP_FW_WRITE },
 	{ "hybrid", 4, 4, 48, 3, 48, PERF_CAP_FW_WRITE, CPUID7_EDX_HYBRID },
@@ -110,6 +128,31 @@ static u64 width_mask(u32 width)
 	return width >= 64 ? ~0ULL : BIT_ULL(width) - 1;
 }
 
+/* Is fixed counter @i present: i < EDX[4:0], or (v5+) ECX bit i. */
+static bool rm_fixed_present(u32 i)
+{
+	return i < PMUCTL_MAX_FIXED &&
+	       (i < rm->nr_fixed ||
+		(rm->version >= 5 && (rm->fixed_bitmap & BIT(i))));
+}
+
+static u64 rm_fixed_mask(void)
+{
+	u64 m = 0;
+	u32 i;
+
+	for (i = 0; i < PMUCTL_MAX_FIXED; i++)
+		if (rm_fixed_present(i))
+			m |= BIT_ULL(i);
+	return m;
+}
+
+/* AnyThread: v3 and later, unless v5+ deprecates it (then reserved, as KVM). */
+static bool rm_any_thread(void)
+{
+	return rm->version >= 3 && !(rm->version >= 5 && rm->any_deprecated);
+}
+
 static int rm_xreg(u32 msr)
 {
 	const struct pmuctl_model *m = pmuctl_pmu.model;
@@ -136,7 +179,7 @@ static u64 *rm_reg(struct rm_cpu *r, u32 msr)
 	if (msr >= MSR_IA32_PMC0 && msr < MSR_IA32_PMC0 + rm->nr_gp &&
 	    (rm->perf_capabilities & PERF_CAP_FW_WRITE))
 		return &r->pmc[msr - MSR_IA32_PMC0];
-	if (msr >= fixed && msr < fixed + rm->nr_fixed)
+	if (msr >= fixed && rm_fixed_present(msr - fixed))
 		return &r->fixed[msr - fixed];
 	switch (msr) {
 	case MSR_ARCH_PERFMON_FIXED_CTR_CTRL:
@@ -156,12 +199,14 @@ static u64 *rm_reg(struct rm_cpu *r, u32 msr)
 static int rm_check(u32 msr, u64 *val)
 {
 	u64 v = *val, gp_w = width_mask(rm->gp_width);
-	u32 fixed = MSR_ARCH_PERFMON_FIXED_CTR0, nib_any = 0;
+	u32 fixed = MSR_ARCH_PERFMON_FIXED_CTR0;
+	u64 nib_valid = 0;
 	int x, i;
 
 	if (msr >= MSR_ARCH_PERFMON_EVENTSEL0 &&
 	    msr < MSR_ARCH_PERFMON_EVENTSEL0 + rm->nr_gp)
-		return v >> 32 ? -EIO : 0;
+		return v >> 32 ||
+		       (rm->any_deprecated && (v & ARCH_PERFMON_EVENTSEL_ANY)) ? -EIO : 0;
 	if (msr >= MSR_ARCH_PERFMON_PERFCTR0 &&
 	    msr < MSR_ARCH_PERFMON_PERFCTR0 + rm->nr_gp) {
 		/* Legacy writes set 32 bits, sign-extended [SDM]. */
@@ -170,18 +215,23 @@ static int rm_check(u32 msr, u64 *val)
 	}
 	if (msr >= MSR_IA32_PMC0 && msr < MSR_IA32_PMC0 + rm->nr_gp)
 		return v & ~gp_w ? -EIO : 0;
-	if (msr >= fixed && msr < fixed + rm->nr_fixed)
+	if (msr >= fixed && rm_fixed_present(msr - fixed))
 		return v & ~width_mask(rm->fixed_width) ? -EIO : 0;
 	switch (msr) {
 	case MSR_ARCH_PERFMON_FIXED_CTR_CTRL:
-		/* AnyThread (bit 2 of each nibble) exists on v3 and v4. */
-		if (rm->version < 3 || rm->version > 4)
-			for (i = 0; i < rm->nr_fixed; i++)
-				nib_any |= 0x4 << (4 * i);
-		return v & (~width_mask(4 * rm->nr_fixed) | nib_any) ? -EIO : 0;
+		/*
+		 * A nibble per present counter; AnyThread (bit 2 of each)
+		 * exists on v3 and v4, and on v5+ unless deprecated.
+		 */
+		for (i = 0; i < PMUCTL_MAX_FIXED; i++) {
+			if (!rm_fixed_present(i))
+				continue;
+			nib_valid |= (rm_any_thread() ? 0xfULL : 0xbULL) << (4 * i);
+		}
+		return v & ~nib_valid ? -EIO : 0;
 	case MSR_CORE_PERF_GLOBAL_CTRL:
 		return v & ~(width_mask(rm->nr_gp) |
-			     width_mask(rm->nr_fixed) << 32) ? -EIO : 0;
+			     rm_fixed_mask() << 32) ? -EIO : 0;
 	case MSR_CORE_PERF_GLOBAL_STATUS:
 		return -EIO;	/* read-only */
 	case MSR_TSX_FORCE_ABORT:
@@ -243,33 +293,56 @@ static int rm_read(u32 msr, u64 *val)
 	return reg ? 0 : -EIO;
 }
 
+static const struct rm_caps *rm_find(const char *name)
+{
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(rm_models); i++)
+		if (!strcmp(name, rm_models[i].name))
+			return &rm_models[i];
+	return NULL;
+}
+
+/* auto: the preset of the guest's CPU model (family 6), skl for any other. */
+static const struct rm_caps *rm_auto(u32 leaf1_eax)
+{
+	u32 model = (leaf1_eax >> 4 & 0xf) | (leaf1_eax >> 12 & 0xf0);
+
+	switch (model) {
+	case 0x57: case 0x85:	/* Knights Landing, Knights Mill */
+		return rm_find("knm");
+	case 0x6a: case 0x6c:	/* Ice Lake-SP, Ice Lake-D */
+		return rm_find("icx");
+	case 0x8f: case 0xcf:	/* Sapphire Rapids, Emerald Rapids */
+		return rm_find("spr");
+	}
+	return rm_find("skl");
+}
+
 /* The guest's own vendor and signature, with leaf 0AH from the model. */
 static int rm_cpuid(struct pmuctl_cpuid *id)
 {
-	u32 model, i;
 	int ret;
 
 	ret = pmuctl_msr.cpuid(id);
 	if (ret)
 		return ret;
-	rm = NULL;
-	for (i = 0; i < ARRAY_SIZE(rm_models); i++)
-		if (!strcmp(regmodel_caps, rm_models[i].name))
-			rm = &rm_models[i];
-	if (!rm && !strcmp(regmodel_caps, "auto")) {
-		model = (id->leaf1_eax >> 4 & 0xf) | (id->leaf1_eax >> 12 & 0xf0);
-		rm = model == 0x57 || model == 0x85 ? &rm_models[0] : &rm_models[2];
-	}
+	rm = rm_find(regmodel_caps);
+	if (!rm && !strcmp(regmodel_caps, "auto"))
+		rm = rm_auto(id->leaf1_eax);
 	if (!rm) {
-		pr_err("regmodel_caps=%s: not one of knm, knm4, skl, skl-tfa, skl-v6, hybrid, wide, auto\n",
+		pr_err("regmodel_caps=%s: not one of knm, knm4, skl, icx, spr, skl-tfa, skl-v6, hybrid, wide, auto\n",
 		       regmodel_caps);
 		return -EINVAL;
 	}
 	id->max_leaf = max(id->max_leaf, 0xaU);
-	id->leafa_eax = rm->version | rm->nr_gp << 8 | rm->gp_width << 16 | 7 << 24;
+	id->leafa_eax = rm->version | rm->nr_gp << 8 | rm->gp_width << 16 |
+			(rm->nr_events ? rm->nr_events : 7) << 24;
 	id->leafa_ebx = 0;
-	id->leafa_ecx = 0;
+	id->leafa_ecx = rm->version >= 5 ? rm->fixed_bitmap : 0;
 	id->leafa_edx = rm->nr_fixed | rm->fixed_width << 5;
+	if (rm->version >= 5 && rm->any_deprecated)
+		id->leafa_edx |= CPUIDA_EDX_ANY_DEPR;
 	id->leaf7_edx &= ~(CPUID7_EDX_RTM_ALWAYS_ABORT |
 			   CPUID7_EDX_TSX_FORCE_ABORT | CPUID7_EDX_HYBRID);
 	id->leaf7_edx |= rm->leaf7_edx;
@@ -310,8 +383,10 @@ static int rm_regs_show(struct seq_file *m, void *unused)
 			rm_show_reg(m, cpu, MSR_ARCH_PERFMON_EVENTSEL0 + i, r.evtsel[i]);
 		for (i = 0; i < rm->nr_gp; i++)
 			rm_show_reg(m, cpu, MSR_ARCH_PERFMON_PERFCTR0 + i, r.pmc[i]);
-		for (i = 0; i < rm->nr_fixed; i++)
-			rm_show_reg(m, cpu, MSR_ARCH_PERFMON_FIXED_CTR0 + i, r.fixed[i]);
+		for (i = 0; i < PMUCTL_MAX_FIXED; i++)
+			if (rm_fixed_present(i))
+				rm_show_reg(m, cpu, MSR_ARCH_PERFMON_FIXED_CTR0 + i,
+					    r.fixed[i]);
 		rm_show_reg(m, cpu, MSR_ARCH_PERFMON_FIXED_CTR_CTRL, r.fixed_ctrl);
 		rm_show_reg(m, cpu, MSR_CORE_PERF_GLOBAL_CTRL, r.global_ctrl);
 		for (i = 0; i < pmuctl_pmu.model->nr_xregs; i++)
