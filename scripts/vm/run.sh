@@ -201,13 +201,46 @@ expected_model() {
 	KnightsMill*) echo "6 133" ;;		# 0x85
 	Skylake-Server* | Cascadelake-Server*) echo "6 85" ;;	# 0x55
 	Skylake-Client*) echo "6 94" ;;		# 0x5e
-	Icelake-Server*) echo "6 106" ;;	# 0x6a
+	Icelake-Server*) echo "6 106" ;;	# 0x6a (qemu_cpu below)
+	SapphireRapids*) echo "6 143" ;;	# 0x8f (qemu_cpu below)
 	esac
 }
 
-# -P: the emulated PMU's -cpu properties for the rig's two models (the
+# The QEMU -cpu model for the rig's CPU name (the name stays in the files'
+# names and -p CPU:).  Debian's QEMU 7.2 gives Icelake-Server model 134
+# (0x86, which Linux takes for Tremont-D, Snow Ridge), so the rig sets the
+# Xeon Ice Lake-SP's 106 (0x6a) and stepping 6 (InstLatx64's
+# GenuineIntel00606A6 dumps).  QEMU 7.2 has no SapphireRapids (8.0 added
+# it): there the rig runs Icelake-Server as family 6 model 143 (0x8f)
+# stepping 8 (GenuineIntel00806F8).  The feature flags matter little
+# under TCG, which drops AVX-512, AMX and TSX anyway (check=off); the
+# kernel's perf and pmuctl's caps choose their PMU by family/model and
+# CPUID leaf 0AH (pmu_props).  An explicit model= in CPU wins.
+qemu_cpu() {
+	local base=${1%%,*} rest='' set=''
+	[[ $1 == *,* ]] && rest=,${1#*,}
+	case $base in
+	Icelake-Server*) set=',model=106,stepping=6' ;;
+	SapphireRapids*)
+		$have_spr || base=Icelake-Server
+		set=',model=143,stepping=8' ;;
+	esac
+	[[ $rest == *,model=* ]] && set=''
+	echo "$base$set$rest"
+}
+
+# -P: the emulated PMU's -cpu properties for the rig's models (the
 # contract of scripts/vm/qemu/*.patch; CPUID.0AH in the comments).  Other
 # models get the patch's defaults (v4, 4 x 48 bits, 3 fixed x 48).
+# Icelake-Server and SapphireRapids: CPUID.0AH of a Xeon Ice Lake-SP
+# (InstLatx64, GenuineIntel/GenuineIntel00606A6_ICX_04_CPUID.txt) and of
+# a Sapphire Rapids (GenuineIntel00806F8_SapphireRapids_05_CPUID.txt):
+# both EAX 0x08300805 EBX 0 ECX 0xf EDX 0x8604 (v5, 8 generic x 48 bits,
+# 8 architectural events, fixed counters 0-3 x 48 bits, AnyThread
+# deprecated); full-width writes (PERF_CAPABILITIES bit 13, as the
+# Skylake model: LBR, PEBS and PERF_METRICS bit 15 stay off); the
+# OFFCORE_RSP, LD_LAT and FRONTEND masks of Linux 6.12
+# (arch/x86/events/intel/core.c intel_icl_extra_regs, intel_glc_extra_regs).
 pmu_props() {
 	local p=''
 	case ${1%%,*} in
@@ -219,6 +252,19 @@ pmu_props() {
 		p+=',pmu-perf-caps=0x2000'
 		p+=',pmu-offcore-mask0=0x3fffff8fff,pmu-offcore-mask1=0x3fffff8fff'
 		p+=',pmu-ldlat-mask=0xffff,pmu-frontend-mask=0x7fff17' ;;
+	Icelake-Server* | SapphireRapids*)	# EAX 0x08300805 ECX 0xf EDX 0x8604
+		p='pmu-version=5,pmu-gp=8,pmu-gp-width=48,pmu-events-len=8'
+		p+=',pmu-fixed=4,pmu-fixed-width=48,pmu-fixed-bitmap=0xf'
+		p+=',pmu-anythread-deprecated=on,pmu-perf-caps=0x2000'
+		p+=',pmu-ldlat-mask=0xffff'
+		case ${1%%,*} in
+		Icelake-Server*)
+			p+=',pmu-offcore-mask0=0x3fffffbfff,pmu-offcore-mask1=0x3fffffbfff'
+			p+=',pmu-frontend-mask=0x7fff17' ;;
+		*)
+			p+=',pmu-offcore-mask0=0x3fffffffff,pmu-offcore-mask1=0x3fffffffff'
+			p+=',pmu-frontend-mask=0x7fff1f' ;;
+		esac ;;
 	esac
 	if [[ -n $gp && ,$p, == *,pmu-gp=* ]]; then
 		p=$(sed -E "s/(^|,)pmu-gp=[0-9]+/\1pmu-gp=$gp/" <<<"$p")
@@ -231,9 +277,9 @@ pmu_props() {
 # The -cpu argument for CPU.
 cpu_arg() {
 	if $pmu; then
-		echo "$1,check=off,$(pmu_props "$1")"
+		echo "$(qemu_cpu "$1"),check=off,$(pmu_props "$1")"
 	else
-		echo "$1,check=off"
+		echo "$(qemu_cpu "$1"),check=off"
 	fi
 }
 
@@ -365,6 +411,11 @@ elif ! command -v "$qemu" >/dev/null; then
 	rig_err="$qemu not found (scripts/deps.sh vm installs qemu-system-x86)"
 elif ! command -v busybox >/dev/null; then
 	rig_err="busybox not found (scripts/deps.sh vm installs busybox-static)"
+fi
+# Whether this QEMU has its own SapphireRapids model (qemu_cpu).
+have_spr=false
+if [ -z "$rig_err" ] && "$qemu" -cpu help 2>/dev/null | grep -qE '^x86 +SapphireRapids '; then
+	have_spr=true
 fi
 if [ -n "$rig_err" ]; then
 	echo "vm: $rig_err" >&2
