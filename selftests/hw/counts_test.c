@@ -509,13 +509,13 @@ TEST_F(cmask, branch_loop_gives_the_known_count)
 #define ANY_N		100000ULL
 #define ANY_RUNS	5
 
-/* AnyThread exists here (perfmon v3/v4, not deprecated), or SKIP. */
+/* AnyThread exists here (perfmon v3+, not deprecated), or SKIP. */
 #define REQUIRE_ANY_THREAD(info) do {					\
-	if (!((info)->caps.flags & PMUCTL_CAP_ANY_THREAD))		\
-		SKIP(return, "perfmon version %u has no AnyThread (v3 and v4 only)", \
-		     (info)->caps.version);				\
 	if ((info)->caps.flags & PMUCTL_CAP_ANY_DEPRECATED)		\
 		SKIP(return, "AnyThread is deprecated on this CPU (CPUID.0AH:EDX[15])"); \
+	if (!((info)->caps.flags & PMUCTL_CAP_ANY_THREAD))		\
+		SKIP(return, "perfmon version %u has no AnyThread (v3 and later)", \
+		     (info)->caps.version);				\
 } while (0)
 
 /*

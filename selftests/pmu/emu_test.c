@@ -354,7 +354,7 @@ FIXTURE_TEARDOWN(emu)
 			pmu_msr_write(self->msr, MSR_GLOBAL_CTRL, ctrl_old);
 		/* Overflow bits the test caused: cleared. */
 		counters = ((1ULL << self->c.nr_gp) - 1) |
-			   (((1ULL << self->c.nr_fixed) - 1) << 32);
+			   ((uint64_t)self->c.fixed_mask << 32);
 		if (!pmu_msr_read(self->msr, MSR_GLOBAL_STATUS, &st) &&
 		    (st & ~self->status0 & counters))
 			pmu_msr_write(self->msr, MSR_GLOBAL_OVF_CTRL,
@@ -564,8 +564,10 @@ static void expect_exact(struct __test_metadata *_metadata,
  * CPUID.0AH is what the rig configures for the model (scripts/vm/qemu/pmu-spec.md: the
  * rig's models): KnightsMill (6/0x85) v3, 2 or 4 x 40-bit generic, 3 x
  * 40-bit fixed, no PERF_CAPABILITIES; Skylake-Server (6/0x55) v4, 4 x 48,
- * 3 x 48, PDCM and IA32_PERF_CAPABILITIES = 0x2000 (full-width writes).
- * Read-only: runs with the watchdog on too.
+ * 3 x 48, PDCM and IA32_PERF_CAPABILITIES = 0x2000 (full-width writes);
+ * Icelake-Server (6/0x6a) and SapphireRapids (6/0x8f) v5, 8 x 48, fixed
+ * counters 0-3 x 48 in ECX's bitmap, AnyThread deprecated, 0x2000 (no
+ * PERF_METRICS, bit 15).  Read-only: runs with the watchdog on too.
  */
 TEST_F(emu, cpuid_0ah_is_what_the_rig_configures_for_the_model)
 {
@@ -583,7 +585,7 @@ TEST_F(emu, cpuid_0ah_is_what_the_rig_configures_for_the_model)
 		TH_LOG("EAX %#x, want %#x or %#x", self->c.eax,
 		       m->leafa_eax[0], m->leafa_eax[1]);
 	EXPECT_EQ(m->leafa_ebx, self->c.ebx);
-	EXPECT_EQ(0U, self->c.ecx);
+	EXPECT_EQ(m->leafa_ecx, self->c.ecx);
 	EXPECT_EQ(m->leafa_edx, self->c.edx);
 	/* PDCM is how software knows it may read IA32_PERF_CAPABILITIES. */
 	EXPECT_EQ(m->perf_caps != 0, self->c.pdcm);
@@ -949,6 +951,46 @@ TEST_F(emu, cycles_and_ref_cycles_equal_instructions)
 }
 
 /*
+ * TOPDOWN.SLOTS is synthetic (pmu-spec.md): pmu-slots-per-cycle (the rig
+ * leaves it at 4) slots per synthetic cycle, i.e. per instruction, on fixed
+ * counter 3 and, where CPUID.0AH enumerates architectural event 7, on a
+ * generic counter as 0x01a4.  Where event 7 is not enumerated (the v2-v4
+ * models), 0x01a4 counts nothing.
+ */
+TEST_F(emu, topdown_slots_are_slots_per_cycle_times_instructions)
+{
+	const struct pmu_rig_model *m = self->c.rig;
+	struct ctr ks[2];
+	const struct ctr none = { "PMC0 0x01a4 USR (event 7 not enumerated)", false,
+				  0, EV_TOPDOWN_SLOTS | EVTSEL_USR };
+	unsigned int nk = 0, spc;
+	struct win w = { 0 };
+
+	NEED_IDLE_PERF();
+	w.arg[0] = 1000;
+	if (!self->c.arch_slots) {
+		/* The negative: an event the model does not enumerate. */
+		ctr_arm(_metadata, self, &none, 0, true, true);
+		EXPECT_EQ(0ULL, window(self, &none, win_loop, &w));
+		ctr_disarm(_metadata, self, &none);
+	}
+	if (!m || !m->slots_per_cycle)
+		SKIP(return, "%s has no TOPDOWN.SLOTS", m ? m->name : "this model");
+	spc = m->slots_per_cycle;
+	ASSERT_NE(0U, self->c.fixed_mask & (1U << 3));
+	ASSERT_TRUE(self->c.arch_slots);
+	ks[nk++] = (struct ctr){ "fixed 3 USR", true, 3, FIXED_USR };
+	ks[nk++] = (struct ctr){ "PMC0 0x01a4 USR", false, 0,
+				 EV_TOPDOWN_SLOTS | EVTSEL_USR };
+	for (unsigned int i = 0; i < nk; i++) {
+		expect_exact(_metadata, self, &ks[i], win_nops_100, &w,
+			     spc * WIN_DELTA(100), RUNS, "100 nops");
+		expect_exact(_metadata, self, &ks[i], win_loop, &w,
+			     spc * WIN_DELTA(LOOP_BODY(1000)), RUNS, "1000 x dec/jnz");
+	}
+}
+
+/*
  * BR_INST_RETIRED.ALL_BRANCHES (0x00c4) counts branch instructions exactly
  * where the emulation implements it, else 0: a loop of n dec/jnz retires
  * n branches, 100 nops none.
@@ -1122,8 +1164,16 @@ TEST_F(emu, full_width_writes_follow_perf_capabilities_bit_13)
 		WR(MSR_A_PMC(i), 0x123456789aULL);
 		EXPECT_EQ(0x123456789aULL, pmu_rdpmc(i));
 	}
-	EXPECT_EQ(-EIO, pmu_msr_read(self->msr, MSR_A_PMC(self->c.nr_gp), &v));
-	EXPECT_EQ(-EIO, wr(self, MSR_A_PMC(self->c.nr_gp), 0));
+	/*
+	 * The one after the last is absent; with 8 generic counters it lies
+	 * past the legacy ranges' 8, outside the PMU (pmu-spec.md).
+	 */
+	if (self->c.nr_gp < 8) {
+		EXPECT_EQ(-EIO, pmu_msr_read(self->msr, MSR_A_PMC(self->c.nr_gp), &v));
+		EXPECT_EQ(-EIO, wr(self, MSR_A_PMC(self->c.nr_gp), 0));
+	} else {
+		TH_LOG("8 generic counters: no absent A_PMCx in the PMU's range");
+	}
 }
 
 /* A write to IA32_FIXED_CTRx is masked to the width. */
@@ -1222,6 +1272,12 @@ struct gp_case {
 #define GP_R(what_, msr_) \
 	(struct gp_case){ .what = what_, .msr = msr_, .read = true, .line = __LINE__ }
 
+/* One past the highest fixed counter present (0: none). */
+static unsigned int fixed_end(const struct pmu_caps *c)
+{
+	return c->fixed_mask ? 32 - __builtin_clz(c->fixed_mask) : 0;
+}
+
 /* Lowest bit outside @mask. */
 static uint64_t bit_outside(uint64_t mask)
 {
@@ -1235,19 +1291,38 @@ static uint64_t bit_outside(uint64_t mask)
 TEST_F(emu, reserved_bits_and_absent_registers_raise_gp)
 {
 	const struct pmu_rig_model *m = self->c.rig;
-	const unsigned int gp = self->c.nr_gp, fx = self->c.nr_fixed;
-	struct gp_case t[48];
+	const unsigned int gp = self->c.nr_gp;
+	const unsigned int fx = fixed_end(&self->c);
+	struct gp_case t[56];
 	unsigned int n = 0;
 
 	NEED_IDLE_PERF();
 	t[n++] = GP_W("PERFEVTSEL0 bit 32", MSR_EVTSEL(0), 1ULL << 32);
 	t[n++] = GP_W("PERFEVTSEL0 bit 63", MSR_EVTSEL(0), 1ULL << 63);
-	t[n++] = GP_W("PERFEVTSEL[nr_gp] write", MSR_EVTSEL(gp), 0);
-	t[n++] = GP_R("PERFEVTSEL[nr_gp] read", MSR_EVTSEL(gp));
-	t[n++] = GP_W("PMC[nr_gp] write", MSR_PMC(gp), 0);
-	t[n++] = GP_R("PMC[nr_gp] read", MSR_PMC(gp));
-	t[n++] = GP_W("FIXED_CTR3 write", MSR_FIXED_CTR(3), 0);
-	t[n++] = GP_R("FIXED_CTR3 read", MSR_FIXED_CTR(3));
+	/* With 8 the next lies past the legacy ranges, outside the PMU. */
+	if (gp < 8) {
+		t[n++] = GP_W("PERFEVTSEL[nr_gp] write", MSR_EVTSEL(gp), 0);
+		t[n++] = GP_R("PERFEVTSEL[nr_gp] read", MSR_EVTSEL(gp));
+		t[n++] = GP_W("PMC[nr_gp] write", MSR_PMC(gp), 0);
+		t[n++] = GP_R("PMC[nr_gp] read", MSR_PMC(gp));
+	}
+	if (!(self->c.fixed_mask & (1U << 3))) {
+		t[n++] = GP_W("FIXED_CTR3 write", MSR_FIXED_CTR(3), 0);
+		t[n++] = GP_R("FIXED_CTR3 read", MSR_FIXED_CTR(3));
+	}
+	if (!self->c.any_thread) {
+		/* AnyThread absent (v2) or deprecated (v5 EDX[15]): reserved. */
+		t[n++] = GP_W("PERFEVTSEL0 AnyThread (bit 21)", MSR_EVTSEL(0),
+			      EVTSEL_ANY);
+		t[n++] = GP_W("FIXED_CTR_CTRL AnyThread of fixed counter 0",
+			      MSR_FIXED_CTR_CTRL, FIXED_ANY);
+	}
+	t[n++] = GP_W("GLOBAL_CTRL bit 48 (PERF_METRICS, never emulated)",
+		      MSR_GLOBAL_CTRL, 1ULL << 48);
+	if (self->c.version >= 5) {
+		t[n++] = GP_R("PERF_METRICS read (absent)", MSR_PERF_METRICS);
+		t[n++] = GP_W("PERF_METRICS write (absent)", MSR_PERF_METRICS, 0);
+	}
 	t[n++] = GP_W("FIXED_CTR_CTRL bit past the fixed counters",
 		      MSR_FIXED_CTR_CTRL, 1ULL << (4 * fx));
 	t[n++] = GP_W("FIXED_CTR_CTRL bit 63", MSR_FIXED_CTR_CTRL, 1ULL << 63);
@@ -1327,11 +1402,16 @@ TEST_F(emu, valid_values_are_taken_and_read_back)
 {
 	const struct pmu_rig_model *m = self->c.rig;
 	const uint64_t counters = ((1ULL << self->c.nr_gp) - 1) |
-				  (((1ULL << self->c.nr_fixed) - 1) << 32);
+				  ((uint64_t)self->c.fixed_mask << 32);
 	const uint64_t evtsel = EV_INST_RETIRED | EVTSEL_USR | EVTSEL_OS |
-				EVTSEL_ANY | EVTSEL_INV | EVTSEL_CMASK(0xff);
-	const uint64_t nibbles = (1ULL << (4 * self->c.nr_fixed)) - 1;
+				(self->c.any_thread ? EVTSEL_ANY : 0) |
+				EVTSEL_INV | EVTSEL_CMASK(0xff);
+	uint64_t nibbles = 0;
 
+	/* Each present counter's nibble; AnyThread only where it exists. */
+	for (unsigned int i = 0; i < 32; i++)
+		if (self->c.fixed_mask & (1U << i))
+			nibbles |= FIXED_NIBBLE(i, self->c.any_thread ? 0xf : 0xb);
 	NEED_IDLE_PERF();
 	WR(MSR_GLOBAL_CTRL, 0);
 	for (unsigned int i = 0; i < self->c.nr_gp; i++)
@@ -1340,8 +1420,9 @@ TEST_F(emu, valid_values_are_taken_and_read_back)
 	EXPECT_EQ(evtsel, rd(_metadata, self, MSR_EVTSEL(0)));
 	WR(MSR_EVTSEL(0), 0);
 	/* Every enable and PMI bit, but GLOBAL_CTRL is 0: nothing counts or interrupts. */
-	WR(MSR_FIXED_CTR_CTRL, nibbles & ~0x888ULL);
-	EXPECT_EQ(nibbles & ~0x888ULL, rd(_metadata, self, MSR_FIXED_CTR_CTRL));
+	WR(MSR_FIXED_CTR_CTRL, nibbles & ~0x8888888888888888ULL);
+	EXPECT_EQ(nibbles & ~0x8888888888888888ULL,
+		  rd(_metadata, self, MSR_FIXED_CTR_CTRL));
 	WR(MSR_FIXED_CTR_CTRL, 0);
 	WR(MSR_GLOBAL_CTRL, counters);
 	EXPECT_EQ(counters, rd(_metadata, self, MSR_GLOBAL_CTRL));
@@ -1390,7 +1471,8 @@ static int rdpmc_in_child(uint32_t ecx)
 
 /*
  * rdpmc raises #GP (SIGSEGV) for a counter that does not exist (PMC
- * nr_gp, fixed counter 3) and for any ECX bit but 30 and the index (bit 31,
+ * nr_gp, fixed counter 3 where absent, the fixed counter past the last)
+ * and for any ECX bit but 30 and the index (bit 31,
  * the old "fast read", and bit 29); the counters that exist read.
  * Read-only: runs with the watchdog on too.
  */
@@ -1403,8 +1485,8 @@ TEST_F(emu, rdpmc_raises_gp_for_a_bad_ecx)
 		{ RDPMC_FIXED | (self->c.nr_fixed - 1), 0 },
 		{ self->c.nr_gp, SIGSEGV },
 		{ 31, SIGSEGV },
-		{ RDPMC_FIXED | 3, SIGSEGV },
-		{ RDPMC_FIXED | self->c.nr_fixed, SIGSEGV },
+		{ RDPMC_FIXED | 3, self->c.fixed_mask & (1U << 3) ? 0 : SIGSEGV },
+		{ RDPMC_FIXED | fixed_end(&self->c), SIGSEGV },
 		{ 1U << 31, SIGSEGV },
 		{ 1U << 31 | RDPMC_FIXED, SIGSEGV },
 		{ 1U << 29, SIGSEGV },

@@ -59,6 +59,39 @@ static const struct pmu_rig_model rig_models[] = {
 		.ldlat_mask = 0xffff,
 		.frontend_mask = 0x7fff17,
 	},
+	{
+		/*
+		 * Icelake-Server as a Xeon Ice Lake-SP reports it (InstLatx64,
+		 * GenuineIntel00606A6_ICX_04_CPUID.txt): v5, 8 x 48, 8
+		 * architectural events, fixed counters 0-3 (ECX 0xf) x 48,
+		 * AnyThread deprecated (EDX[15]); Linux 6.12's masks.
+		 */
+		.name = "Icelake-Server",
+		.model = 0x6a,
+		.leafa_eax = { 0x08300805, 0x08300805 },
+		.leafa_ebx = 0,
+		.leafa_ecx = 0xf,
+		.leafa_edx = 0x8604,
+		.perf_caps = 0x2000,
+		.rsp_mask = { 0x3fffffbfffULL, 0x3fffffbfffULL },
+		.ldlat_mask = 0xffff,
+		.frontend_mask = 0x7fff17,
+		.slots_per_cycle = 4,
+	},
+	{
+		/* SapphireRapids (GenuineIntel00806F8_SapphireRapids_05_CPUID.txt). */
+		.name = "SapphireRapids",
+		.model = 0x8f,
+		.leafa_eax = { 0x08300805, 0x08300805 },
+		.leafa_ebx = 0,
+		.leafa_ecx = 0xf,
+		.leafa_edx = 0x8604,
+		.perf_caps = 0x2000,
+		.rsp_mask = { 0x3fffffffffULL, 0x3fffffffffULL },
+		.ldlat_mask = 0xffff,
+		.frontend_mask = 0x7fff1f,
+		.slots_per_cycle = 4,
+	},
 };
 
 void pmu_caps_read(struct pmu_caps *c)
@@ -89,6 +122,12 @@ void pmu_caps_read(struct pmu_caps *c)
 	c->gp_width = (c->eax >> 16) & 0xff;
 	c->nr_fixed = c->edx & 0x1f;
 	c->fixed_width = (c->edx >> 5) & 0xff;
+	c->fixed_mask = (uint32_t)pmu_width_mask(c->nr_fixed);
+	if (c->version >= 5)
+		c->fixed_mask |= c->ecx;
+	c->any_thread = c->version >= 3 &&
+			!(c->version >= 5 && (c->edx & (1U << 15)));
+	c->arch_slots = ((c->eax >> 24) & 0xff) > 7 && !(c->ebx & (1U << 7));
 	for (size_t i = 0; i < sizeof(rig_models) / sizeof(rig_models[0]); i++)
 		if (c->family == 6 && c->model == rig_models[i].model)
 			c->rig = &rig_models[i];

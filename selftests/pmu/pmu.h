@@ -42,6 +42,7 @@
 #define MSR_OFFCORE_RSP1	0x1a7U
 #define MSR_PEBS_LD_LAT		0x3f6U
 #define MSR_PEBS_FRONTEND	0x3f7U
+#define MSR_PERF_METRICS	0x329U		/* never emulated (pmu-spec.md) */
 
 /* IA32_PERFEVTSELx fields [FACTS 1]. */
 #define EVTSEL_USR		(1ULL << 16)
@@ -56,6 +57,8 @@
 /* IA32_FIXED_CTR_CTRL nibble of fixed counter i [FACTS 1]. */
 #define FIXED_OS		0x1ULL
 #define FIXED_USR		0x2ULL
+#define FIXED_ANY		0x4ULL
+#define FIXED_PMI		0x8ULL
 #define FIXED_NIBBLE(i, v)	((uint64_t)(v) << (4 * (i)))
 
 /* rdpmc ECX: bit 30 selects the fixed counters [FACTS 1]. */
@@ -66,6 +69,7 @@
 #define EV_INST_RETIRED_01	0x01c0ULL	/* counted exactly */
 #define EV_CORE_CYCLES		0x003cULL	/* = instructions (synthetic) */
 #define EV_REF_CYCLES		0x013cULL	/* = instructions (synthetic) */
+#define EV_TOPDOWN_SLOTS	0x01a4ULL	/* = slots per cycle x instructions */
 /* EV_BRANCHES 0x00c4 (hw.h): counted exactly */
 #define EV_BRANCH_MISSES	0x00c5ULL	/* 0 */
 #define EV_LLC_MISSES		0x412eULL	/* 0 */
@@ -83,10 +87,12 @@ struct pmu_rig_model {
 	const char *name;
 	uint32_t model;			/* family 6 */
 	uint32_t leafa_eax[2];		/* accepted CPUID.0AH:EAX values */
-	uint32_t leafa_ebx, leafa_edx;
+	uint32_t leafa_ebx, leafa_ecx, leafa_edx;
 	uint64_t perf_caps;		/* 0: IA32_PERF_CAPABILITIES absent */
 	uint64_t rsp_mask[2];		/* OFFCORE_RSP_0/1 valid bits (0: absent) */
 	uint64_t ldlat_mask, frontend_mask;	/* 0: absent */
+	/* TOPDOWN.SLOTS per synthetic cycle (pmu-slots-per-cycle; 0: no slots) */
+	unsigned int slots_per_cycle;
 };
 
 /* What CPUID says about the PMU (and what the rig model says). */
@@ -94,6 +100,10 @@ struct pmu_caps {
 	uint32_t family, model;
 	uint32_t eax, ebx, ecx, edx;	/* CPUID.0AH */
 	unsigned int version, nr_gp, gp_width, nr_fixed, fixed_width;
+	/* The fixed counters present: i < EDX[4:0], or (v5+) ECX bit i. */
+	uint32_t fixed_mask;
+	bool any_thread;		/* AnyThread exists: v3+, not deprecated */
+	bool arch_slots;		/* architectural event 7 (0x01a4) enumerated */
 	bool pdcm;			/* CPUID.1:ECX[15] */
 	const struct pmu_rig_model *rig;	/* NULL: not one of the rig's */
 };
