@@ -351,22 +351,27 @@ static const struct pmuctl_xsel rwc_xsels[] = {
 };
 
 /* AnyThread and the offcore fields as Ice Lake's [PFM: intel_spr_events.h]. */
-#define GLC_MODEL(_name, _id, _xregs, _xsels) {				\
-	.name = _name, .id = _id,					\
+#define GLC_COMMON							\
 	.any_gp = false, .any_fixed = 0,				\
 	.cons = glc_cons, .nr_cons = PMUCTL_NELEM(glc_cons),		\
-	.xregs = _xregs, .nr_xregs = PMUCTL_NELEM(_xregs),		\
-	.xsels = _xsels, .nr_xsels = PMUCTL_NELEM(_xsels),		\
 	.fixed = glc_fixed, .nr_fixed = PMUCTL_NELEM(glc_fixed),	\
 	.ofc_request = 0xffffULL,					\
 	.ofc_response = 0x3ffffe0000ULL,				\
-	.ofc_any_response = 1ULL << 16,					\
-}
+	.ofc_any_response = 1ULL << 16
 
-static const struct pmuctl_model model_spr =
-	GLC_MODEL("spr", PMUCTL_MODEL_SPR, glc_xregs, glc_xsels);
-static const struct pmuctl_model model_gnr =
-	GLC_MODEL("gnr", PMUCTL_MODEL_GNR, rwc_xregs, rwc_xsels);
+static const struct pmuctl_model model_spr = {
+	.name = "spr", .id = PMUCTL_MODEL_SPR,
+	.xregs = glc_xregs, .nr_xregs = PMUCTL_NELEM(glc_xregs),
+	.xsels = glc_xsels, .nr_xsels = PMUCTL_NELEM(glc_xsels),
+	GLC_COMMON,
+};
+
+static const struct pmuctl_model model_gnr = {
+	.name = "gnr", .id = PMUCTL_MODEL_GNR,
+	.xregs = rwc_xregs, .nr_xregs = PMUCTL_NELEM(rwc_xregs),
+	.xsels = rwc_xsels, .nr_xsels = PMUCTL_NELEM(rwc_xsels),
+	GLC_COMMON,
+};
 
 /*
  * Any other Intel CPU with architectural perfmon v2 or later: the
