@@ -345,7 +345,7 @@ TEST_F(abi, info_reports_who_holds_what_on_each_cpu)
 	ASSERT_NE(NULL, h);
 	/* Two generic counters on CPU 0, one of them with OFFCORE_RSP_0. */
 	ev[0] = ev_make(USR | 0x003c, 0, GONLY);
-	ev[1] = ev_make(USR | 0x01b7, 0x10001, 0);
+	ev[1] = ev_make(USR | model_rsp0(self->info.pmu_model), 0x10001, 0);
 	ASSERT_EQ(0, dev_program(self->fd, ev, 2, 1, &p));
 
 	memset(&in, 0, sizeof(in));
@@ -429,6 +429,12 @@ TEST_F(abi, info_model_matches_the_cpu)
 	if (cpu.family == 6 && cpu.model == 0x55) {
 		EXPECT_U64(PMUCTL_MODEL_SKL, self->info.pmu_model);
 	}
+	if (cpu.family == 6 && cpu.model == 0x6a) {
+		EXPECT_U64(PMUCTL_MODEL_ICX, self->info.pmu_model);
+	}
+	if (cpu.family == 6 && cpu.model == 0x8f) {
+		EXPECT_U64(PMUCTL_MODEL_SPR, self->info.pmu_model);
+	}
 }
 
 /* The register model's PMUs (kmod/regmodel.c rm_models). */
@@ -438,12 +444,35 @@ static const struct {
 	__u8 version, nr_gp, gp_width, nr_fixed, fixed_width;
 	__u32 flags;
 	__u64 perf_capabilities;
+	__u32 fixed_mask;
+	__u32 events_unavailable;	/* EBX 0, past the vector of EAX[31:24] */
 } rm_caps[] = {
-	{ __LINE__, "knm", 3, 2, 40, 3, 40, PMUCTL_CAP_ANY_THREAD, 0 },
-	{ __LINE__, "knm4", 3, 4, 40, 3, 40, PMUCTL_CAP_ANY_THREAD, 0 },
+	{ __LINE__, "knm", 3, 2, 40, 3, 40, PMUCTL_CAP_ANY_THREAD, 0, 0x7, 0xffffff80U },
+	{ __LINE__, "knm4", 3, 4, 40, 3, 40, PMUCTL_CAP_ANY_THREAD, 0, 0x7, 0xffffff80U },
 	{ __LINE__, "skl", 4, 4, 48, 3, 48,
-	  PMUCTL_CAP_ANY_THREAD | PMUCTL_CAP_FULL_WIDTH_WRITE, 1ULL << 13 },
+	  PMUCTL_CAP_ANY_THREAD | PMUCTL_CAP_FULL_WIDTH_WRITE, 1ULL << 13, 0x7, 0xffffff80U },
+	/* Ice Lake-SP and Sapphire Rapids: EAX 0x08300805 ECX 0xf EDX 0x8604. */
+	{ __LINE__, "icx", 5, 8, 48, 4, 48,
+	  PMUCTL_CAP_ANY_DEPRECATED | PMUCTL_CAP_FULL_WIDTH_WRITE, 1ULL << 13, 0xf, 0xffffff00U },
+	{ __LINE__, "spr", 5, 8, 48, 4, 48,
+	  PMUCTL_CAP_ANY_DEPRECATED | PMUCTL_CAP_FULL_WIDTH_WRITE, 1ULL << 13, 0xf, 0xffffff00U },
 };
+
+/* The preset regmodel_caps=auto picks for a CPU (kmod/regmodel.c rm_auto). */
+static const char *rm_auto_name(const struct ucpu *cpu)
+{
+	if (cpu->family != 6)
+		return "skl";
+	switch (cpu->model) {
+	case 0x57: case 0x85:
+		return "knm";
+	case 0x6a: case 0x6c:
+		return "icx";
+	case 0x8f: case 0xcf:
+		return "spr";
+	}
+	return "skl";
+}
 
 TEST_F(abi, info_caps_describe_the_pmu)
 {
@@ -469,8 +498,7 @@ TEST_F(abi, info_caps_describe_the_pmu)
 	sscanf(param, "%15s", name);
 	free(param);
 	if (!strcmp(name, "auto"))
-		strcpy(name, cpu.family == 6 && (cpu.model == 0x57 || cpu.model == 0x85) ?
-		       "knm" : "skl");
+		strcpy(name, rm_auto_name(&cpu));
 	for (i = 0; i < ARRAY_SIZE(rm_caps); i++) {
 		if (strcmp(rm_caps[i].name, name))
 			continue;
@@ -480,11 +508,11 @@ TEST_F(abi, info_caps_describe_the_pmu)
 		EXPECT_EQ(rm_caps[i].gp_width, c->gp_width);
 		EXPECT_EQ(rm_caps[i].nr_fixed, c->nr_fixed);
 		EXPECT_EQ(rm_caps[i].fixed_width, c->fixed_width);
-		EXPECT_U64(0x7, c->fixed_mask);
+		EXPECT_U64(rm_caps[i].fixed_mask, c->fixed_mask);
 		EXPECT_EQ(rm_caps[i].flags, c->flags);
 		EXPECT_EQ(rm_caps[i].perf_capabilities, c->perf_capabilities);
-		/* EBX 0 and a vector of 7: events 7 and up are not there. */
-		EXPECT_EQ(0xffffff80U, c->events_unavailable);
+		/* EBX 0 and a vector of 7 (8): events 7 (8) and up are not there. */
+		EXPECT_EQ(rm_caps[i].events_unavailable, c->events_unavailable);
 		return;
 	}
 	ASSERT_TRUE(0) TH_LOG("unknown regmodel_caps %s", name);

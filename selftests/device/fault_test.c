@@ -103,7 +103,7 @@ static __u32 group(const struct pmuctl_info *info, struct pmuctl_event *ev)
 	ev[1] = ev_make(EV_INST | USR, 0, 0);
 	if (info->pmu_model == PMUCTL_MODEL_ARCH)
 		return 2;
-	ev[2] = ev_make(KNM_RSP0 | USR, REQ0 | ANYRSP, 0);
+	ev[2] = ev_make(model_rsp0(info->pmu_model) | USR, REQ0 | ANYRSP, 0);
 	return 3;
 }
 

@@ -697,6 +697,17 @@ __u32 expected_model(__u32 family, __u32 model)
 		{ 0x9e, PMUCTL_MODEL_SKL },	/* KABYLAKE */
 		{ 0xa5, PMUCTL_MODEL_SKL },	/* COMETLAKE */
 		{ 0xa6, PMUCTL_MODEL_SKL },	/* COMETLAKE_L */
+		{ 0x7d, PMUCTL_MODEL_ICL },	/* ICELAKE */
+		{ 0x7e, PMUCTL_MODEL_ICL },	/* ICELAKE_L */
+		{ 0x8c, PMUCTL_MODEL_ICL },	/* TIGERLAKE_L */
+		{ 0x8d, PMUCTL_MODEL_ICL },	/* TIGERLAKE */
+		{ 0xa7, PMUCTL_MODEL_ICL },	/* ROCKETLAKE */
+		{ 0x6a, PMUCTL_MODEL_ICX },	/* ICELAKE_X */
+		{ 0x6c, PMUCTL_MODEL_ICX },	/* ICELAKE_D */
+		{ 0x8f, PMUCTL_MODEL_SPR },	/* SAPPHIRERAPIDS_X */
+		{ 0xcf, PMUCTL_MODEL_SPR },	/* EMERALDRAPIDS_X */
+		{ 0xad, PMUCTL_MODEL_GNR },	/* GRANITERAPIDS_X */
+		{ 0xae, PMUCTL_MODEL_GNR },	/* GRANITERAPIDS_D */
 	};
 	unsigned int i;
 

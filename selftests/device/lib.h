@@ -82,6 +82,29 @@ const char *param_path(const char *name);
 #define KNM_RSP1	0x02b7
 #define SKL_RSP0	0x01b7
 #define SKL_RSP1	0x01bb
+/* Golden Cove and later: the OCR events [LNX 6.12 intel_glc_extra_regs]. */
+#define SPR_RSP0	0x012a
+#define SPR_RSP1	0x012b
+
+/* The model's OFFCORE_RESPONSE event selects for RSP_0 and RSP_1 [kmod/core/model.c]. */
+static inline __u64 model_rsp0(__u32 pmu_model)
+{
+	return pmu_model == PMUCTL_MODEL_SPR || pmu_model == PMUCTL_MODEL_GNR ?
+	       SPR_RSP0 : SKL_RSP0;
+}
+
+static inline __u64 model_rsp1(__u32 pmu_model)
+{
+	switch (pmu_model) {
+	case PMUCTL_MODEL_KNL:
+	case PMUCTL_MODEL_KNM:
+		return KNM_RSP1;
+	case PMUCTL_MODEL_SPR:
+	case PMUCTL_MODEL_GNR:
+		return SPR_RSP1;
+	}
+	return SKL_RSP1;
+}
 #define SKL_FE		0x01c6	/* FRONTEND_RETIRED -> MSR_PEBS_FRONTEND */
 #define SKL_LDLAT	0x01cd	/* MEM_TRANS_RETIRED.LOAD_LATENCY */
 

@@ -220,8 +220,42 @@ static uint64_t model_config(const struct pmuctl_info *info, const struct named 
 	return e->config;
 }
 
-/* "a,b,c" of the first @n names of @t. */
-static const char *name_list(const struct named *t, unsigned int n)
+/*
+ * libpfm4's tables for Ice Lake and later (icl, icx, spr) have no
+ * architectural aliases for the branch events: the same encodings
+ * (0x00c4, 0x00c5) are spelled with their umask there.
+ */
+static const struct {
+	const char *arch, *umask;
+} branch_names[] = {
+	{ "branch_instructions_retired", "br_inst_retired:all_branches" },
+	{ "mispredicted_branch_retired", "br_misp_retired:all_branches" },
+};
+
+/* @name as @pmu's libpfm4 table spells it, appended to @buf. */
+static void spell(char *buf, const char *pmu, const char *name)
+{
+	unsigned int i;
+	size_t len;
+
+	if (strcmp(pmu, "icl") && strcmp(pmu, "icx") && strcmp(pmu, "spr")) {
+		strcat(buf, name);
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(branch_names); i++) {
+		len = strlen(branch_names[i].arch);
+		if (!strncmp(name, branch_names[i].arch, len) &&
+		    (name[len] == ':' || !name[len])) {
+			strcat(buf, branch_names[i].umask);
+			strcat(buf, name + len);
+			return;
+		}
+	}
+	strcat(buf, name);
+}
+
+/* "a,b,c" of the first @n names of @t, as @pmu spells them. */
+static const char *name_list(const char *pmu, const struct named *t, unsigned int n)
 {
 	static char buf[512];
 	unsigned int i;
@@ -230,7 +264,7 @@ static const char *name_list(const struct named *t, unsigned int n)
 	for (i = 0; i < n; i++) {
 		if (i)
 			strcat(buf, ",");
-		strcat(buf, t[i].name);
+		spell(buf, pmu, t[i].name);
 	}
 	return buf;
 }
@@ -251,10 +285,10 @@ static int program_named(struct __test_metadata *_metadata, struct pmuctl *p,
 	unsigned int bad = ~0U, i;
 	int ret;
 
-	ret = pmuctl_events_parse(pmu, name_list(t, n), ev, PMUCTL_MAX_EVENTS,
+	ret = pmuctl_events_parse(pmu, name_list(pmu, t, n), ev, PMUCTL_MAX_EVENTS,
 				  &bad, msg, sizeof(msg));
 	EXPECT_EQ((int)n, ret) {
-		TH_LOG("parse '%s' on %s: %d, event %u: %s", name_list(t, n),
+		TH_LOG("parse '%s' on %s: %d, event %u: %s", name_list(pmu, t, n),
 		       pmu, ret, bad, msg);
 	}
 	if (ret != (int)n)
@@ -270,7 +304,7 @@ static int program_named(struct __test_metadata *_metadata, struct pmuctl *p,
 	else
 		ret = pmuctl_program_cpu(p, cpu, ev, n, &err);
 	EXPECT_EQ(cpu < 0 ? 0 : cpu, ret) {
-		TH_LOG("program %s on CPU %d: %s", name_list(t, n), cpu,
+		TH_LOG("program %s on CPU %d: %s", name_list(pmu, t, n), cpu,
 		       pmuctl_strerror(ret, &err, line, sizeof(line)));
 	}
 	return ret < 0 ? ret : 0;

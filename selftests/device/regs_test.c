@@ -31,6 +31,9 @@
 
 #define M_KNX	((1U << PMUCTL_MODEL_KNL) | (1U << PMUCTL_MODEL_KNM))
 #define M_SKL	(1U << PMUCTL_MODEL_SKL)
+#define M_ICX	(1U << PMUCTL_MODEL_ICX)
+#define M_SPR	(1U << PMUCTL_MODEL_SPR)
+#define EV_TD_SLOTS	0x0400	/* TOPDOWN.SLOTS: fixed counter 3 only [LNX] */
 
 #define FIXED_OS	0x1
 #define FIXED_USR	0x2
@@ -90,6 +93,48 @@ static const struct group {
 	{ __LINE__, M_SKL, 2, {
 		{ SKL_RSP1 | OS, REQ1 | ANYRSP, 0, 0, SKL_RSP1 | OS, MSR_RSP1 },
 		{ EV_CYCLES | USR, 0, GONLY, 1, EV_CYCLES | USR, 0 },
+	} },
+	/*
+	 * Ice Lake server: four fixed counters (TOPDOWN.SLOTS on 3), no
+	 * AnyThread; OFFCORE_RESPONSE 0xb7 on counters 0-3 only [LNX:
+	 * intel_icl_event_constraints].  Events take the lowest free counter
+	 * their masks allow, in order (kmod/core/sched.c place_counters()).
+	 */
+	{ __LINE__, M_ICX, 8, {
+		{ EV_LLC_MISS | USR | OS, 0, 0, 0, EV_LLC_MISS | USR | OS, 0 },
+		{ EV_INST | USR, 0, 0, FIXED(0), EV_INST | USR, 0 },
+		{ EV_CYCLES | OS, 0, 0, FIXED(1), EV_CYCLES | OS, 0 },
+		{ EV_REF | USR | OS, 0, 0, FIXED(2), EV_REF | USR | OS, 0 },
+		{ EV_TD_SLOTS | USR, 0, 0, FIXED(3), EV_TD_SLOTS | USR, 0 },
+		{ SKL_RSP0 | USR, REQ0 | ANYRSP, 0, 1, SKL_RSP0 | USR, MSR_RSP0 },
+		{ SKL_FE | USR, 0x11, 0, 2, SKL_FE | USR, MSR_FRONTEND },
+		{ EV_BR | USR | INV | CMASK(1), 0, 0, 3, EV_BR | USR | INV | CMASK(1), 0 },
+	} },
+	{ __LINE__, M_ICX, 3, {
+		{ SKL_RSP1 | OS, REQ1 | ANYRSP, 0, 0, SKL_RSP1 | OS, MSR_RSP1 },
+		{ EV_CYCLES | USR, 0, GONLY, 1, EV_CYCLES | USR, 0 },
+		{ SKL_LDLAT | USR, 0x3, 0, 2, SKL_LDLAT | USR, MSR_LDLAT },
+	} },
+	/*
+	 * Sapphire Rapids: the OCR events 0x2a/0x2b (counters 0-3) select
+	 * OFFCORE_RSP_0/1; MEM_TRANS_RETIRED.STORE_SAMPLE (0x02cd) runs on
+	 * PMC0 alone [LNX: intel_glc_event_constraints], so PMC0's holder
+	 * moves to the next free counter (an augmenting path).
+	 */
+	{ __LINE__, M_SPR, 8, {
+		{ EV_LLC_MISS | USR | OS, 0, 0, 0, EV_LLC_MISS | USR | OS, 0 },
+		{ EV_INST | USR, 0, 0, FIXED(0), EV_INST | USR, 0 },
+		{ EV_CYCLES | OS, 0, 0, FIXED(1), EV_CYCLES | OS, 0 },
+		{ EV_REF | USR | OS, 0, 0, FIXED(2), EV_REF | USR | OS, 0 },
+		{ EV_TD_SLOTS | USR, 0, 0, FIXED(3), EV_TD_SLOTS | USR, 0 },
+		{ SPR_RSP0 | USR, REQ0 | ANYRSP, 0, 1, SPR_RSP0 | USR, MSR_RSP0 },
+		{ SKL_FE | USR, 0x11, 0, 2, SKL_FE | USR, MSR_FRONTEND },
+		{ EV_BR | USR | INV | CMASK(1), 0, 0, 3, EV_BR | USR | INV | CMASK(1), 0 },
+	} },
+	{ __LINE__, M_SPR, 3, {
+		{ EV_LLC_REF | USR, 0, 0, 1, EV_LLC_REF | USR, 0 },
+		{ 0x02cd | USR, 0, 0, 0, 0x02cd | USR, 0 },
+		{ SPR_RSP1 | OS, REQ1 | ANYRSP, 0, 2, SPR_RSP1 | OS, MSR_RSP1 },
 	} },
 };
 

@@ -29,7 +29,7 @@
 #include "lib.h"
 #include "kselftest_harness.h"
 
-#define NPEERS	8
+#define NPEERS	9	/* 8 generic counters and one more */
 #define CPU0	1ULL
 
 FIXTURE(sessions) {
