@@ -36,6 +36,9 @@ FIXTURE(sessions) {
 	struct pmuctl_info info;
 	struct peer peer[NPEERS];
 	bool knx, skl;
+	bool ofc;		/* OFFCORE_RSP_0/1: KNL, KNM, SKL, ICX, SPR */
+	bool pebs;		/* PEBS_FRONTEND, PEBS_LD_LAT: SKL, ICX, SPR */
+	__u64 rsp0c, rsp1c;	/* the model's RSP_0 and RSP_1 event selects */
 };
 
 FIXTURE_SETUP(sessions)
@@ -48,6 +51,11 @@ FIXTURE_SETUP(sessions)
 	self->knx = self->info.pmu_model == PMUCTL_MODEL_KNM ||
 		    self->info.pmu_model == PMUCTL_MODEL_KNL;
 	self->skl = self->info.pmu_model == PMUCTL_MODEL_SKL;
+	self->pebs = self->skl || self->info.pmu_model == PMUCTL_MODEL_ICX ||
+		     self->info.pmu_model == PMUCTL_MODEL_SPR;
+	self->ofc = self->knx || self->pebs;
+	self->rsp0c = model_rsp0(self->info.pmu_model);
+	self->rsp1c = model_rsp1(self->info.pmu_model);
 	if (debugfs_ready()) {
 		ASSERT_EQ(0, state_wait_clean(1000));
 	}
@@ -65,7 +73,7 @@ FIXTURE_TEARDOWN(sessions)
 
 #define NEED_OFFCORE() do {						\
 	NEED_STATE();							\
-	if (!self->knx && !self->skl)					\
+	if (!self->ofc)							\
 		SKIP(return, "no OFFCORE_RSP registers on model %u",	\
 		     self->info.pmu_model);				\
 } while (0)
@@ -73,16 +81,8 @@ FIXTURE_TEARDOWN(sessions)
 /* A peer with a session of its own. */
 #define SPAWN(i) ASSERT_EQ(0, peer_spawn(&self->peer[i], -1))
 
-/* The OFFCORE_RESPONSE_0 event with value @v, and its RSP_1 form. */
-static struct pmuctl_event rsp0(__u64 v)
-{
-	return ev_make(KNM_RSP0 | USR, v, 0);
-}
-
-static __u64 rsp1_code(const struct pmuctl_info *info)
-{
-	return info->pmu_model == PMUCTL_MODEL_SKL ? SKL_RSP1 : KNM_RSP1;
-}
+/* The model's OFFCORE_RESPONSE_0 event with value @v (in a test body). */
+#define rsp0(v)	ev_make(self->rsp0c | USR, (v), 0)
 
 TEST_F(sessions, two_processes_get_disjoint_counters)
 {
@@ -138,7 +138,7 @@ TEST_F(sessions, shares_identical_offcore_value)
 	SPAWN(1);
 	ASSERT_EQ(0, peer_program(&self->peer[0], &ev, 1, CPU0, &a));
 	ASSERT_EQ(0, peer_program(&self->peer[1], &ev, 1, CPU0, &b));
-	EXPECT_U64(KNM_RSP0 | USR, b.ev[0].config_used);
+	EXPECT_U64(self->rsp0c | USR, b.ev[0].config_used);
 	EXPECT_U64(MSR_RSP0, b.ev[0].extra_msr);
 	EXPECT_NE(a.ev[0].counter, b.ev[0].counter);
 	ASSERT_EQ(0, state_read(&st));
@@ -188,15 +188,20 @@ TEST_F(sessions, moves_other_value_to_rsp1_with_event_rewritten)
 	ASSERT_EQ(0, peer_program(&self->peer[0], &e1, 1, CPU0, &a));
 	EXPECT_U64(MSR_RSP0, a.ev[0].extra_msr);
 	ASSERT_EQ(0, peer_program(&self->peer[1], &e2, 1, CPU0, &b));
-	/* KNL/KNM: umask 0x01 -> 0x02; SKL: event 0xb7 -> 0xbb [FACTS 2]. */
-	EXPECT_U64(rsp1_code(&self->info) | USR, b.ev[0].config_used);
+	/*
+	 * KNL/KNM: umask 0x01 -> 0x02; SKL, ICX: event 0xb7 -> 0xbb [FACTS 2];
+	 * SPR: OCR 0x2a -> 0x2b [LNX 6.12 intel_glc_extra_regs].
+	 */
+	EXPECT_U64(self->rsp1c | USR, b.ev[0].config_used);
 	if (self->knx) {
 		EXPECT_U64(0x02b7 | USR, b.ev[0].config_used);
+	} else if (self->info.pmu_model == PMUCTL_MODEL_SPR) {
+		EXPECT_U64(0x012b | USR, b.ev[0].config_used);
 	} else {
 		EXPECT_U64(0x01bb | USR, b.ev[0].config_used);
 	}
 	EXPECT_U64(MSR_RSP1, b.ev[0].extra_msr);
-	EXPECT_U64(KNM_RSP0 | USR, b.ev[0].config);
+	EXPECT_U64(self->rsp0c | USR, b.ev[0].config);
 	ASSERT_EQ(0, state_read(&st));
 	EXPECT_EQ(1U, state_xref(&st, 0, MSR_RSP0, &v));
 	EXPECT_U64(REQ0 | ANYRSP, v);
@@ -242,7 +247,7 @@ TEST_F(sessions, refuses_offcore_when_both_registers_busy)
 	EXPECT_UNCHANGED(&before, false);
 	snap_free(&before);
 	/* Given as OFFCORE_RESPONSE_1, the same: both are held. */
-	e[2] = ev_make(rsp1_code(&self->info) | USR, REQ2 | ANYRSP, 0);
+	e[2] = ev_make(self->rsp1c | USR, REQ2 | ANYRSP, 0);
 	EXPECT_EQ(-EBUSY, peer_program(&self->peer[2], &e[2], 1, CPU0, &rp));
 	EXPECT_U64(PMUCTL_R_OFFCORE_BOTH_BUSY, rp.prog.err_reason);
 	/* Either held value is still shared, given a free counter. */
@@ -260,7 +265,8 @@ TEST_F(sessions, refuses_value_that_fits_only_its_busy_register)
 
 	NEED_OFFCORE();
 	if (!self->knx)
-		SKIP(return, "SKL's two OFFCORE_RSP masks are equal: every value fits both");
+		SKIP(return, "model %u's two OFFCORE_RSP masks are equal: every value fits both",
+		     self->info.pmu_model);
 	SPAWN(0);
 	SPAWN(1);
 	/* OUTSTANDING exists in RSP_0 only. */
@@ -294,8 +300,9 @@ TEST_F(sessions, refuses_other_frontend_and_ldlat_values)
 	struct peer_rep rp;
 
 	NEED_STATE();
-	if (!self->skl)
-		SKIP(return, "PEBS_FRONTEND and PEBS_LD_LAT are SKL's");
+	if (!self->pebs)
+		SKIP(return, "no PEBS_FRONTEND and PEBS_LD_LAT on model %u",
+		     self->info.pmu_model);
 	SPAWN(0);
 	SPAWN(1);
 	ASSERT_EQ(0, peer_program(&self->peer[0], a, 2, CPU0, &rp));
@@ -332,7 +339,7 @@ TEST_F(sessions, busy_registers_are_free_again_after_release)
 	EXPECT_EQ(0U, state_xref(&st, 0, MSR_RSP0, NULL));
 	EXPECT_EQ(0, peer_program(&self->peer[2], &e[2], 1, CPU0, &rp));
 	EXPECT_U64(MSR_RSP0, rp.ev[0].extra_msr);
-	EXPECT_U64(KNM_RSP0 | USR, rp.ev[0].config_used);
+	EXPECT_U64(self->rsp0c | USR, rp.ev[0].config_used);
 	ASSERT_EQ(0, state_read(&st));
 	EXPECT_EQ(1U, state_xref(&st, 0, MSR_RSP0, &v));
 	EXPECT_U64(REQ2 | ANYRSP, v);
@@ -397,7 +404,7 @@ static void leaves_nothing(struct __test_metadata *_metadata,
 	int status;
 	__u32 n = 3;
 
-	if (self->knx || self->skl) {
+	if (self->ofc) {
 		ev[2] = rsp0(REQ0 | ANYRSP);
 	}
 	SPAWN(0);
