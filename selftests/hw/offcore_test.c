@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Offcore response on silicon (KNL/KNM, Skylake): both OFFCORE_RSP MSRs
- * count, a value shared by two sessions counts once for both, an event
- * moved from RSP_0 to RSP_1 counts like the original, and the KNL/KNM
+ * Offcore response on silicon (KNL/KNM, Skylake, Ice Lake server,
+ * Sapphire Rapids): both OFFCORE_RSP MSRs count, a value shared by two
+ * sessions counts once for both, an event moved from RSP_0 to RSP_1
+ * counts like the original, and the KNL/KNM
  * average-latency pair gives a latency a memory access can have.
  *
  * Offcore requests are those that leave the core: L2 misses.  The
@@ -25,11 +26,19 @@
 #include "kselftest_harness.h"
 #include "hw.h"
 
-/* Demand data reads, any response: on both MSRs, by name. */
-#define DATA_RSP0	"offcore_response_0:dmnd_data_rd:any_response:u"
-#define DATA_RSP1	"offcore_response_1:dmnd_data_rd:any_response:u"
+/*
+ * Demand data reads, any response: on both MSRs, by name.  libpfm4's icx
+ * and spr tables spell request and response as one umask (Intel's OCR
+ * names): offcore_response_0 is 0x01b7 on Ice Lake, 0x012a on Sapphire
+ * Rapids.
+ */
+#define DATA_RSP0	(ocr_names ? "offcore_response_0:demand_data_rd_any_response:u" : \
+			 "offcore_response_0:dmnd_data_rd:any_response:u")
+#define DATA_RSP1	(ocr_names ? "offcore_response_1:demand_data_rd_any_response:u" : \
+			 "offcore_response_1:dmnd_data_rd:any_response:u")
 /* Demand code reads: another value for RSP_0, which the loops barely cause. */
-#define CODE_RSP0	"offcore_response_0:dmnd_code_rd:any_response:u"
+#define CODE_RSP0	(ocr_names ? "offcore_response_0:demand_code_rd_any_response:u" : \
+			 "offcore_response_0:dmnd_code_rd:any_response:u")
 /* The KNL/KNM average-latency pair (libpfm4 knm man page, OUTSTANDING). */
 #define LAT_OUTSTANDING	"offcore_response_0:dmnd_data_rd:outstanding:u"
 #define LAT_RESPONSES	"offcore_response_1:dmnd_data_rd:any_response:u"
@@ -62,10 +71,14 @@ FIXTURE_TEARDOWN(offcore)
 	hw_buf_free(self->buf2, self->size2);
 }
 
+/* The session's model has libpfm4's OCR-style names (set by REQUIRE_OFFCORE). */
+static bool ocr_names;
+
 static bool has_offcore(uint32_t model)
 {
+	ocr_names = model == PMUCTL_MODEL_ICX || model == PMUCTL_MODEL_SPR;
 	return model == PMUCTL_MODEL_KNL || model == PMUCTL_MODEL_KNM ||
-	       model == PMUCTL_MODEL_SKL;
+	       model == PMUCTL_MODEL_SKL || ocr_names;
 }
 
 /* Offcore responses count nothing on the emulated PMU. */
