@@ -6,7 +6,8 @@
  *  - pfm_get_os_event_encoding() gives codes[0] = the PERFEVTSEL image with
  *    EN (bit 22) and INT (bit 20) always set, and for OFFCORE_RESPONSE_x,
  *    FRONTEND_RETIRED and MEM_TRANS_RETIRED:LOAD_LATENCY codes[1] = the
- *    extra MSR value (count 2); bare MEM_TRANS_RETIRED gives count 1.
+ *    extra MSR value (count 2), and so for OCR (Ice Lake on); bare
+ *    MEM_TRANS_RETIRED gives count 1.
  *  - pfm_get_event_attr_info() reports a umask's code as the PERFEVTSEL
  *    bits shifted right by 8 (umask in bits 0..7, edge 10, inv 15, cmask
  *    16..23); for OFFCORE_RESPONSE_x and FRONTEND_RETIRED it is the value
@@ -351,7 +352,7 @@ static int pfm_encode(const char *str, uint64_t *config, uint64_t *extra,
 /* Events whose umask codes are extra-MSR values in libpfm4's tables. */
 static bool umask_is_extra(const char *event)
 {
-	return !strncasecmp(event, "OFFCORE_RESPONSE", 16) ||
+	return !strncasecmp(event, "OFFCORE_RESPONSE", 16) || !strcasecmp(event, "OCR") ||
 	       !strcasecmp(event, "FRONTEND_RETIRED");
 }
 

@@ -2,13 +2,16 @@
 /*
  * Differential test of the pmuctl core against libpfm4.
  *
- * For each PMU libpfm4 and pmuctl share (knm, knl, skl), every event and
- * every umask of libpfm4's table is combined with the modifiers (u, k,
- * c=1, e with and without c, i, t, intx, intxcp, ldlat, fe_thres where the
- * PMU has them), and for OFFCORE_RESPONSE_x with request/response pairs,
- * ANY_RESPONSE plus a supplier or snoop, and OUTSTANDING alone and with
- * requests and responses.  Each string goes to libpfm4 directly, to
- * pmuctl's bridge (user/pfm.c) and to the core:
+ * For each PMU libpfm4 and pmuctl share (knm, knl, skl, icl, icx, spr),
+ * every event and every umask of libpfm4's table is combined with the
+ * modifiers (u, k, c=1, e with and without c, i, t, intx, intxcp, ldlat,
+ * fe_thres where the PMU has them), and for OFFCORE_RESPONSE_x with
+ * request/response pairs, ANY_RESPONSE plus a supplier or snoop, and
+ * OUTSTANDING alone and with requests and responses.  Where libpfm4's
+ * offcore umasks are whole values (request and response in one, as on
+ * Ice Lake and Sapphire Rapids), the offcore fields are probed bit by bit
+ * with raw umasks instead (offcore_raw_combos()).  Each string goes to
+ * libpfm4 directly, to pmuctl's bridge (user/pfm.c) and to the core:
  *
  *  1. what libpfm4 encodes, the bridge must give back bit for bit (less
  *     EN and INT), and the core must accept, with the extra value in the
@@ -146,6 +149,40 @@ static const struct disagreement disagreements[] = {
 	  __LINE__ },
 };
 
+/*
+ * The PMUs, one row each: the variants, their number and the totals follow
+ * from this table.  The caps stand in for CPUID (FACTS 1):
+ *
+ *   X(variant, libpfm4 PMU = pmuctl model name, display model,
+ *     perfmon version, generic counters, counter width (generic and
+ *     fixed), fixed-counter bitmap, architectural events enumerated
+ *     (CPUID.0AH:EAX[31:24]), PMUCTL_CAP_* flags)
+ *
+ * knm, knl: libpfm_intel_knm(3) says 4 generic counters, CPUID says 2; the
+ * rules must not change with either.  icl, icx, spr: perfmon v5, 8 generic
+ * and fixed counters 0-3 of 48 bits, 8 architectural events (TOPDOWN.SLOTS
+ * included), AnyThread deprecated (CPUID.0AH:EDX[15]), full-width writes:
+ * the Core i7-1065G7's leaf 0AH 08300805 00000000 0000000f 00008604
+ * (libcpuid tests/intel/core_10th_gen/ice-lake-i7.test, caps_test.c);
+ * Ice Lake-SP (0x6a) and Sapphire Rapids (0x8f) report the same leaf 0AH
+ * [Linux 6.12 intel_pmu_init(): one v5 path for icl, icx, spr].
+ */
+#define CAPS_V3		PMUCTL_CAP_ANY_THREAD
+#define CAPS_V5		(PMUCTL_CAP_ANY_DEPRECATED | PMUCTL_CAP_FULL_WIDTH_WRITE)
+
+#define PFM_PMUS(X)							\
+	X(knm,     "knm", 0x85, 3, 2, 40, 0x7, 7, CAPS_V3)		\
+	X(knm_4gp, "knm", 0x85, 3, 4, 40, 0x7, 7, CAPS_V3)		\
+	X(knl,     "knl", 0x57, 3, 2, 40, 0x7, 7, CAPS_V3)		\
+	X(knl_4gp, "knl", 0x57, 3, 4, 40, 0x7, 7, CAPS_V3)		\
+	X(skl,     "skl", 0x55, 4, 4, 48, 0x7, 7, CAPS_V3)		\
+	X(icl,     "icl", 0x7e, 5, 8, 48, 0xf, 8, CAPS_V5)		\
+	X(icx,     "icx", 0x6a, 5, 8, 48, 0xf, 8, CAPS_V5)		\
+	X(spr,     "spr", 0x8f, 5, 8, 48, 0xf, 8, CAPS_V5)
+
+#define PMU_INDEX(v, ...)	PMU_##v,
+enum { PFM_PMUS(PMU_INDEX) NR_VARIANTS };
+
 /* Where each PMU's combinations come from, and the caps to judge them. */
 FIXTURE(pfm_diff) {
 	const struct pmuctl_model *m;
@@ -159,30 +196,18 @@ FIXTURE_VARIANT(pfm_diff) {
 	u8 version;
 	u8 nr_gp;
 	u8 width;		/* generic and fixed */
+	u8 fixed_mask;
+	u8 nr_arch;		/* CPUID.0AH:EAX[31:24] */
+	u32 flags;		/* PMUCTL_CAP_* */
 };
 
-#define NR_VARIANTS	5
-
-FIXTURE_VARIANT_ADD(pfm_diff, knm) {
-	.index = 0, .pmu = "knm", .model = 0x85, .version = 3, .nr_gp = 2, .width = 40,
-};
-
-/* libpfm_intel_knm(3) says 4 generic counters: the rules must not change. */
-FIXTURE_VARIANT_ADD(pfm_diff, knm_4gp) {
-	.index = 1, .pmu = "knm", .model = 0x85, .version = 3, .nr_gp = 4, .width = 40,
-};
-
-FIXTURE_VARIANT_ADD(pfm_diff, knl) {
-	.index = 2, .pmu = "knl", .model = 0x57, .version = 3, .nr_gp = 2, .width = 40,
-};
-
-FIXTURE_VARIANT_ADD(pfm_diff, knl_4gp) {
-	.index = 3, .pmu = "knl", .model = 0x57, .version = 3, .nr_gp = 4, .width = 40,
-};
-
-FIXTURE_VARIANT_ADD(pfm_diff, skl) {
-	.index = 4, .pmu = "skl", .model = 0x55, .version = 4, .nr_gp = 4, .width = 48,
-};
+#define PMU_VARIANT(v, name, mod, ver, gp, w, fixed, arch, fl)		\
+	FIXTURE_VARIANT_ADD(pfm_diff, v) {				\
+		.index = PMU_##v, .pmu = name, .model = mod, .version = ver, \
+		.nr_gp = gp, .width = w, .fixed_mask = fixed,		\
+		.nr_arch = arch, .flags = fl,				\
+	};
+PFM_PMUS(PMU_VARIANT)
 
 /* Counts survive the harness's fork per test: a shared page. */
 struct totals {
@@ -218,10 +243,12 @@ FIXTURE_SETUP(pfm_diff)
 	self->caps = (struct pmuctl_caps){
 		.family = 6, .model = variant->model, .version = variant->version,
 		.nr_gp = variant->nr_gp, .gp_width = variant->width,
-		.nr_fixed = 3, .fixed_width = variant->width, .fixed_mask = 0x7,
-		/* CPUID.0AH:EAX[31:24] = 7 on these parts: events 7.. absent */
-		.events_unavailable = ~0x7fU,
-		.flags = PMUCTL_CAP_ANY_THREAD,
+		/* the highest fixed counter present + 1 */
+		.nr_fixed = 32 - __builtin_clz(variant->fixed_mask),
+		.fixed_width = variant->width, .fixed_mask = variant->fixed_mask,
+		/* the events at and past CPUID.0AH:EAX[31:24] are absent */
+		.events_unavailable = ~((1U << variant->nr_arch) - 1),
+		.flags = variant->flags,
 	};
 	ASSERT_NE(NULL, totals);
 }
@@ -234,19 +261,36 @@ FIXTURE_TEARDOWN(pfm_diff)
 /* Running one combination                                             */
 /* ------------------------------------------------------------------ */
 
-/* The MSR libpfm4's encoding implies for its extra value. */
-static u32 pfm_msr(const char *event, int count)
+/*
+ * The MSR libpfm4's encoding implies for its extra value, by the event
+ * select and umask it encoded (not by its event name: libpfm4 4.13's
+ * Sapphire Rapids OFFCORE_RESPONSE_1 encodes 0x012a, OCR's code, although
+ * its table says 0x012b).  FACTS 2; Linux 6.12 intel/core.c extra_regs:
+ * intel_knl_extra_regs, intel_skl_extra_regs, intel_icl_extra_regs,
+ * intel_glc_extra_regs (Sapphire Rapids).
+ */
+static const struct {
+	u32 code;		/* umask << 8 | event */
+	u32 msr;
+} pfm_xmsr[] = {
+	{ 0x01b7, 0x1a6 },	/* OFFCORE_RESPONSE_0: KNL, SKL, ICL */
+	{ 0x02b7, 0x1a7 },	/* OFFCORE_RESPONSE_1: KNL/KNM */
+	{ 0x01bb, 0x1a7 },	/* OFFCORE_RESPONSE_1: SKL, ICL */
+	{ 0x012a, 0x1a6 },	/* OCR, OFFCORE_RESPONSE_0: SPR */
+	{ 0x012b, 0x1a7 },	/* OFFCORE_RESPONSE_1: SPR */
+	{ 0x01c6, 0x3f7 },	/* FRONTEND_RETIRED: MSR_PEBS_FRONTEND */
+	{ 0x01cd, 0x3f6 },	/* MEM_TRANS_RETIRED.LOAD_LATENCY: PEBS_LD_LAT */
+};
+
+static u32 pfm_msr(uint64_t config, int count)
 {
+	size_t i;
+
 	if (count < 2)
 		return 0;
-	if (!strcasecmp(event, "OFFCORE_RESPONSE_0"))
-		return 0x1a6;
-	if (!strcasecmp(event, "OFFCORE_RESPONSE_1"))
-		return 0x1a7;
-	if (!strcasecmp(event, "FRONTEND_RETIRED"))
-		return 0x3f7;
-	if (!strcasecmp(event, "MEM_TRANS_RETIRED"))
-		return 0x3f6;
+	for (i = 0; i < PMUCTL_NELEM(pfm_xmsr); i++)
+		if (pfm_xmsr[i].code == (config & 0xffff))
+			return pfm_xmsr[i].msr;
 	return 0xffffffff;	/* an extra value pmuctl does not know */
 }
 
@@ -304,7 +348,7 @@ static void judge(const struct pmuctl_model *m, const struct pmuctl_caps *caps,
 					&v->cls, &v->reason);
 	if (v->core)
 		return;
-	v->want_msr = pfm_msr(c->event, v->pfm_count);
+	v->want_msr = pfm_msr(v->pfm_config, v->pfm_count);
 	v->got_msr = v->cls.xreg >= 0 ? m->xregs[v->cls.xreg].msr : 0;
 	v->sched = place_alone(m, caps, v);
 }
@@ -457,10 +501,14 @@ static bool pfm_accepts(const char *pmu, const char *str)
 }
 
 /* Events whose libpfm4 umask codes are extra-MSR values, not umask bits. */
+static bool is_offcore(const char *event)
+{
+	return !strncasecmp(event, "OFFCORE_RESPONSE_", 17) || !strcasecmp(event, "OCR");
+}
+
 static bool is_xevent(const char *event)
 {
-	return !strncasecmp(event, "OFFCORE_RESPONSE_", 17) ||
-	       !strcasecmp(event, "FRONTEND_RETIRED");
+	return is_offcore(event) || !strcasecmp(event, "FRONTEND_RETIRED");
 }
 
 /*
@@ -597,6 +645,60 @@ static void offcore_combos(const struct event *e,
 	}
 }
 
+/*
+ * Ice Lake and Sapphire Rapids: libpfm4's offcore umasks are whole values
+ * (OCR.<request>_<response>, request and response bits in one, none
+ * combinable with another), so the pairs above do not arise.  Its raw
+ * umasks (a hex value instead of a name, PFMLIB_PMU_FL_RAW_UMASK) go to
+ * the MSR as given; with them the fields are probed bit by bit:
+ *  - each bit 0..15 as a request, with ANY_RESPONSE (bit 16);
+ *  - each bit 17 up as a response, with the table's lowest request bit
+ *    (DEMAND_DATA_RD, bit 0);
+ *  - the rules: no bit at all, a request alone, ANY_RESPONSE alone, the
+ *    first supplier/snoop value of the table alone, and with ANY_RESPONSE.
+ * Values libpfm4 refuses (raw umasks wider than 38 bits) are left out: the
+ * bridge composes names, not numbers.
+ */
+#define OFC_RAW_BITS	64
+
+static void offcore_raw_combos(const struct event *e, visit_fn fn, void *ctx,
+			       struct combo *c)
+{
+	uint64_t req = 0, resp = 0, v[OFC_RAW_BITS + 8];
+	int i, n = 0;
+
+	for (i = 0; i < e->nr_um; i++) {
+		uint64_t code = e->um[i].code;
+
+		/* a response-only umask: pairs, not whole values */
+		if (!(code & OFC_REQUEST))
+			return;
+		req |= code & OFC_REQUEST;
+		if (!resp && (code >> 17))
+			resp = code & ~(OFC_REQUEST | OFC_ANY_RESPONSE);
+	}
+	if (!req || !resp)
+		return;
+	req &= -req;		/* the lowest request bit of the table */
+	for (i = 0; i < OFC_RAW_BITS; i++) {
+		if (i == 16)
+			continue;
+		v[n++] = (1ULL << i) | (i < 16 ? OFC_ANY_RESPONSE : req);
+	}
+	v[n++] = 0;
+	v[n++] = req;
+	v[n++] = OFC_ANY_RESPONSE;
+	v[n++] = resp;
+	v[n++] = req | OFC_ANY_RESPONSE | resp;
+	for (i = 0; i < n; i++) {
+		char str[96];
+
+		snprintf(str, sizeof(str), "%s:%#" PRIx64, e->name, v[i]);
+		if (pfm_accepts(c->pmu, str))
+			emit(fn, ctx, c, NOT_OWNED, "%s", str);
+	}
+}
+
 /* Every combination of one PMU, in a fixed order. */
 static int each_combo(const char *pmu, visit_fn fn, void *ctx)
 {
@@ -650,8 +752,10 @@ static int each_combo(const char *pmu, visit_fn fn, void *ctx)
 				     "%s%s", base, sfx->s);
 			}
 		}
-		if (!strncasecmp(e.name, "OFFCORE_RESPONSE_", 17))
+		if (is_offcore(e.name)) {
 			offcore_combos(&e, pmu_outstanding, fn, ctx, &c);
+			offcore_raw_combos(&e, fn, ctx, &c);
+		}
 	}
 	return events;
 }
