@@ -88,11 +88,38 @@ struct pmuctl_xreg {
 	s8 alt;			/* index of the other OFFCORE_RSP register, -1 none */
 };
 
-/* Generic counters an event may use (Linux's INTEL_EVENT_CONSTRAINT). */
+/*
+ * Generic counters an event may use (Linux's INTEL_EVENT_CONSTRAINT,
+ * INTEL_UEVENT_CONSTRAINT and INTEL_EVENT_CONSTRAINT_RANGE).  As in Linux
+ * (x86_get_event_constraints), the first entry that matches decides; an
+ * event no entry matches may use every generic counter.
+ */
 struct pmuctl_constraint {
-	u16 code;		/* event, or event | umask << 8 */
+	u16 code;		/* event, or event | umask << 8; a range's first event */
 	u16 match;		/* 0x00ff: event select only, 0xffff: with umask */
 	u32 gp;			/* allowed generic counters */
+	u16 last;		/* a range's last event select (match 0x00ff), 0: no range */
+};
+
+/*
+ * An event encoding a fixed counter counts (Linux's FIXED_EVENT_CONSTRAINT):
+ * @code is event | umask << 8, matched without edge, invert or cmask.  An
+ * encoding with event select 0 is a pseudo encoding, fixed only.
+ */
+struct pmuctl_fixed_event {
+	u16 code;
+	u8 idx;			/* fixed counter number */
+};
+
+/*
+ * A second event that selects an extra MSR (Linux lists several
+ * INTEL_UEVENT_EXTRA_REG entries for one MSR_PEBS_FRONTEND from Golden
+ * Cove on): it shares register @xreg's slot, with its own valid bits.
+ */
+struct pmuctl_xsel {
+	u16 code;		/* event | umask << 8 */
+	u8 xreg;		/* index into model->xregs */
+	u64 valid;		/* bits that may be written with this event */
 };
 
 /* What CPUID cannot tell about a PMU. */
@@ -105,6 +132,10 @@ struct pmuctl_model {
 	u32 nr_cons;
 	const struct pmuctl_xreg *xregs;
 	u32 nr_xregs;
+	const struct pmuctl_xsel *xsels;	/* more selectors of xregs */
+	u32 nr_xsels;
+	const struct pmuctl_fixed_event *fixed;	/* NULL: the architectural three */
+	u32 nr_fixed;
 	u64 ofc_request;	/* offcore request bits */
 	u64 ofc_response;	/* supplier and snoop bits, ANY_RESPONSE excluded */
 	u64 ofc_any_response;	/* the ANY_RESPONSE bit */

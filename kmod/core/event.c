@@ -22,11 +22,23 @@
  * CPU_CLK_UNHALTED.REF_TSC: event select 0 counts nothing on a generic
  * counter, so it is fixed-only.
  */
-static const u16 fixed_code[] = {
-	0x00c0,		/* 0: INST_RETIRED.ANY */
-	0x003c,		/* 1: CPU_CLK_UNHALTED.THREAD */
-	0x0300,		/* 2: CPU_CLK_UNHALTED.REF_TSC */
+static const struct pmuctl_fixed_event fixed_arch[] = {
+	{ 0x00c0, 0 },		/* INST_RETIRED.ANY */
+	{ 0x003c, 1 },		/* CPU_CLK_UNHALTED.THREAD */
+	{ 0x0300, 2 },		/* CPU_CLK_UNHALTED.REF_TSC */
 };
+
+/* The model's fixed-counter encodings, or the architectural three. */
+static const struct pmuctl_fixed_event *fixed_events(const struct pmuctl_model *m,
+						     u32 *n)
+{
+	if (m->fixed) {
+		*n = m->nr_fixed;
+		return m->fixed;
+	}
+	*n = PMUCTL_NELEM(fixed_arch);
+	return fixed_arch;
+}
 
 /*
  * Architectural events by CPUID.0AH:EBX bit [SDM table "UMask and Event
@@ -77,10 +89,20 @@ static bool architectural(u32 code)
 	for (i = 0; i < PMUCTL_NELEM(arch_code); i++)
 		if (code == arch_code[i])
 			return true;
-	for (i = 0; i < PMUCTL_NELEM(fixed_code); i++)
-		if (code == fixed_code[i])
+	for (i = 0; i < PMUCTL_NELEM(fixed_arch); i++)
+		if (code == fixed_arch[i].code)
 			return true;
 	return false;
+}
+
+/* Does constraint @c match event code @code? */
+static bool cons_match(const struct pmuctl_constraint *c, u32 code)
+{
+	u32 sel = code & c->match;
+
+	if (c->last)
+		return sel >= c->code && sel <= c->last;
+	return sel == c->code;
 }
 
 /*
@@ -92,14 +114,16 @@ static u64 eligible(const struct pmuctl_model *m,
 		    const struct pmuctl_caps *caps, u64 config, u32 flags,
 		    u32 *why)
 {
+	u32 nfe;
+	const struct pmuctl_fixed_event *fe = fixed_events(m, &nfe);
 	u32 code = config & CFG_CODE, i;
 	u64 gp = (1ULL << caps->nr_gp) - 1, fixed = 0;
 
 	*why = PMUCTL_R_NO_ELIGIBLE_COUNTER;
-	for (i = 0; i < PMUCTL_NELEM(fixed_code); i++)
-		if (code == fixed_code[i] && !(config & CFG_NOT_FIXED) &&
-		    (caps->fixed_mask & (1U << i)))
-			fixed |= 1ULL << (PMUCTL_IDX_FIXED + i);
+	for (i = 0; i < nfe; i++)
+		if (code == fe[i].code && !(config & CFG_NOT_FIXED) &&
+		    (caps->fixed_mask & (1U << fe[i].idx)))
+			fixed |= 1ULL << (PMUCTL_IDX_FIXED + fe[i].idx);
 	if (flags & PMUCTL_EVENT_GENERIC_ONLY)
 		fixed = 0;
 
@@ -117,19 +141,36 @@ static u64 eligible(const struct pmuctl_model *m,
 		*why = PMUCTL_R_NOT_ARCHITECTURAL;
 		gp = 0;
 	}
-	for (i = 0; i < m->nr_cons; i++)
-		if ((code & m->cons[i].match) == m->cons[i].code)
+	/* The first matching constraint decides, as in Linux. */
+	for (i = 0; i < m->nr_cons; i++) {
+		if (cons_match(&m->cons[i], code)) {
 			gp &= m->cons[i].gp;
+			break;
+		}
+	}
 	return gp | fixed;
 }
 
-static int xreg_find(const struct pmuctl_model *m, u64 config)
+/*
+ * The extra MSR @config selects, as an index into m->xregs, or -1; *@valid
+ * receives the bits that event may write there.
+ */
+static int xreg_find(const struct pmuctl_model *m, u64 config, u64 *valid)
 {
 	u32 i;
 
-	for (i = 0; i < m->nr_xregs; i++)
-		if (m->xregs[i].code == (config & CFG_CODE))
+	for (i = 0; i < m->nr_xregs; i++) {
+		if (m->xregs[i].code == (config & CFG_CODE)) {
+			*valid = m->xregs[i].valid;
 			return i;
+		}
+	}
+	for (i = 0; i < m->nr_xsels; i++) {
+		if (m->xsels[i].code == (config & CFG_CODE)) {
+			*valid = m->xsels[i].valid & m->xregs[m->xsels[i].xreg].valid;
+			return m->xsels[i].xreg;
+		}
+	}
 	return -1;
 }
 
@@ -188,6 +229,7 @@ int pmuctl_event_classify(const struct pmuctl_model *m,
 			  u64 config, u64 extra, u32 flags,
 			  struct pmuctl_class *cls, u32 *reason)
 {
+	u64 valid;
 	u32 why;
 	int x;
 
@@ -231,7 +273,7 @@ int pmuctl_event_classify(const struct pmuctl_model *m,
 		cls->counters &= ok;
 	}
 
-	x = xreg_find(m, config);
+	x = xreg_find(m, config, &valid);
 	if (x < 0)
 		return extra ? refuse(reason, PMUCTL_R_EXTRA_UNEXPECTED) : 0;
 	cls->xreg = x;
@@ -244,7 +286,7 @@ int pmuctl_event_classify(const struct pmuctl_model *m,
 			return refuse(reason, PMUCTL_R_NO_ELIGIBLE_COUNTER);
 		return ret;
 	}
-	if (extra & ~m->xregs[x].valid)
+	if (extra & ~valid)
 		return refuse(reason, PMUCTL_R_EXTRA_MASK);
 	return 0;
 }

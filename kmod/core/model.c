@@ -6,13 +6,17 @@
  * Sources:
  *  [LNX]  Linux 6.1 and 6.12 arch/x86/events/intel/core.c
  *         (intel_*_event_constraints, intel_*_extra_regs, intel_pmu_init,
- *         intel_pmu_enable_fixed); the tables used here are the same in both
- *  [PFM]  libpfm4 4.13 intel_knl_events.h / intel_skl_events.h and
- *         libpfm_intel_knm(3)
+ *         intel_pmu_enable_fixed); the KNL, SKL and ICL tables are the same
+ *         in both.  Golden Cove's follow 6.12, which added REF_TSC_P on
+ *         fixed counter 2 and the 0x40ad/0x04c2 FRONTEND selectors to
+ *         6.1's intel_spr_*; Granite Rapids is 6.12's only
+ *  [PFM]  libpfm4 4.13 intel_knl_events.h / intel_skl_events.h /
+ *         intel_icl_events.h / intel_spr_events.h and libpfm_intel_knm(3)
  *  [INT]  Intel's event lists, github.com/intel/perfmon:
  *         KNL/events/knightslanding_core.json (V16) and
  *         knightslanding_matrix.json; SKL/events/skylake_core.json (V59);
- *         SKX/events/skylakex_core.json (V1.37)
+ *         SKX/events/skylakex_core.json (V1.37); ICL, ICX, SPR and GNR
+ *         as named at their tables
  *  [SDM]  Intel SDM vol. 3B ch. 20 and vol. 4 (MSR addresses)
  */
 #include "core.h"
@@ -23,6 +27,12 @@
 #define MSR_PEBS_FRONTEND	0x3f7
 
 #define GP_ALL			0xffffffffU
+
+/* Linux's INTEL_EVENT_CONSTRAINT, _UEVENT_ and _EVENT_CONSTRAINT_RANGE. */
+#define EVENT_CONS(_ev, _gp)	{ .code = _ev, .match = 0x00ff, .gp = _gp }
+#define UEVENT_CONS(_code, _gp)	{ .code = _code, .match = 0xffff, .gp = _gp }
+#define RANGE_CONS(_first, _last, _gp)	\
+	{ .code = _first, .match = 0x00ff, .gp = _gp, .last = _last }
 
 /*
  * Knights Landing and Knights Mill share one core PMU [LNX: one case in
@@ -118,21 +128,21 @@ static const struct pmuctl_model model_knm = KNL_MODEL("knm", PMUCTL_MODEL_KNM);
  * no event 0xd3, so constraining it there changes nothing that counts.
  */
 static const struct pmuctl_constraint skl_cons[] = {
-	{ 0x01c0, 0xffff, 0x2 },	/* INST_RETIRED.PREC_DIST */
+	UEVENT_CONS(0x01c0, 0x2),	/* INST_RETIRED.PREC_DIST */
 	/* when HT is off, these can only run on the bottom 4 counters [LNX] */
-	{ 0x00d0, 0x00ff, 0xf },	/* MEM_INST_RETIRED.* */
-	{ 0x00d1, 0x00ff, 0xf },	/* MEM_LOAD_RETIRED.* */
-	{ 0x00d2, 0x00ff, 0xf },	/* MEM_LOAD_L3_HIT_RETIRED.* */
-	{ 0x00cd, 0x00ff, 0xf },	/* MEM_TRANS_RETIRED.* */
-	{ 0x00c6, 0x00ff, 0xf },	/* FRONTEND_RETIRED.* */
+	EVENT_CONS(0xd0, 0xf),		/* MEM_INST_RETIRED.* */
+	EVENT_CONS(0xd1, 0xf),		/* MEM_LOAD_RETIRED.* */
+	EVENT_CONS(0xd2, 0xf),		/* MEM_LOAD_L3_HIT_RETIRED.* */
+	EVENT_CONS(0xcd, 0xf),		/* MEM_TRANS_RETIRED.* */
+	EVENT_CONS(0xc6, 0xf),		/* FRONTEND_RETIRED.* */
 	/* ... and these too [INT], not in Linux's table */
-	{ 0x00b7, 0x00ff, 0xf },	/* OFFCORE_RESPONSE (RSP_0) */
-	{ 0x00bb, 0x00ff, 0xf },	/* OFFCORE_RESPONSE (RSP_1) */
-	{ 0x04c4, 0xffff, 0xf },	/* BR_INST_RETIRED.ALL_BRANCHES_PEBS */
-	{ 0x04c5, 0xffff, 0xf },	/* BR_MISP_RETIRED.ALL_BRANCHES_PEBS */
-	{ 0x04d4, 0xffff, 0xf },	/* MEM_LOAD_MISC_RETIRED.UC */
-	{ 0x14a3, 0xffff, 0xf },	/* CYCLE_ACTIVITY.STALLS_MEM_ANY */
-	{ 0x00d3, 0x00ff, 0xf },	/* MEM_LOAD_L3_MISS_RETIRED.* (SKX) */
+	EVENT_CONS(0xb7, 0xf),		/* OFFCORE_RESPONSE (RSP_0) */
+	EVENT_CONS(0xbb, 0xf),		/* OFFCORE_RESPONSE (RSP_1) */
+	UEVENT_CONS(0x04c4, 0xf),	/* BR_INST_RETIRED.ALL_BRANCHES_PEBS */
+	UEVENT_CONS(0x04c5, 0xf),	/* BR_MISP_RETIRED.ALL_BRANCHES_PEBS */
+	UEVENT_CONS(0x04d4, 0xf),	/* MEM_LOAD_MISC_RETIRED.UC */
+	UEVENT_CONS(0x14a3, 0xf),	/* CYCLE_ACTIVITY.STALLS_MEM_ANY */
+	EVENT_CONS(0xd3, 0xf),		/* MEM_LOAD_L3_MISS_RETIRED.* (SKX) */
 };
 
 /*
@@ -169,6 +179,196 @@ static const struct pmuctl_model model_skl = {
 };
 
 /*
+ * Ice Lake and the cores that share its PMU (Sunny Cove: Ice Lake client
+ * and server; Willow Cove: Tiger Lake; Cypress Cove: Rocket Lake)
+ * [LNX 6.12: the INTEL_ICELAKE_X ... INTEL_ROCKETLAKE case of
+ * intel_pmu_init, intel_icl_event_constraints, intel_icl_extra_regs;
+ * PFM: intel_icl_events.h serves icl and icx; INT: ICL/events/
+ * icelake_core.json, ICX/events/icelakex_core.json].
+ *
+ * Fixed counters: INST_RETIRED.ANY and both PREC_DIST encodings (the old
+ * 0x01c0, also on any generic counter, and the pseudo encoding 0x0100,
+ * fixed only) on fixed counter 0, core cycles on 1, REF_TSC (pseudo 0x0300)
+ * on 2, TOPDOWN.SLOTS (pseudo 0x0400) on 3.  Linux's topdown metric
+ * pseudo events (event 0, umask 0x80 and up) read PERF_METRICS, which no
+ * table here maps: they have no counter (PMUCTL_R_NO_ELIGIBLE_COUNTER).
+ */
+static const struct pmuctl_fixed_event icl_fixed[] = {
+	{ 0x00c0, 0 },		/* INST_RETIRED.ANY */
+	{ 0x01c0, 0 },		/* old INST_RETIRED.PREC_DIST */
+	{ 0x0100, 0 },		/* INST_RETIRED.PREC_DIST */
+	{ 0x003c, 1 },		/* CPU_CLK_UNHALTED.CORE */
+	{ 0x0300, 2 },		/* CPU_CLK_UNHALTED.REF_TSC */
+	{ 0x0400, 3 },		/* TOPDOWN.SLOTS */
+};
+
+/*
+ * Generic-counter constraints, Linux 6.12's intel_icl_event_constraints
+ * in its order (the first match decides): ranges of event selects limited
+ * to counters 0-3, and three CYCLE_ACTIVITY umasks that may use all eight
+ * ahead of the 0xa3 rule that limits the others.
+ */
+
+static const struct pmuctl_constraint icl_cons[] = {
+	RANGE_CONS(0x03, 0x0a, 0xf),
+	RANGE_CONS(0x1f, 0x28, 0xf),
+	EVENT_CONS(0x32, 0xf),		/* SW_PREFETCH_ACCESS.* */
+	RANGE_CONS(0x48, 0x56, 0xf),
+	RANGE_CONS(0x60, 0x8b, 0xf),
+	UEVENT_CONS(0x04a3, 0xff),	/* CYCLE_ACTIVITY.STALLS_TOTAL */
+	UEVENT_CONS(0x10a3, 0xff),	/* CYCLE_ACTIVITY.CYCLES_MEM_ANY */
+	UEVENT_CONS(0x14a3, 0xff),	/* CYCLE_ACTIVITY.STALLS_MEM_ANY */
+	EVENT_CONS(0xa3, 0xf),		/* CYCLE_ACTIVITY.* */
+	RANGE_CONS(0xa8, 0xb0, 0xf),
+	RANGE_CONS(0xb7, 0xbd, 0xf),		/* OFFCORE_RESPONSE 0xb7/0xbb among them */
+	RANGE_CONS(0xd0, 0xe6, 0xf),
+	EVENT_CONS(0xef, 0xf),
+	RANGE_CONS(0xf0, 0xf4, 0xf),
+};
+
+/*
+ * Ice Lake extra registers [LNX: intel_icl_extra_regs]: as Skylake's, with
+ * OFFCORE_RSP valid mask 0x3fffffbfff (request bit 14 left out).
+ */
+static const struct pmuctl_xreg icl_xregs[] = {
+	{ .code = 0x01b7, .msr = MSR_OFFCORE_RSP_0, .valid = 0x3fffffbfffULL,
+	  .kind = PMUCTL_XK_RSP0, .alt = 1 },	/* OFFCORE_RESPONSE_0 */
+	{ .code = 0x01bb, .msr = MSR_OFFCORE_RSP_1, .valid = 0x3fffffbfffULL,
+	  .kind = PMUCTL_XK_RSP1, .alt = 0 },	/* OFFCORE_RESPONSE_1 */
+	{ .code = 0x01c6, .msr = MSR_PEBS_FRONTEND, .valid = 0x7fff17ULL,
+	  .kind = PMUCTL_XK_FRONTEND, .alt = -1 }, /* FRONTEND_RETIRED */
+	{ .code = 0x01cd, .msr = MSR_PEBS_LD_LAT, .valid = 0xffffULL,
+	  .kind = PMUCTL_XK_LDLAT, .alt = -1 },	/* MEM_TRANS_RETIRED.LOAD_LATENCY */
+};
+
+/*
+ * AnyThread is deprecated from Ice Lake on (perfmon v5, CPUID.0AH:EDX[15];
+ * Linux refuses "any" when anythread_deprecated is set).  The table
+ * refuses it on every counter, so a hypervisor that reports an older
+ * perfmon version for these cores gets no AnyThread bit written either.
+ * Offcore fields as Skylake's [PFM: intel_icl_events.h; INT]: request
+ * bits 0..15, ANY_RESPONSE bit 16, supplier and snoop bits 17..37.
+ */
+#define ICL_MODEL(_name, _id) {						\
+	.name = _name, .id = _id,					\
+	.any_gp = false, .any_fixed = 0,				\
+	.cons = icl_cons, .nr_cons = PMUCTL_NELEM(icl_cons),		\
+	.xregs = icl_xregs, .nr_xregs = PMUCTL_NELEM(icl_xregs),	\
+	.fixed = icl_fixed, .nr_fixed = PMUCTL_NELEM(icl_fixed),	\
+	.ofc_request = 0xffffULL,					\
+	.ofc_response = 0x3ffffe0000ULL,				\
+	.ofc_any_response = 1ULL << 16,					\
+}
+
+static const struct pmuctl_model model_icl = ICL_MODEL("icl", PMUCTL_MODEL_ICL);
+static const struct pmuctl_model model_icx = ICL_MODEL("icx", PMUCTL_MODEL_ICX);
+
+/*
+ * Golden Cove and Raptor Cove (Sapphire Rapids, Emerald Rapids) and
+ * Redwood Cove (Granite Rapids) [LNX 6.12: intel_pmu_init_glc,
+ * intel_glc_event_constraints, intel_glc_extra_regs (SPR, EMR),
+ * intel_rwc_extra_regs (GNR); PFM: intel_spr_events.h (spr; libpfm4 4.13
+ * has no Granite Rapids table); INT: SPR/events/sapphirerapids_core.json,
+ * GNR/events/graniterapids_core.json].
+ *
+ * Fixed counters as Ice Lake's without the old 0x01c0 PREC_DIST, and with
+ * CPU_CLK_UNHALTED.REF_TSC_P (0x013c) on fixed counter 2 besides the
+ * generic counters.
+ */
+static const struct pmuctl_fixed_event glc_fixed[] = {
+	{ 0x00c0, 0 },		/* INST_RETIRED.ANY */
+	{ 0x0100, 0 },		/* INST_RETIRED.PREC_DIST */
+	{ 0x003c, 1 },		/* CPU_CLK_UNHALTED.CORE */
+	{ 0x0300, 2 },		/* CPU_CLK_UNHALTED.REF_TSC */
+	{ 0x013c, 2 },		/* CPU_CLK_UNHALTED.REF_TSC_P */
+	{ 0x0400, 3 },		/* TOPDOWN.SLOTS */
+};
+
+/*
+ * Linux 6.12's intel_glc_event_constraints in its order: "Generally event
+ * codes < 0x90 are restricted to counters 0-3", 0x2e and 0x3c excepted;
+ * four umasks of 0xa3/0xa4, 0xcd umask 2 and 0xce on counter 0 alone; the
+ * rest of 0x90-0xfe on any counter.
+ */
+static const struct pmuctl_constraint glc_cons[] = {
+	EVENT_CONS(0x2e, 0xff),		/* LONGEST_LAT_CACHE.* */
+	EVENT_CONS(0x3c, 0xff),		/* CPU_CLK_UNHALTED.* */
+	RANGE_CONS(0x01, 0x8f, 0xf),
+	UEVENT_CONS(0x01a3, 0xf),	/* CYCLE_ACTIVITY.CYCLES_L2_MISS */
+	UEVENT_CONS(0x02a3, 0xf),	/* CYCLE_ACTIVITY.CYCLES_L3_MISS */
+	UEVENT_CONS(0x08a3, 0xf),	/* CYCLE_ACTIVITY.CYCLES_L1D_MISS */
+	UEVENT_CONS(0x04a4, 0x1),	/* TOPDOWN.BAD_SPEC_SLOTS */
+	UEVENT_CONS(0x08a4, 0x1),	/* TOPDOWN.BR_MISPREDICT_SLOTS */
+	UEVENT_CONS(0x02cd, 0x1),	/* MEM_TRANS_RETIRED.STORE_SAMPLE */
+	EVENT_CONS(0xce, 0x1),		/* AMX_OPS_RETIRED.* */
+	RANGE_CONS(0xd0, 0xdf, 0xf),
+	RANGE_CONS(0x90, 0xfe, 0xff),
+};
+
+/*
+ * Golden Cove's extra registers [LNX: intel_glc_extra_regs]: the OCR
+ * events 0x2a/0x2b umask 1 select OFFCORE_RSP_0/1 (valid mask
+ * 0x3fffffffff); FRONTEND_RETIRED 0x01c6 selects MSR_PEBS_FRONTEND (mask
+ * 0x7fff1f), and so do 0x40ad (bits 0-2) and 0x04c2 (bit 3), which share
+ * its one value.
+ */
+static const struct pmuctl_xreg glc_xregs[] = {
+	{ .code = 0x012a, .msr = MSR_OFFCORE_RSP_0, .valid = 0x3fffffffffULL,
+	  .kind = PMUCTL_XK_RSP0, .alt = 1 },	/* OCR (RSP_0) */
+	{ .code = 0x012b, .msr = MSR_OFFCORE_RSP_1, .valid = 0x3fffffffffULL,
+	  .kind = PMUCTL_XK_RSP1, .alt = 0 },	/* OCR (RSP_1) */
+	{ .code = 0x01c6, .msr = MSR_PEBS_FRONTEND, .valid = 0x7fff1fULL,
+	  .kind = PMUCTL_XK_FRONTEND, .alt = -1 }, /* FRONTEND_RETIRED */
+	{ .code = 0x01cd, .msr = MSR_PEBS_LD_LAT, .valid = 0xffffULL,
+	  .kind = PMUCTL_XK_LDLAT, .alt = -1 },	/* MEM_TRANS_RETIRED.LOAD_LATENCY */
+};
+
+static const struct pmuctl_xsel glc_xsels[] = {
+	{ .code = 0x40ad, .xreg = 2, .valid = 0x7 },	/* INT_MISC.* with FE */
+	{ .code = 0x04c2, .xreg = 2, .valid = 0x8 },	/* UOPS_RETIRED.* with FE */
+};
+
+/*
+ * Redwood Cove's [LNX: intel_rwc_extra_regs]: as Golden Cove's, but
+ * FRONTEND_RETIRED's latency form is umask 3 (0x03c6, mask 0x7fff1f) and
+ * umask 2 (0x02c6) takes bits 0 and 3 only.
+ */
+static const struct pmuctl_xreg rwc_xregs[] = {
+	{ .code = 0x012a, .msr = MSR_OFFCORE_RSP_0, .valid = 0x3fffffffffULL,
+	  .kind = PMUCTL_XK_RSP0, .alt = 1 },	/* OCR (RSP_0) */
+	{ .code = 0x012b, .msr = MSR_OFFCORE_RSP_1, .valid = 0x3fffffffffULL,
+	  .kind = PMUCTL_XK_RSP1, .alt = 0 },	/* OCR (RSP_1) */
+	{ .code = 0x03c6, .msr = MSR_PEBS_FRONTEND, .valid = 0x7fff1fULL,
+	  .kind = PMUCTL_XK_FRONTEND, .alt = -1 }, /* FRONTEND_RETIRED */
+	{ .code = 0x01cd, .msr = MSR_PEBS_LD_LAT, .valid = 0xffffULL,
+	  .kind = PMUCTL_XK_LDLAT, .alt = -1 },	/* MEM_TRANS_RETIRED.LOAD_LATENCY */
+};
+
+static const struct pmuctl_xsel rwc_xsels[] = {
+	{ .code = 0x02c6, .xreg = 2, .valid = 0x9 },	/* FRONTEND_RETIRED, umask 2 */
+	{ .code = 0x40ad, .xreg = 2, .valid = 0x7 },	/* INT_MISC.* with FE */
+	{ .code = 0x04c2, .xreg = 2, .valid = 0x8 },	/* UOPS_RETIRED.* with FE */
+};
+
+/* AnyThread and the offcore fields as Ice Lake's [PFM: intel_spr_events.h]. */
+#define GLC_MODEL(_name, _id, _xregs, _xsels) {				\
+	.name = _name, .id = _id,					\
+	.any_gp = false, .any_fixed = 0,				\
+	.cons = glc_cons, .nr_cons = PMUCTL_NELEM(glc_cons),		\
+	.xregs = _xregs, .nr_xregs = PMUCTL_NELEM(_xregs),		\
+	.xsels = _xsels, .nr_xsels = PMUCTL_NELEM(_xsels),		\
+	.fixed = glc_fixed, .nr_fixed = PMUCTL_NELEM(glc_fixed),	\
+	.ofc_request = 0xffffULL,					\
+	.ofc_response = 0x3ffffe0000ULL,				\
+	.ofc_any_response = 1ULL << 16,					\
+}
+
+static const struct pmuctl_model model_spr =
+	GLC_MODEL("spr", PMUCTL_MODEL_SPR, glc_xregs, glc_xsels);
+static const struct pmuctl_model model_gnr =
+	GLC_MODEL("gnr", PMUCTL_MODEL_GNR, rwc_xregs, rwc_xsels);
+
+/*
  * Any other Intel CPU with architectural perfmon v2 or later: the
  * architectural events only (CPUID.0AH:EBX, as enumerated) and the
  * fixed-counter encodings, no extra registers, no constraints beyond the
@@ -186,6 +386,7 @@ static const struct pmuctl_model model_arch = {
 
 const struct pmuctl_model *const pmuctl_models[] = {
 	&model_arch, &model_knl, &model_knm, &model_skl,
+	&model_icl, &model_icx, &model_spr, &model_gnr,
 };
 
 const u32 pmuctl_nr_models = PMUCTL_NELEM(pmuctl_models);
@@ -204,6 +405,17 @@ static const struct {
 	{ 0x9e, &model_skl },	/* KABYLAKE, also Coffee Lake */
 	{ 0xa5, &model_skl },	/* COMETLAKE */
 	{ 0xa6, &model_skl },	/* COMETLAKE_L */
+	{ 0x7d, &model_icl },	/* ICELAKE */
+	{ 0x7e, &model_icl },	/* ICELAKE_L */
+	{ 0x8c, &model_icl },	/* TIGERLAKE_L */
+	{ 0x8d, &model_icl },	/* TIGERLAKE */
+	{ 0xa7, &model_icl },	/* ROCKETLAKE */
+	{ 0x6a, &model_icx },	/* ICELAKE_X */
+	{ 0x6c, &model_icx },	/* ICELAKE_D */
+	{ 0x8f, &model_spr },	/* SAPPHIRERAPIDS_X */
+	{ 0xcf, &model_spr },	/* EMERALDRAPIDS_X */
+	{ 0xad, &model_gnr },	/* GRANITERAPIDS_X */
+	{ 0xae, &model_gnr },	/* GRANITERAPIDS_D */
 };
 
 /**
@@ -251,7 +463,7 @@ static bool streq(const char *a, const char *b)
 
 /**
  * pmuctl_model_by_name() - a model by its libpfm4 PMU name
- * @name:	"knl", "knm", "skl" or "arch"
+ * @name:	"knl", "knm", "skl", "icl", "icx", "spr", "gnr" or "arch"
  *
  * Return: the model, or NULL if there is none.
  */

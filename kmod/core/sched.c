@@ -220,8 +220,10 @@ static int place_xregs(const struct sched *s, struct pmuctl_place *place,
 		if (s->cls[i].xreg < 0)
 			continue;
 		place[i].xreg = slot[bunch[i]];
-		place[i].config = (s->ev[i].config & ~CFG_CODE) |
-				  s->m->xregs[slot[bunch[i]]].code;
+		/* Moved to the other OFFCORE_RSP: its event code goes too. */
+		if (slot[bunch[i]] != s->cls[i].xreg)
+			place[i].config = (s->ev[i].config & ~CFG_CODE) |
+					  s->m->xregs[slot[bunch[i]]].code;
 	}
 	return 0;
 busy:

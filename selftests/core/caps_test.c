@@ -92,7 +92,7 @@ FIXTURE_VARIANT_ADD(dump, ice_lake_i7_1065g7) {
 		  .nr_gp = 8, .gp_width = 48, .nr_fixed = 4, .fixed_width = 48,
 		  .fixed_mask = 0xf, .events_unavailable = 0xffffff00,
 		  .flags = ANYD },
-	.pmu = "arch",
+	.pmu = "icl",
 };
 
 /*

@@ -1270,6 +1270,10 @@ TEST(model_names_unique_and_lookups_round_trip)
 	EXPECT_EQ((u32)PMUCTL_MODEL_KNL, pmuctl_model_by_name("knl")->id);
 	EXPECT_EQ((u32)PMUCTL_MODEL_KNM, pmuctl_model_by_name("knm")->id);
 	EXPECT_EQ((u32)PMUCTL_MODEL_SKL, pmuctl_model_by_name("skl")->id);
+	EXPECT_EQ((u32)PMUCTL_MODEL_ICL, pmuctl_model_by_name("icl")->id);
+	EXPECT_EQ((u32)PMUCTL_MODEL_ICX, pmuctl_model_by_name("icx")->id);
+	EXPECT_EQ((u32)PMUCTL_MODEL_SPR, pmuctl_model_by_name("spr")->id);
+	EXPECT_EQ((u32)PMUCTL_MODEL_GNR, pmuctl_model_by_name("gnr")->id);
 	EXPECT_EQ((u32)PMUCTL_MODEL_ARCH, pmuctl_model_by_name("arch")->id);
 	EXPECT_EQ(NULL, pmuctl_model_by_name(""));
 	EXPECT_EQ(NULL, pmuctl_model_by_name("sk"));
@@ -1518,8 +1522,21 @@ TEST(model_match_maps_family_and_model)
 		{ 6, 0xa5, "skl" },	/* Comet Lake shares the Skylake core PMU */
 		{ 6, 0xa6, "skl" },
 		{ 6, 0x3c, "arch" },	/* Haswell */
-		{ 6, 0x8f, "arch" },	/* Sapphire Rapids */
-		{ 6, 0x7e, "arch" },	/* Ice Lake */
+		{ 6, 0x7d, "icl" },	/* Ice Lake client */
+		{ 6, 0x7e, "icl" },
+		{ 6, 0x8c, "icl" },	/* Tiger Lake shares the Ice Lake core PMU */
+		{ 6, 0x8d, "icl" },
+		{ 6, 0xa7, "icl" },	/* Rocket Lake */
+		{ 6, 0x6a, "icx" },	/* Ice Lake server */
+		{ 6, 0x6c, "icx" },
+		{ 6, 0x8f, "spr" },	/* Sapphire Rapids */
+		{ 6, 0xcf, "spr" },	/* Emerald Rapids */
+		{ 6, 0xad, "gnr" },	/* Granite Rapids */
+		{ 6, 0xae, "gnr" },
+		{ 6, 0x9d, "arch" },	/* Ice Lake NNPI: not in Linux's icl case */
+		{ 6, 0x97, "arch" },	/* Alder Lake: hybrid */
+		{ 6, 0xaf, "arch" },	/* Sierra Forest: no Crestmont table yet */
+		{ 6, 0xaa, "arch" },	/* Meteor Lake: hybrid */
 		{ 6, 0x1a, "arch" },	/* Nehalem */
 		{ 6, 0x17, "arch" },	/* Penryn */
 		{ 6, 0x00, "arch" },
