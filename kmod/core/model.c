@@ -189,7 +189,12 @@ static const struct pmuctl_model model_skl = {
  * Fixed counters: INST_RETIRED.ANY and both PREC_DIST encodings (the old
  * 0x01c0, also on any generic counter, and the pseudo encoding 0x0100,
  * fixed only) on fixed counter 0, core cycles on 1, REF_TSC (pseudo 0x0300)
- * on 2, TOPDOWN.SLOTS (pseudo 0x0400) on 3.  Linux's topdown metric
+ * on 2, TOPDOWN.SLOTS (pseudo 0x0400) on 3.  Intel's lists write every
+ * fixed counter N as event 0 umask N+1 (INST_RETIRED.ANY 0x0100,
+ * CPU_CLK_UNHALTED.THREAD 0x0200, REF_TSC 0x0300, SLOTS 0x0400); Linux has
+ * all but 0x0200, which pmuctl takes too: an event select of 0 counts
+ * nothing on a generic counter, so it can mean only fixed counter 1
+ * (perf's jevents maps the name to 0x003c instead).  Linux's topdown metric
  * pseudo events (event 0, umask 0x80 and up) read PERF_METRICS, which no
  * table here maps: they have no counter (PMUCTL_R_NO_ELIGIBLE_COUNTER).
  */
@@ -198,6 +203,7 @@ static const struct pmuctl_fixed_event icl_fixed[] = {
 	{ 0x01c0, 0 },		/* old INST_RETIRED.PREC_DIST */
 	{ 0x0100, 0 },		/* INST_RETIRED.PREC_DIST */
 	{ 0x003c, 1 },		/* CPU_CLK_UNHALTED.CORE */
+	{ 0x0200, 1 },		/* CPU_CLK_UNHALTED.THREAD, as Intel writes it */
 	{ 0x0300, 2 },		/* CPU_CLK_UNHALTED.REF_TSC */
 	{ 0x0400, 3 },		/* TOPDOWN.SLOTS */
 };
@@ -279,6 +285,7 @@ static const struct pmuctl_fixed_event glc_fixed[] = {
 	{ 0x00c0, 0 },		/* INST_RETIRED.ANY */
 	{ 0x0100, 0 },		/* INST_RETIRED.PREC_DIST */
 	{ 0x003c, 1 },		/* CPU_CLK_UNHALTED.CORE */
+	{ 0x0200, 1 },		/* CPU_CLK_UNHALTED.THREAD, as Intel writes it */
 	{ 0x0300, 2 },		/* CPU_CLK_UNHALTED.REF_TSC */
 	{ 0x013c, 2 },		/* CPU_CLK_UNHALTED.REF_TSC_P */
 	{ 0x0400, 3 },		/* TOPDOWN.SLOTS */
@@ -287,8 +294,12 @@ static const struct pmuctl_fixed_event glc_fixed[] = {
 /*
  * Linux 6.12's intel_glc_event_constraints in its order: "Generally event
  * codes < 0x90 are restricted to counters 0-3", 0x2e and 0x3c excepted;
- * four umasks of 0xa3/0xa4, 0xcd umask 2 and 0xce on counter 0 alone; the
- * rest of 0x90-0xfe on any counter.
+ * three umasks of 0xa3 on counters 0-3; two of 0xa4, 0xcd umask 2 and 0xce
+ * on counter 0 alone; the rest of 0x90-0xfe on any counter.  Intel's lists
+ * [INT: SPR V1.39, EMR V1.24, GNR V1.20; selftests/core/intel_diff.c]
+ * restrict more, which pmuctl applies as it does Skylake's: three more
+ * CYCLE_ACTIVITY.STALLS_* umasks to counters 0-3, and the load-latency
+ * event 0x01cd to counters 1-7 (Linux has that only for PEBS).
  */
 static const struct pmuctl_constraint glc_cons[] = {
 	EVENT_CONS(0x2e, 0xff),		/* LONGEST_LAT_CACHE.* */
@@ -297,9 +308,15 @@ static const struct pmuctl_constraint glc_cons[] = {
 	UEVENT_CONS(0x01a3, 0xf),	/* CYCLE_ACTIVITY.CYCLES_L2_MISS */
 	UEVENT_CONS(0x02a3, 0xf),	/* CYCLE_ACTIVITY.CYCLES_L3_MISS */
 	UEVENT_CONS(0x08a3, 0xf),	/* CYCLE_ACTIVITY.CYCLES_L1D_MISS */
+	/* ... and these three too [INT], not in Linux's table */
+	UEVENT_CONS(0x05a3, 0xf),	/* CYCLE_ACTIVITY.STALLS_L2_MISS */
+	UEVENT_CONS(0x06a3, 0xf),	/* CYCLE_ACTIVITY.STALLS_L3_MISS */
+	UEVENT_CONS(0x0ca3, 0xf),	/* CYCLE_ACTIVITY.STALLS_L1D_MISS */
 	UEVENT_CONS(0x04a4, 0x1),	/* TOPDOWN.BAD_SPEC_SLOTS */
 	UEVENT_CONS(0x08a4, 0x1),	/* TOPDOWN.BR_MISPREDICT_SLOTS */
 	UEVENT_CONS(0x02cd, 0x1),	/* MEM_TRANS_RETIRED.STORE_SAMPLE */
+	/* counters 1-7 [INT; LNX: intel_glc_pebs_event_constraints only] */
+	UEVENT_CONS(0x01cd, 0xfe),	/* MEM_TRANS_RETIRED.LOAD_LATENCY_GT_* */
 	EVENT_CONS(0xce, 0x1),		/* AMX_OPS_RETIRED.* */
 	RANGE_CONS(0xd0, 0xdf, 0xf),
 	RANGE_CONS(0x90, 0xfe, 0xff),

@@ -1691,6 +1691,10 @@ static const struct nvec nvecs[] = {
 	N(.models = GLC, .cfg = 0x08a4 | USR, .cnt = 0x1),
 	N(.models = GLC, .cfg = 0x02a4 | USR, .cnt = 0xff),
 	N(.models = GLC, .cfg = 0x02cd | USR, .cnt = 0x1),
+	N(.models = GLC, .cfg = 0x05a3 | USR | CMASK(5), .cnt = 0xf),	/* Intel's lists */
+	N(.models = GLC, .cfg = 0x06a3 | USR | CMASK(6), .cnt = 0xf),
+	N(.models = GLC, .cfg = 0x0ca3 | USR | CMASK(12), .cnt = 0xf),
+	N(.models = GLC, .cfg = 0x10a3 | USR | CMASK(16), .cnt = 0xff),
 	N(.models = GLC, .cfg = 0x01ce | USR, .cnt = 0x1),
 	N(.models = GLC, .cfg = 0x01d0 | USR, .cnt = 0xf),
 	N(.models = GLC, .cfg = 0x01df | USR, .cnt = 0xf),
@@ -1702,6 +1706,8 @@ static const struct nvec nvecs[] = {
 	N(.models = ICX, .cfg = 0x01c0 | USR, .cnt = 0xff | F0),	/* old PREC_DIST */
 	N(.models = GLC, .cfg = 0x01c0 | USR, .cnt = 0xff),
 	N(.models = NEW, .cfg = 0x0100 | USR, .cnt = F0),		/* pseudo: fixed only */
+	N(.models = NEW, .cfg = 0x0200 | USR, .cnt = BIT(PMUCTL_IDX_FIXED + 1)),	/* Intel's */
+	N(.models = "skl arch", .cfg = 0x0200 | USR, .why = PMUCTL_R_NO_ELIGIBLE_COUNTER),
 	N(.models = "skl", .cfg = 0x0100 | USR, .why = PMUCTL_R_NO_ELIGIBLE_COUNTER),
 	N(.models = NEW, .cfg = 0x0400 | USR | OS, .cnt = F3),		/* TOPDOWN.SLOTS */
 	N(.models = NEW, .fm = FM(0x7), .cfg = 0x0400 | USR,
@@ -1753,7 +1759,8 @@ static const struct nvec nvecs[] = {
 	N(.models = "gnr", .cfg = 0x02c6 | USR, .extra = 0x11, .why = PMUCTL_R_EXTRA_MASK),
 	N(.models = "gnr", .cfg = 0x01c6 | USR, .extra = 0x11, .why = PMUCTL_R_EXTRA_UNEXPECTED),
 	N(.models = "spr", .cfg = 0x03c6 | USR, .extra = 0x11, .why = PMUCTL_R_EXTRA_UNEXPECTED),
-	N(.models = NEW, .cfg = 0x01cd | USR, .extra = 3, .cnt = 0xff, .xr = XR(3)),
+	N(.models = ICX, .cfg = 0x01cd | USR, .extra = 3, .cnt = 0xff, .xr = XR(3)),
+	N(.models = GLC, .cfg = 0x01cd | USR, .extra = 3, .cnt = 0xfe, .xr = XR(3)),
 	N(.models = NEW, .cfg = 0x01cd | USR, .extra = 0x10000, .why = PMUCTL_R_EXTRA_MASK),
 };
 

@@ -331,9 +331,6 @@ struct disagreement {
 
 static const struct disagreement disagreements[] = {
 	/* Fixed counters: Intel's pseudo encodings and Linux's */
-	REFUSED("icl icx spr emr gnr", "CPU_CLK_UNHALTED.THREAD",
-		PMUCTL_R_NO_ELIGIBLE_COUNTER,
-		"Intel writes fixed counter N as event 0 umask N+1; Linux 6.12 has that pseudo encoding for INST_RETIRED.PREC_DIST 0x0100, REF_TSC 0x0300 and SLOTS 0x0400 (intel_icl/glc_event_constraints) but not 0x0200: it names fixed counter 1 by CPU_CLK_UNHALTED.CORE 0x003c, and would put 0x0200 on a generic counter as event select 0, which counts nothing. pmuctl follows Linux's encodings and refuses it; perf's jevents.py maps cpu_clk_unhalted.thread to event=0x3c, which the core places on fixed counter 1 (THREAD_P below)"),
 	COUNTERS("icl icx spr emr gnr", "INST_RETIRED.ANY_P", 0xc0, GP(8) | FIXED(0), GP(8),
 		 "the architectural encoding 0x00c0 also counts on fixed counter 0 [SDM table 'Association of Fixed-Function Performance Counters with Architectural Performance Events'; Linux 6.12 FIXED_EVENT_CONSTRAINT(0x00c0, 0), extended to every generic counter by intel_pmu_check_event_constraints]; Intel lists fixed counter 0 under INST_RETIRED.ANY only"),
 	COUNTERS("icl icx spr emr gnr", "CPU_CLK_UNHALTED.THREAD_P", 0x3c, GP(8) | FIXED(1), GP(8),
