@@ -123,6 +123,9 @@ struct pmuctl_event {
 #define PMUCTL_MODEL_ICX	6	/* Ice Lake server (Xeon, -D) */
 #define PMUCTL_MODEL_SPR	7	/* Sapphire Rapids, Emerald Rapids */
 #define PMUCTL_MODEL_GNR	8	/* Granite Rapids (X, D) */
+#define PMUCTL_MODEL_ADL_GLC	9	/* Golden/Raptor Cove of Alder/Raptor Lake (P-cores only) */
+#define PMUCTL_MODEL_ADL_GRT	10	/* Gracemont (Alder Lake-N; the E-core of Alder Lake) */
+#define PMUCTL_MODEL_SRF	11	/* Crestmont (Sierra Forest, Grand Ridge) */
 
 /*
  * pmuctl_caps.flags
@@ -670,6 +673,12 @@ enum pmuctl_reason {
 	PMUCTL_R_NOT_ARCHITECTURAL = 42, /* not an architectural event (generic model) */
 	/* task scope */
 	PMUCTL_R_TASK_BUSY = 43,	/* the thread is counted by a task-scope session already */
+	/*
+	 * The event selects an extra MSR pmuctl does not arbitrate (Crestmont's
+	 * MSR_SNOOP_RSP_0/1 through 0x0127/0x0227): counting it would use
+	 * whatever that MSR holds.
+	 */
+	PMUCTL_R_EXTRA_UNSUPPORTED = 44,
 	PMUCTL_R_NR
 };
 
