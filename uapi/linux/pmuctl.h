@@ -92,6 +92,14 @@
  *		architectural fixed-counter events are INST_RETIRED.ANY 0x00c0,
  *		CPU_CLK_UNHALTED.THREAD 0x003c and the pseudo encoding 0x0300 for
  *		CPU_CLK_UNHALTED.REF_TSC (fixed counter 2 only, as in Linux).
+ *		From Ice Lake on (models icl, icx, spr, gnr, adl_glc), event 0
+ *		with umask N+1 names fixed counter N alone, as Intel's lists
+ *		write it: 0x0100 INST_RETIRED.ANY (Linux: PREC_DIST), 0x0200,
+ *		0x0300, and 0x0400 TOPDOWN.SLOTS on fixed counter 3, read with
+ *		rdpmc ECX PMUCTL_COUNTER_FIXED | 3.  Linux's topdown metric
+ *		pseudo events (event 0, umask 0x80 and up, read through
+ *		PERF_METRICS with rdpmc ECX bit 29) have no counter in pmuctl
+ *		yet: PMUCTL_R_NO_ELIGIBLE_COUNTER.
  * @extra:	in: value of the event's extra MSR (OFFCORE_RSP_x, PEBS_FRONTEND,
  *		PEBS_LD_LAT), 0 for events that have none.
  * @flags:	in: PMUCTL_EVENT_*.
