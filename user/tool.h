@@ -61,6 +61,7 @@ struct tool_pmu {
 	uint8_t nr_gp;
 	uint8_t nr_fixed;
 	uint8_t width;		/* generic and fixed */
+	uint8_t any_depr;	/* CPUID.0AH:EDX[15], AnyThread deprecated (v5+) */
 };
 
 extern const struct tool_pmu tool_pmus[];

@@ -131,7 +131,8 @@ static int caps_build(const struct tool_pmu *p, const struct caps_override *ov,
 		.leaf1_eax = (p->model & 0xfU) << 4 | (u32)p->family << 8 |
 			     (p->model >> 4) << 16,
 		.leafa_eax = version | gp << 8 | width << 16 | 8U << 24,
-		.leafa_edx = fixed | width << 5 | (ov->any_depr > 0 ? 1U << 15 : 0),
+		.leafa_edx = fixed | width << 5 |
+			     ((ov->any_depr >= 0 ? ov->any_depr : p->any_depr) ? 1U << 15 : 0),
 	};
 	u32 reason;
 	int ret;
@@ -400,7 +401,8 @@ void check_usage(FILE *f)
 	      "Check events offline against the rules the pmuctl module enforces on\n"
 	      "PMU, and tell which counter each would get on an idle CPU.\n"
 	      "\n"
-	      "  -p, --pmu PMU     knm, knl, skl or arch (any other Intel core:\n"
+	      "  -p, --pmu PMU     knm, knl, skl, icl, icx, spr, gnr, adl_glc,\n"
+	      "                    adl_grt, srf or arch (any other Intel core:\n"
 	      "                    architectural events only)\n"
 	      "  -c, --caps LIST   override what CPUID would say, as KEY=N[,KEY=N]...:\n"
 	      "                    gp (1..32) and fixed (0..16) counters, perfmon\n"
@@ -413,11 +415,27 @@ void check_usage(FILE *f)
 	      "                    (without it, each event is checked alone)\n"
 	      "  -h, --help        show this help\n"
 	      "\n"
-	      "Defaults, as the module's register model has them:\n"
+	      "Defaults (the register model's for knm, knl and skl; the real parts'\n"
+	      "CPUID for the others):\n"
 	      "  knm   family 6 model 0x85, version 3, gp=2, fixed=3, width=40\n"
 	      "  knl   family 6 model 0x57, version 3, gp=2, fixed=3, width=40\n"
 	      "  skl   family 6 model 0x55, version 4, gp=4, fixed=3, width=48\n"
+	      "  icl   family 6 model 0x7e, version 5, gp=8, fixed=4, width=48,\n"
+	      "        anythread-deprecated=1 (Ice Lake client, Tiger Lake,\n"
+	      "        Rocket Lake)\n"
+	      "  icx   family 6 model 0x6a, as icl (Ice Lake server)\n"
+	      "  spr   family 6 model 0x8f, as icl (Sapphire and Emerald Rapids)\n"
+	      "  gnr   family 6 model 0xad, as icl (Granite Rapids)\n"
+	      "  adl_glc  family 6 model 0x97, as icl (Alder/Raptor Lake's\n"
+	      "        P-core; a hybrid part is refused as a whole)\n"
+	      "  adl_grt  family 6 model 0xbe, version 5, gp=6, fixed=3,\n"
+	      "        width=48, anythread-deprecated=1 (Gracemont: Alder\n"
+	      "        Lake-N; Alder/Raptor Lake's E-core)\n"
+	      "  srf   family 6 model 0xaf, as adl_grt with gp=8 (Crestmont:\n"
+	      "        Sierra Forest, Grand Ridge)\n"
 	      "  arch  family 6 model 0,    version 2, gp=4, fixed=3, width=48\n"
+	      "libpfm4 4.13 has no table for gnr, adl_glc, adl_grt or srf:\n"
+	      "their events are raw events and the architectural names\n"
 	      "\n"
 	      "EVENT is a libpfm4 event string, e.g.\n"
 	      "offcore_response_0:dmnd_data_rd:any_response, or a raw event\n"
@@ -460,7 +478,7 @@ int cmd_check(int argc, char **argv)
 		case 'p':
 			c.pmu = tool_pmu_find(optarg);
 			if (!c.pmu)
-				return tool_usage_error("check", "unknown pmu '%s' (knm, knl, skl, arch)",
+				return tool_usage_error("check", "unknown pmu '%s' (knm, knl, skl, icl, icx, spr, gnr, adl_glc, adl_grt, srf, arch)",
 							 optarg);
 			break;
 		case 'c':

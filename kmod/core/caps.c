@@ -31,7 +31,10 @@ static u32 bits(u32 v, u32 lo, u32 n)
 /**
  * pmuctl_caps_decode() - decode the PMU described by CPUID
  * @id:		raw CPUID leaves 0, 1 and 0AH, and IA32_PERF_CAPABILITIES
- * @caps:	filled on success; zeroed first in any case
+ * @caps:	filled on success; zeroed first in any case, so that on
+ *		failure it holds only what was decoded before the refusal
+ *		(family, model, stepping; the version and counters when
+ *		those are what is refused)
  * @reason:	PMUCTL_R_NOT_INTEL, PMUCTL_R_NO_ARCH_PERFMON or
  *		PMUCTL_R_HYBRID_CPU on failure
  *
@@ -74,8 +77,12 @@ int pmuctl_caps_decode(const struct pmuctl_cpuid *id, struct pmuctl_caps *caps,
 	}
 	/*
 	 * Hybrid parts [LNX: X86_FEATURE_HYBRID_CPU; one PMU per core type]:
-	 * leaf 0AH describes only the core type this runs on, so nothing
-	 * decoded here would hold on every CPU.
+	 * leaf 0AH reads the same on every core type and shows only what
+	 * the types share (Alder and Raptor Lake: 6 generic counters and
+	 * fixed 0-2, where a P-core has 8 and fixed 0-3; InstLatx64's dumps,
+	 * selftests/core/caps_test.c); each type's own counters are in leaf
+	 * 23H or a per-model rule, which this decoder does not read yet.
+	 * The bit is also set on parts whose E-cores are fused off.
 	 */
 	if (id->leaf7_edx & CPUID7_EDX_HYBRID) {
 		*reason = PMUCTL_R_HYBRID_CPU;

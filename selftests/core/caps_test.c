@@ -101,7 +101,9 @@ FIXTURE_VARIANT_ADD(dump, ice_lake_i7_1065g7) {
  * #247 (fed to Intel SDE there): 00000000 => 00000023 756E6547 6C65746E
  * 49656E69, 00000001 => 000A06A4 11800800 7FFAFBFF BFEBFBFF,
  * 0000000A => 07300805 00000000 00000007 00008603.  Perfmon v5 with an
- * ECX fixed bitmap of 0x7 and EDX[15] set.
+ * ECX fixed bitmap of 0x7 and EDX[15] set.  That source quotes no leaf 7,
+ * so leaf7_edx is 0 here: on silicon CPUID.(7,0):EDX[15] (hybrid) is set
+ * and the decode is refused (mtl_ultra7_155h below, from a full dump).
  */
 FIXTURE_VARIANT_ADD(dump, meteor_lake) {
 	.cpu = "Meteor Lake",
@@ -271,6 +273,394 @@ FIXTURE_VARIANT_ADD(dump, tcg_guest_leaf_0a_zero) {
 	.ret = -ENODEV, .reason = PMUCTL_R_NO_ARCH_PERFMON,
 };
 
+/* ------------------------------------------------------------------ */
+/*
+ * Today's Intel cores, from the AIDA64 CPUID dumps InstLatx64 publishes:
+ * github.com/InstLatx64/InstLatx64, GenuineIntel/<file>, at the commit
+ * named with each (dump format "CPUID 0000000A: EAX-EBX-ECX-EDX", one
+ * section per logical CPU; the vendor words print as EBX-ECX-EDX).  Each
+ * vector takes leaves 0, 1, 7.0 and 0AH of logical CPU #0 (hybrid parts:
+ * of the first CPU of each core type); leaves 1AH and 23H, which struct
+ * pmuctl_cpuid does not carry, are quoted in the comment.
+ *
+ * Expected values are read off the SDM vol. 2A CPUID leaf 0AH fields
+ * (FACTS 1): EAX 0x08300805 = version 5, 8 generic counters, 48 bits,
+ * 8 architectural events (vector bits 8..31 unavailable: 0xffffff00);
+ * ECX 0xf = fixed counters 0-3; EDX 0x8604 = 4 fixed counters of
+ * (0x8604 >> 5) & 0xff = 48 bits, EDX[15] AnyThread deprecated.
+ *
+ * ASSUMPTION: no public dump gives IA32_PERF_CAPABILITIES (AIDA64's MSR
+ * section does not list 0x345).  Every part below has PDCM (CPUID.1:ECX
+ * bit 15 set in its dump), and Linux's boot line reports "full-width
+ * counters" (printed when PERF_CAPABILITIES bit 13 is set, Linux 6.12
+ * intel_pmu_init()) on Ice/Tiger Lake and Lunar Lake (e.g. intel/pcm
+ * issue #895); so these vectors feed bit 13 alone and expect it back.
+ */
+#define FWW		PMUCTL_CAP_FULL_WIDTH_WRITE
+#define PERF_CAP_FW	(1ULL << 13)	/* ASSUMED, see above */
+
+/* The v5 caps every Sunny/Willow/Cypress/Golden/Raptor/Redwood Cove dump shows. */
+#define CAPS_V5_8GP_4FIX(fam, mod, step)					\
+	{ .family = fam, .model = mod, .stepping = step, .version = 5,		\
+	  .nr_gp = 8, .gp_width = 48, .nr_fixed = 4, .fixed_width = 48,		\
+	  .fixed_mask = 0xf, .events_unavailable = 0xffffff00,			\
+	  .flags = ANYD | FWW, .perf_capabilities = PERF_CAP_FW }
+
+/* Leaf 0AH 07300605-0-7-8603: v5, 6 GP of 48 bits, 7 events, fixed 0-2. */
+#define CAPS_V5_6GP_3FIX(fam, mod, step)					\
+	{ .family = fam, .model = mod, .stepping = step, .version = 5,		\
+	  .nr_gp = 6, .gp_width = 48, .nr_fixed = 3, .fixed_width = 48,		\
+	  .fixed_mask = 0x7, .events_unavailable = 0xffffff80,			\
+	  .flags = ANYD | FWW, .perf_capabilities = PERF_CAP_FW }
+
+/*
+ * Leaf 0AH 0D300806-00000280-00000007-00008603 (Lunar/Arrow Lake-S):
+ * version 6, 8 GP of 48 bits, 13 events with 7 (TOPDOWN.SLOTS) and 9
+ * (TOPDOWN.BAD_SPEC) unavailable: ~0 << 13 | 0x280 = 0xffffe280; fixed
+ * 0-2 of 48 bits, AnyThread deprecated.
+ */
+#define CAPS_V6_HYBRID(fam, mod, step)						\
+	{ .family = fam, .model = mod, .stepping = step, .version = 6,		\
+	  .nr_gp = 8, .gp_width = 48, .nr_fixed = 3, .fixed_width = 48,		\
+	  .fixed_mask = 0x7, .events_unavailable = 0xffffe280,			\
+	  .flags = ANYD | FWW, .perf_capabilities = PERF_CAP_FW }
+
+/*
+ * Core i7-1065G7 (Ice Lake-U, 6/0x7e/5).  GenuineIntel00706E5_IceLakeY_CPUID.txt
+ * @ddff8a9210c9: 0 = 0000001B, 1 = 000706E5-00100800-7FFAFBBF-BFEBFBFF,
+ * 7.0 EDX = BC000410, 0A = 08300805-00000000-0000000F-00008604, 1A = 0.
+ * (IceLakeY_CPUID2/3 are the same.)
+ */
+FIXTURE_VARIANT_ADD(dump, icl_i7_1065g7_instlat) {
+	.cpu = "Core i7-1065G7 (InstLatx64)",
+	.id = { .max_leaf = 0x1b, .vendor = VENDOR_INTEL,
+		.leaf1_eax = 0x000706e5, .leaf1_ecx = 0x7ffafbbf,
+		.leafa_eax = 0x08300805, .leafa_ebx = 0, .leafa_ecx = 0x0000000f,
+		.leafa_edx = 0x00008604, .leaf7_edx = 0xbc000410,
+		.perf_capabilities = PERF_CAP_FW },
+	.want = CAPS_V5_8GP_4FIX(6, 0x7e, 5),
+	.pmu = "icl",
+};
+
+/*
+ * Xeon Platinum 8351N (Ice Lake-SP, 6/0x6a/6).  GenuineIntel00606A6_ICX_CPUID3.txt
+ * @15a9acc19997: 0 = 0000001B, 1 = 000606A6-00800800-7FFEFBFF-BFEBFBFF,
+ * 7.0 EDX = BC040412, 0A = 08300805-00000000-0000000F-00008604, 1A = 0.
+ */
+FIXTURE_VARIANT_ADD(dump, icx_xeon_8351n) {
+	.cpu = "Xeon Platinum 8351N",
+	.id = { .max_leaf = 0x1b, .vendor = VENDOR_INTEL,
+		.leaf1_eax = 0x000606a6, .leaf1_ecx = 0x7ffefbff,
+		.leafa_eax = 0x08300805, .leafa_ebx = 0, .leafa_ecx = 0x0000000f,
+		.leafa_edx = 0x00008604, .leaf7_edx = 0xbc040412,
+		.perf_capabilities = PERF_CAP_FW },
+	.want = CAPS_V5_8GP_4FIX(6, 0x6a, 6),
+	.pmu = "icx",
+};
+
+/*
+ * Xeon D-1718T (Ice Lake-D, 6/0x6c/1), seen from a guest: CPUID.1:ECX
+ * bit 31 (hypervisor) is set.  GenuineIntel00606C1_ICX_01v_CPUID.txt
+ * @936e7e1c8013: 0 = 0000001B, 1 = 000606C1-00200800-FFFAF387-BFEBFBFF,
+ * 7.0 EDX = BC000410, 0A = 08300805-00000000-0000000F-00008604.
+ */
+FIXTURE_VARIANT_ADD(dump, icx_d_xeon_d1718t_guest) {
+	.cpu = "Xeon D-1718T (guest)",
+	.id = { .max_leaf = 0x1b, .vendor = VENDOR_INTEL,
+		.leaf1_eax = 0x000606c1, .leaf1_ecx = 0xfffaf387,
+		.leafa_eax = 0x08300805, .leafa_ebx = 0, .leafa_ecx = 0x0000000f,
+		.leafa_edx = 0x00008604, .leaf7_edx = 0xbc000410,
+		.perf_capabilities = PERF_CAP_FW },
+	.want = CAPS_V5_8GP_4FIX(6, 0x6c, 1),
+	.pmu = "icx",
+};
+
+/*
+ * Core i5-1135G7 (Tiger Lake-UP3, 6/0x8c/1).  GenuineIntel00806C1_TigerLake_01_CPUID.txt
+ * @d993c2d5e7d3: 0 = 0000001B, 1 = 000806C1-00100800-7FFAFBBF-BFEBFBFF,
+ * 7.0 EDX = FC100510, 0A = 08300805-00000000-0000000F-00008604, 1A = 0.
+ * (TigerLake_CPUID3/5/6/9 are the same.)
+ */
+FIXTURE_VARIANT_ADD(dump, tgl_i5_1135g7) {
+	.cpu = "Core i5-1135G7",
+	.id = { .max_leaf = 0x1b, .vendor = VENDOR_INTEL,
+		.leaf1_eax = 0x000806c1, .leaf1_ecx = 0x7ffafbbf,
+		.leafa_eax = 0x08300805, .leafa_ebx = 0, .leafa_ecx = 0x0000000f,
+		.leafa_edx = 0x00008604, .leaf7_edx = 0xfc100510,
+		.perf_capabilities = PERF_CAP_FW },
+	.want = CAPS_V5_8GP_4FIX(6, 0x8c, 1),
+	.pmu = "icl",
+};
+
+/*
+ * Core i7-11800H (Tiger Lake-H, 6/0x8d/1).  GenuineIntel00806D1_TigerLakeH_CPUID1.txt
+ * @de028a6ffb2c: 0 = 0000001B, 1 = 000806D1-00100800-7FFAFBBF-BFEBFBFF,
+ * 7.0 EDX = FC100510, 0A = 08300805-00000000-0000000F-00008604.
+ */
+FIXTURE_VARIANT_ADD(dump, tgl_h_i7_11800h) {
+	.cpu = "Core i7-11800H",
+	.id = { .max_leaf = 0x1b, .vendor = VENDOR_INTEL,
+		.leaf1_eax = 0x000806d1, .leaf1_ecx = 0x7ffafbbf,
+		.leafa_eax = 0x08300805, .leafa_ebx = 0, .leafa_ecx = 0x0000000f,
+		.leafa_edx = 0x00008604, .leaf7_edx = 0xfc100510,
+		.perf_capabilities = PERF_CAP_FW },
+	.want = CAPS_V5_8GP_4FIX(6, 0x8d, 1),
+	.pmu = "icl",
+};
+
+/*
+ * Core i9-11900K (Rocket Lake-S, 6/0xa7/1).  GenuineIntel00A0671_RocketLake_01_CPUID.txt
+ * @d993c2d5e7d3: 0 = 0000001B, 1 = 000A0671-00100800-7FFAFBFF-BFEBFBFF,
+ * 7.0 EDX = BC000410, 0A = 08300805-00000000-0000000F-00008604, 1A = 0.
+ */
+FIXTURE_VARIANT_ADD(dump, rkl_i9_11900k) {
+	.cpu = "Core i9-11900K",
+	.id = { .max_leaf = 0x1b, .vendor = VENDOR_INTEL,
+		.leaf1_eax = 0x000a0671, .leaf1_ecx = 0x7ffafbff,
+		.leafa_eax = 0x08300805, .leafa_ebx = 0, .leafa_ecx = 0x0000000f,
+		.leafa_edx = 0x00008604, .leaf7_edx = 0xbc000410,
+		.perf_capabilities = PERF_CAP_FW },
+	.want = CAPS_V5_8GP_4FIX(6, 0xa7, 1),
+	.pmu = "icl",
+};
+
+/*
+ * Xeon w7-2475X (Sapphire Rapids, 6/0x8f/8).  GenuineIntel00806F8_SapphireRapids_05_CPUID.txt
+ * @954a632d8a33: 0 = 00000020, 1 = 000806F8-00800800-7FFEFBFF-BFEBFBFF,
+ * 7.0 EDX = FFDD4430, 0A = 08300805-00000000-0000000F-00008604, 1A = 0.
+ * (SapphireRapids_06 is the same.)
+ */
+FIXTURE_VARIANT_ADD(dump, spr_xeon_w7_2475x) {
+	.cpu = "Xeon w7-2475X",
+	.id = { .max_leaf = 0x20, .vendor = VENDOR_INTEL,
+		.leaf1_eax = 0x000806f8, .leaf1_ecx = 0x7ffefbff,
+		.leafa_eax = 0x08300805, .leafa_ebx = 0, .leafa_ecx = 0x0000000f,
+		.leafa_edx = 0x00008604, .leaf7_edx = 0xffdd4430,
+		.perf_capabilities = PERF_CAP_FW },
+	.want = CAPS_V5_8GP_4FIX(6, 0x8f, 8),
+	.pmu = "spr",
+};
+
+/*
+ * Xeon Gold 5520+ (Emerald Rapids, 6/0xcf/2).  GenuineIntel00C06F2_EmeraldRapids_01_CPUID.txt
+ * @e6586f35926c: 0 = 00000020, 1 = 000C06F2-00800800-7FFEFBFF-BFEBFBFF,
+ * 7.0 EDX = FFDD4432, 0A = 08300805-00000000-0000000F-00008604, 1A = 0.
+ * (EmeraldRapids_02/03 are the same.)
+ */
+FIXTURE_VARIANT_ADD(dump, emr_xeon_gold_5520p) {
+	.cpu = "Xeon Gold 5520+",
+	.id = { .max_leaf = 0x20, .vendor = VENDOR_INTEL,
+		.leaf1_eax = 0x000c06f2, .leaf1_ecx = 0x7ffefbff,
+		.leafa_eax = 0x08300805, .leafa_ebx = 0, .leafa_ecx = 0x0000000f,
+		.leafa_edx = 0x00008604, .leaf7_edx = 0xffdd4432,
+		.perf_capabilities = PERF_CAP_FW },
+	.want = CAPS_V5_8GP_4FIX(6, 0xcf, 2),
+	.pmu = "spr",
+};
+
+/*
+ * Xeon 658X (Granite Rapids, 6/0xad/1).  GenuineIntel00A06D1_GraniteRapids_03_CPUID.txt
+ * @ae88464b1b88: 0 = 00000024, 1 = 000A06D1-00800800-7FFEFBFF-BFEBFBFF,
+ * 7.0 EDX = FFDD4430 (bit 15 clear: not hybrid),
+ * 0A = 08300805-00000000-0000000F-00008604.  Not hybrid, yet leaf 1AH
+ * reads 40000002 (core type 0x40 "Core") and leaf 23H exists: 23.0 EAX
+ * 0000000B (sub-leaves 0, 1, 3), 23.1 = 000000FF-0000000F (GP 0-7,
+ * fixed 0-3), 23.3 EAX = 00000DFF.
+ */
+FIXTURE_VARIANT_ADD(dump, gnr_xeon_658x) {
+	.cpu = "Xeon 658X",
+	.id = { .max_leaf = 0x24, .vendor = VENDOR_INTEL,
+		.leaf1_eax = 0x000a06d1, .leaf1_ecx = 0x7ffefbff,
+		.leafa_eax = 0x08300805, .leafa_ebx = 0, .leafa_ecx = 0x0000000f,
+		.leafa_edx = 0x00008604, .leaf7_edx = 0xffdd4430,
+		.perf_capabilities = PERF_CAP_FW },
+	.want = CAPS_V5_8GP_4FIX(6, 0xad, 1),
+	.pmu = "gnr",
+};
+
+/*
+ * Core i5-12400 (Alder Lake-S 6P+0E die, 6/0x97/2): the hybrid family
+ * without E-cores, CPUID.(7,0):EDX[15] clear, leaf 1AH 0, and leaf 0AH
+ * the whole Golden Cove PMU.  GenuineIntel0090672_AlderLake_02_CPUID.txt
+ * @05af55923a2c: 0 = 00000020, 1 = 00090672-00200800-7FFAFBBF-BFEBFBFF,
+ * 7.0 EDX = FC984510, 0A = 08300805-00000000-0000000F-00008604.
+ * Decoded, with the Golden Cove table.
+ */
+FIXTURE_VARIANT_ADD(dump, adl_s_i5_12400_no_ecores) {
+	.cpu = "Core i5-12400",
+	.id = { .max_leaf = 0x20, .vendor = VENDOR_INTEL,
+		.leaf1_eax = 0x00090672, .leaf1_ecx = 0x7ffafbbf,
+		.leafa_eax = 0x08300805, .leafa_ebx = 0, .leafa_ecx = 0x0000000f,
+		.leafa_edx = 0x00008604, .leaf7_edx = 0xfc984510,
+		.perf_capabilities = PERF_CAP_FW },
+	.want = CAPS_V5_8GP_4FIX(6, 0x97, 2),
+	.pmu = "adl_glc",
+};
+
+/*
+ * Xeon 6315P (Raptor Lake-E, 4 P-cores, 6/0xb7/1): not hybrid (7.0 EDX
+ * bit 15 clear, 1AH 0).  GenuineIntel00B0671_RaptorLake_14_CPUID.txt
+ * @ae88464b1b88: 0 = 00000020, 1 = 000B0671-00200800-7FFAFBFF-BFEBFBFF,
+ * 7.0 EDX = FC1C4410, 0A = 08300805-00000000-0000000F-00008604.
+ */
+FIXTURE_VARIANT_ADD(dump, rpl_e_xeon_6315p) {
+	.cpu = "Xeon 6315P",
+	.id = { .max_leaf = 0x20, .vendor = VENDOR_INTEL,
+		.leaf1_eax = 0x000b0671, .leaf1_ecx = 0x7ffafbff,
+		.leafa_eax = 0x08300805, .leafa_ebx = 0, .leafa_ecx = 0x0000000f,
+		.leafa_edx = 0x00008604, .leaf7_edx = 0xfc1c4410,
+		.perf_capabilities = PERF_CAP_FW },
+	.want = CAPS_V5_8GP_4FIX(6, 0xb7, 1),
+	.pmu = "adl_glc",
+};
+
+/*
+ * Core i3-N305 (Alder Lake-N, Gracemont E-cores only, 6/0xbe/0): not
+ * hybrid (7.0 EDX bit 15 clear) though leaf 1AH reads 20000001 (Atom).
+ * GenuineIntel00B06E0_AlderLakeN_03_CPUID.txt @638cd3877b39:
+ * 0 = 00000020, 1 = 000B06E0-00800800-7FFAFBBF-BFEBFBFF, 7.0 EDX =
+ * FC184410, 0A = 07300605-00000000-00000007-00008603: version 5, 6
+ * generic counters of 48 bits, 7 architectural events (0xffffff80),
+ * fixed 0-2 (ECX 7, EDX[4:0] 3) of 48 bits, AnyThread deprecated.
+ * (AlderLakeN_02 and TwinLake_01 are the same.)
+ */
+FIXTURE_VARIANT_ADD(dump, adl_n_i3_n305) {
+	.cpu = "Core i3-N305",
+	.id = { .max_leaf = 0x20, .vendor = VENDOR_INTEL,
+		.leaf1_eax = 0x000b06e0, .leaf1_ecx = 0x7ffafbbf,
+		.leafa_eax = 0x07300605, .leafa_ebx = 0, .leafa_ecx = 0x00000007,
+		.leafa_edx = 0x00008603, .leaf7_edx = 0xfc184410,
+		.perf_capabilities = PERF_CAP_FW },
+	.want = CAPS_V5_6GP_3FIX(6, 0xbe, 0),
+	.pmu = "adl_grt",
+};
+
+/*
+ * Hybrid parts: CPUID.(7,0):EDX[15] set on every logical CPU, so the
+ * decode is refused (PMUCTL_R_HYBRID_CPU) whichever core type it runs
+ * on.  The core types' leaves 0, 1 EAX/ECX, 7.0 and 0AH are the same in
+ * every dump below (they differ in leaf 1 EBX, the APIC id, and leaves
+ * 1AH/23H, quoted), so one vector serves both.  .want holds what leaf
+ * 0AH says by the SDM fields once the hybrid bit is cleared
+ * (decodes_leaf_0a_once_hybrid_bit_cleared).
+ *
+ * Core i9-12900K (Alder Lake-S 8P+8E, 6/0x97/2).
+ * GenuineIntel0090672_AlderLake_01_LC_BC_CPUID.txt @d993c2d5e7d3, CPU #0
+ * (P) and #16 (E) alike: 0 = 00000020, 1 = 00090672-xx800800-7FFAFBFF-
+ * BFEBFBFF, 7.0 EDX = FC1CC410, 0A = 07300605-00000000-00000007-00008603
+ * (6 GP, fixed 0-2: the subset both types share; Linux 6.12 adds 2 GP and
+ * fixed 3 for the P-core), 1A = 40000001 (P) / 20000001 (E).
+ */
+FIXTURE_VARIANT_ADD(dump, adl_i9_12900k) {
+	.cpu = "Core i9-12900K (either type)",
+	.id = { .max_leaf = 0x20, .vendor = VENDOR_INTEL,
+		.leaf1_eax = 0x00090672, .leaf1_ecx = 0x7ffafbff,
+		.leafa_eax = 0x07300605, .leafa_ebx = 0, .leafa_ecx = 0x00000007,
+		.leafa_edx = 0x00008603, .leaf7_edx = 0xfc1cc410,
+		.perf_capabilities = PERF_CAP_FW },
+	.ret = -ENODEV, .reason = PMUCTL_R_HYBRID_CPU,
+	.want = CAPS_V5_6GP_3FIX(6, 0x97, 2),
+};
+
+/*
+ * Core i9-13900K (Raptor Lake-S 8P+16E, 6/0xb7/1).
+ * GenuineIntel00B0671_RaptorLake_01_CPUID.txt @d993c2d5e7d3, CPU #0 (P),
+ * #16 (E): 0 = 00000020, 1 = 000B0671-xx800800-7FFAFBFF-BFEBFBFF, 7.0 EDX
+ * = FC1CC410, 0A = 07300605-00000000-00000007-00008603, 1A = 40000001 /
+ * 20000001.  Leaf 0AH is the same on both types.
+ */
+FIXTURE_VARIANT_ADD(dump, rpl_i9_13900k) {
+	.cpu = "Core i9-13900K (either type)",
+	.id = { .max_leaf = 0x20, .vendor = VENDOR_INTEL,
+		.leaf1_eax = 0x000b0671, .leaf1_ecx = 0x7ffafbff,
+		.leafa_eax = 0x07300605, .leafa_ebx = 0, .leafa_ecx = 0x00000007,
+		.leafa_edx = 0x00008603, .leaf7_edx = 0xfc1cc410,
+		.perf_capabilities = PERF_CAP_FW },
+	.ret = -ENODEV, .reason = PMUCTL_R_HYBRID_CPU,
+	.want = CAPS_V5_6GP_3FIX(6, 0xb7, 1),
+};
+
+/*
+ * Core i5-1350P (Raptor Lake-P, 6/0xba/2) with its E-cores off: all 8
+ * logical CPUs report core type 0x40 (1A = 40000001) and leaf 0AH the
+ * whole P-core PMU, 0A = 08300805-00000000-0000000F-00008604, yet 7.0 EDX
+ * = FC1CC410 keeps the hybrid bit (the case Linux 6.12 intel_pmu_init()
+ * names in its "E-cores are disabled in a BIOS" quirk).  Refused today.
+ * GenuineIntel00B06A2_RaptorLakeP_02_CPUID.txt @c63a23ffe831: 0 =
+ * 00000020, 1 = 000B06A2-00400800-7FFAFBFF-BFEBFBFF.
+ */
+FIXTURE_VARIANT_ADD(dump, rpl_p_i5_1350p_ecores_off) {
+	.cpu = "Core i5-1350P, E-cores off",
+	.id = { .max_leaf = 0x20, .vendor = VENDOR_INTEL,
+		.leaf1_eax = 0x000b06a2, .leaf1_ecx = 0x7ffafbff,
+		.leafa_eax = 0x08300805, .leafa_ebx = 0, .leafa_ecx = 0x0000000f,
+		.leafa_edx = 0x00008604, .leaf7_edx = 0xfc1cc410,
+		.perf_capabilities = PERF_CAP_FW },
+	.ret = -ENODEV, .reason = PMUCTL_R_HYBRID_CPU,
+	.want = CAPS_V5_8GP_4FIX(6, 0xba, 2),
+};
+
+/*
+ * Core Ultra 7 155H (Meteor Lake-H, 6/0xaa/4).
+ * GenuineIntel00A06A4_MeteorLake_10_CPUID.txt @23fb8b7d8943, CPU #0 (P),
+ * #2 (E): 0 = 00000023, 1 = 000A06A4-xx800800-7FFAFBFF-BFEBFBFF, 7.0 EDX
+ * = FC18C410, 0A = 07300805-00000000-00000007-00008603 (8 GP, fixed 0-2)
+ * on both.  P: 1A = 40000002, 23.0 = 0000000B-0-0-0, 23.1 = 000000FF-
+ * 0000000F, 23.3 EAX 00000DFF.  E: 1A = 20000002, 23.0 = 0000000B-0-
+ * 00000006-0, 23.1 = 000000FF-00000007, 23.3 EAX 0000007F.
+ */
+FIXTURE_VARIANT_ADD(dump, mtl_ultra7_155h) {
+	.cpu = "Core Ultra 7 155H (either type)",
+	.id = { .max_leaf = 0x23, .vendor = VENDOR_INTEL,
+		.leaf1_eax = 0x000a06a4, .leaf1_ecx = 0x7ffafbff,
+		.leafa_eax = 0x07300805, .leafa_ebx = 0, .leafa_ecx = 0x00000007,
+		.leafa_edx = 0x00008603, .leaf7_edx = 0xfc18c410,
+		.perf_capabilities = PERF_CAP_FW },
+	.ret = -ENODEV, .reason = PMUCTL_R_HYBRID_CPU,
+	.want = { .family = 6, .model = 0xaa, .stepping = 4, .version = 5,
+		  .nr_gp = 8, .gp_width = 48, .nr_fixed = 3, .fixed_width = 48,
+		  .fixed_mask = 0x7, .events_unavailable = 0xffffff80,
+		  .flags = ANYD | FWW, .perf_capabilities = PERF_CAP_FW },
+};
+
+/*
+ * Core Ultra 7 265K (Arrow Lake-S, 6/0xc6/2), perfmon version 6.
+ * GenuineIntel00C0662_ArrowLake_08_CPUID.txt @23fb8b7d8943, CPU #0 (P),
+ * #2 (E): 0 = 00000023, 1 = 000C0662-xx800800-7FFAFBFF-BFEBFBFF, 7.0 EDX
+ * = FC18C430, 0A = 0D300806-00000280-00000007-00008603 (v6, 8 GP,
+ * 13 events, 7 and 9 unavailable, fixed 0-2) on both.  P: 1A = 40000003,
+ * 23.0 = 0000000B-00000003, 23.1 = 000003FF-0000000F (10 GP).  E:
+ * 1A = 20000003, 23.0 = 0000000F-00000003-00000008, 23.1 = 000000FF-
+ * 00000077 (fixed 0-2 and 4-6), 23.2 = 000000FC-00000003-000000FC-00000003.
+ */
+FIXTURE_VARIANT_ADD(dump, arl_ultra7_265k) {
+	.cpu = "Core Ultra 7 265K (either type)",
+	.id = { .max_leaf = 0x23, .vendor = VENDOR_INTEL,
+		.leaf1_eax = 0x000c0662, .leaf1_ecx = 0x7ffafbff,
+		.leafa_eax = 0x0d300806, .leafa_ebx = 0x00000280, .leafa_ecx = 0x00000007,
+		.leafa_edx = 0x00008603, .leaf7_edx = 0xfc18c430,
+		.perf_capabilities = PERF_CAP_FW },
+	.ret = -ENODEV, .reason = PMUCTL_R_HYBRID_CPU,
+	.want = CAPS_V6_HYBRID(6, 0xc6, 2),
+};
+
+/*
+ * Core Ultra 9 288V (Lunar Lake, 6/0xbd/1), perfmon version 6.
+ * GenuineIntel00B06D1_LunarLake_04_CPUID.txt @23fb8b7d8943, CPU #0 (P),
+ * #4 (E, "Atom LP"): 0 = 00000023, 1 = 000B06D1-xx800800-7FFAFBFF-
+ * BFEBFBFF, 7.0 EDX = FC1CC430, 0A = 0D300806-00000280-00000007-00008603;
+ * leaves 1AH/23H as Arrow Lake-S above.
+ */
+FIXTURE_VARIANT_ADD(dump, lnl_ultra9_288v) {
+	.cpu = "Core Ultra 9 288V (either type)",
+	.id = { .max_leaf = 0x23, .vendor = VENDOR_INTEL,
+		.leaf1_eax = 0x000b06d1, .leaf1_ecx = 0x7ffafbff,
+		.leafa_eax = 0x0d300806, .leafa_ebx = 0x00000280, .leafa_ecx = 0x00000007,
+		.leafa_edx = 0x00008603, .leaf7_edx = 0xfc1cc430,
+		.perf_capabilities = PERF_CAP_FW },
+	.ret = -ENODEV, .reason = PMUCTL_R_HYBRID_CPU,
+	.want = CAPS_V6_HYBRID(6, 0xbd, 1),
+};
 FIXTURE_SETUP(dump)
 {
 	memset(&self->caps, 0xa5, sizeof(self->caps));
@@ -374,6 +764,35 @@ TEST_F(dump, selects_model_table_or_reports_no_pmu)
 	m = pmuctl_model_match(self->caps.family, self->caps.model);
 	ASSERT_NE(NULL, m);
 	EXPECT_STREQ(variant->pmu, m->name) TH_LOG("%s", variant->cpu);
+}
+
+/*
+ * CPUID.(7,0):EDX[15] alone decides the hybrid refusal: cleared on a
+ * hybrid dump, leaf 0AH decodes to what the SDM fields say (.want: on
+ * Alder/Raptor Lake the 6 GP / 3 fixed both core types share, not the
+ * P-core's 8 / 4); set on a decoded dump, the decode is refused.
+ */
+TEST_F(dump, decodes_leaf_0a_once_hybrid_bit_cleared)
+{
+	struct pmuctl_cpuid id = variant->id;
+	struct pmuctl_caps caps;
+	u32 reason;
+	int ret;
+
+	if (variant->ret && variant->reason != PMUCTL_R_HYBRID_CPU)
+		return;	/* refused for another reason, checked first or not */
+	if (variant->ret) {
+		ASSERT_NE(0U, id.leaf7_edx & (1U << 15)) TH_LOG("%s", variant->cpu);
+		id.leaf7_edx &= ~(1U << 15);
+		ret = pmuctl_caps_decode(&id, &caps, &reason);
+		ASSERT_EQ(0, ret) TH_LOG("%s: reason %u", variant->cpu, reason);
+		expect_caps(_metadata, variant->cpu, &variant->want, &caps);
+		return;
+	}
+	ASSERT_EQ(0U, id.leaf7_edx & (1U << 15)) TH_LOG("%s", variant->cpu);
+	id.leaf7_edx |= 1U << 15;
+	EXPECT_EQ(-ENODEV, pmuctl_caps_decode(&id, &caps, &reason)) TH_LOG("%s", variant->cpu);
+	EXPECT_EQ((u32)PMUCTL_R_HYBRID_CPU, reason) TH_LOG("%s", variant->cpu);
 }
 
 /* ------------------------------------------------------------------ */
@@ -878,6 +1297,111 @@ TEST(flags_tsx_force_abort_unless_rtm_always_aborts)
 		EXPECT_EQ(v[i].tfa, !!(caps.flags & PMUCTL_CAP_TSX_FORCE_ABORT))
 			TH_LOG("leaf 7 EDX %#x", v[i].edx);
 	}
+}
+
+/*
+ * Model matching for today's Intel cores, every family-6 model number
+ * checked: Ice Lake client 0x7d/0x7e, Tiger Lake 0x8c/0x8d and Rocket Lake
+ * 0xa7 share the ICL table; Ice Lake-SP/-D 0x6a/0x6c are ICX; Sapphire and
+ * Emerald Rapids 0x8f/0xcf are SPR; Granite Rapids X/D 0xad/0xae are GNR
+ * (model numbers: Linux 6.12 arch/x86/include/asm/intel-family.h, and the
+ * dumps above).  The Knights and Skylake entries stay; the hybrid and
+ * Atom parts (below) and every other number get the generic model.  Any
+ * other family never gets a table.
+ */
+TEST(matches_todays_models_exactly)
+{
+	static const struct { u8 model; u32 id; const char *what; } tab[] = {
+		{ 0x7d, PMUCTL_MODEL_ICL, "ICELAKE" },
+		{ 0x7e, PMUCTL_MODEL_ICL, "ICELAKE_L" },
+		{ 0x8c, PMUCTL_MODEL_ICL, "TIGERLAKE_L" },
+		{ 0x8d, PMUCTL_MODEL_ICL, "TIGERLAKE" },
+		{ 0xa7, PMUCTL_MODEL_ICL, "ROCKETLAKE" },
+		{ 0x6a, PMUCTL_MODEL_ICX, "ICELAKE_X" },
+		{ 0x6c, PMUCTL_MODEL_ICX, "ICELAKE_D" },
+		{ 0x8f, PMUCTL_MODEL_SPR, "SAPPHIRERAPIDS_X" },
+		{ 0xcf, PMUCTL_MODEL_SPR, "EMERALDRAPIDS_X" },
+		{ 0xad, PMUCTL_MODEL_GNR, "GRANITERAPIDS_X" },
+		{ 0xae, PMUCTL_MODEL_GNR, "GRANITERAPIDS_D" },
+		/* unchanged */
+		{ 0x57, PMUCTL_MODEL_KNL, "XEON_PHI_KNL" },
+		{ 0x85, PMUCTL_MODEL_KNM, "XEON_PHI_KNM" },
+		{ 0x4e, PMUCTL_MODEL_SKL, "SKYLAKE_L" },
+		{ 0x5e, PMUCTL_MODEL_SKL, "SKYLAKE" },
+		{ 0x55, PMUCTL_MODEL_SKL, "SKYLAKE_X" },
+		{ 0x8e, PMUCTL_MODEL_SKL, "KABYLAKE_L" },
+		{ 0x9e, PMUCTL_MODEL_SKL, "KABYLAKE" },
+		{ 0xa5, PMUCTL_MODEL_SKL, "COMETLAKE" },
+		{ 0xa6, PMUCTL_MODEL_SKL, "COMETLAKE_L" },
+		/* hybrid families: one core type once the hybrid refusal passed */
+		{ 0x97, PMUCTL_MODEL_ADL_GLC, "ALDERLAKE" },
+		{ 0x9a, PMUCTL_MODEL_ADL_GLC, "ALDERLAKE_L" },
+		{ 0xbe, PMUCTL_MODEL_ADL_GRT, "ATOM_GRACEMONT (Alder Lake-N)" },
+		{ 0xb7, PMUCTL_MODEL_ADL_GLC, "RAPTORLAKE" },
+		{ 0xba, PMUCTL_MODEL_ADL_GLC, "RAPTORLAKE_P" },
+		{ 0xbf, PMUCTL_MODEL_ADL_GLC, "RAPTORLAKE_S" },
+		/* always hybrid, or not yet tabled: the generic model */
+		{ 0xaa, PMUCTL_MODEL_ARCH, "METEORLAKE_L" },
+		{ 0xac, PMUCTL_MODEL_ARCH, "METEORLAKE" },
+		{ 0xc5, PMUCTL_MODEL_ARCH, "ARROWLAKE_H" },
+		{ 0xc6, PMUCTL_MODEL_ARCH, "ARROWLAKE" },
+		{ 0xb5, PMUCTL_MODEL_ARCH, "ARROWLAKE_U" },
+		{ 0xbd, PMUCTL_MODEL_ARCH, "LUNARLAKE_M" },
+		{ 0xcc, PMUCTL_MODEL_ARCH, "PANTHERLAKE_L" },
+		{ 0x8a, PMUCTL_MODEL_ARCH, "LAKEFIELD" },
+		{ 0xaf, PMUCTL_MODEL_SRF, "ATOM_CRESTMONT_X (Sierra Forest)" },
+		{ 0xb6, PMUCTL_MODEL_SRF, "ATOM_CRESTMONT (Grand Ridge)" },
+		{ 0xdd, PMUCTL_MODEL_ARCH, "ATOM_DARKMONT_X (Clearwater Forest)" },
+		{ 0x86, PMUCTL_MODEL_ARCH, "ATOM_TREMONT_D" },
+		{ 0x96, PMUCTL_MODEL_ARCH, "ATOM_TREMONT" },
+		{ 0x9c, PMUCTL_MODEL_ARCH, "ATOM_TREMONT_L" },
+		/* neighbours of the new numbers */
+		{ 0x6b, PMUCTL_MODEL_ARCH, "(none)" },
+		{ 0x7f, PMUCTL_MODEL_ARCH, "(none)" },
+		{ 0x8b, PMUCTL_MODEL_ARCH, "(none)" },
+		{ 0xa8, PMUCTL_MODEL_ARCH, "(none)" },
+		{ 0xce, PMUCTL_MODEL_ARCH, "(none)" },
+		{ 0xd0, PMUCTL_MODEL_ARCH, "(none)" },
+	};
+	static const u32 other_family[] = { 5, 0xf, 0x13, 0x12, 0x17 };
+	const struct pmuctl_model *m;
+	u32 i, model, f, n_new = 0;
+
+	for (i = 0; i < PMUCTL_NELEM(tab); i++) {
+		m = pmuctl_model_match(6, tab[i].model);
+		ASSERT_NE(NULL, m);
+		EXPECT_EQ(tab[i].id, m->id) {
+			TH_LOG("6/%#x %s: model %s (%u)", tab[i].model, tab[i].what,
+			       m->name, m->id);
+		}
+		/* the table's own id and name lead back to it */
+		EXPECT_EQ(m, pmuctl_model_by_id(m->id)) TH_LOG("%s", m->name);
+		EXPECT_EQ(m, pmuctl_model_by_name(m->name)) TH_LOG("%s", m->name);
+	}
+	/* every other family-6 number: the generic model, and no new id */
+	for (model = 0; model < 256; model++) {
+		u32 want = PMUCTL_MODEL_ARCH;
+
+		for (i = 0; i < PMUCTL_NELEM(tab); i++)
+			if (tab[i].model == model)
+				want = tab[i].id;
+		m = pmuctl_model_match(6, model);
+		ASSERT_NE(NULL, m);
+		EXPECT_EQ(want, m->id) TH_LOG("6/%#x: %s", model, m->name);
+		if (m->id >= PMUCTL_MODEL_ICL && m->id <= PMUCTL_MODEL_GNR)
+			n_new++;
+		/* the same numbers in other families are not these parts */
+		for (f = 0; f < PMUCTL_NELEM(other_family); f++) {
+			m = pmuctl_model_match(other_family[f], model);
+			ASSERT_NE(NULL, m);
+			EXPECT_EQ((u32)PMUCTL_MODEL_ARCH, m->id) {
+				TH_LOG("%#x/%#x: %s", other_family[f], model, m->name);
+			}
+		}
+	}
+	EXPECT_EQ(11U, n_new);
+	TH_LOG("%zu named models, 256 family-6 numbers, %u on the new tables",
+	       PMUCTL_NELEM(tab), n_new);
 }
 
 TEST_HARNESS_MAIN

@@ -235,6 +235,86 @@ expect group_fails_on_an_invalid_member 1 \
 	'error GROUP: not scheduled, event 2 failed' "$ERR" -- \
 	check --pmu knm --group r300c4 r500c4
 
+# Today's cores (issue 12): every --pmu name, by libpfm4 name where it has
+# a table, and raw; the model's own rules.
+for p in icl icx spr gnr; do
+	expect ${p}_places_slots_on_fixed_counter_3 0 \
+		'ok fixed3 0x30400 0x0' 'ok fixed0 0x30100 0x0' 'ok fixed0 0x300c0 0x0' -- \
+		check --pmu $p r30400 r30100 r300c0
+	expect ${p}_refuses_any_thread 1 'error ANY_NOT_ALLOWED: .+' -- \
+		check --pmu $p r2300c4
+	expect ${p}_refuses_topdown_metric_pseudo_events 1 \
+		'error NO_ELIGIBLE_COUNTER: .+' -- check --pmu $p r38000
+done
+expect icl_names_its_events 0 \
+	'ok fixed3 0x30400 0x0' 'ok pmc0 0x301b7 0x10001' -- \
+	check --pmu icl topdown:slots offcore_response_0:demand_data_rd_any_response
+expect icx_names_its_events 0 \
+	'ok fixed3 0x30400 0x0' 'ok pmc0 0x301bb 0x10001' -- \
+	check --pmu icx topdown:slots offcore_response_1:demand_data_rd_any_response
+expect spr_names_its_events 0 \
+	'ok fixed3 0x30400 0x0' 'ok pmc0 0x3012a 0x10001' 'ok pmc0 0x3012a 0x3fbfc00001' -- \
+	check --pmu spr topdown:slots ocr:demand_data_rd_any_response ocr:demand_data_rd_l3_miss
+expect gnr_names_architectural_events 0 'ok fixed1 0x3003c 0x0' 'ok pmc0 0x300c4 0x0' -- \
+	check --pmu gnr unhalted_core_cycles branch_instructions_retired
+expect spr_moves_second_ocr_value_to_rsp1 0 \
+	'ok pmc[0-3] 0x3012a 0x10001' 'ok pmc[0-3] 0x3012b 0x10002' -- \
+	check --pmu spr --group r3012a:10001 r3012a:10002
+expect spr_refuses_skylake_offcore_encoding_with_extra 1 \
+	'error EXTRA_UNEXPECTED: .+' -- check --pmu spr r301b7:10001
+expect icl_refuses_golden_cove_ocr_encoding_with_extra 1 \
+	'error EXTRA_UNEXPECTED: .+' -- check --pmu icl r3012a:10001
+expect icl_refuses_offcore_request_bit_14 1 'error EXTRA_MASK: .+' -- \
+	check --pmu icl r301b7:14000
+expect spr_shares_frontend_between_its_selectors 1 \
+	'error GROUP: not scheduled, event 2 failed' 'error FRONTEND_BUSY: .+' -- \
+	check --pmu spr --group r301c6:11 r340ad:1
+expect spr_frontend_selectors_share_one_value 0 \
+	'ok pmc[0-7] 0x340ad 0x1' 'ok pmc[0-7] 0x340ad 0x1' -- \
+	check --pmu spr --group r340ad:1 r340ad:1
+expect spr_keeps_counter_0_only_events_apart 1 \
+	'error GROUP: not scheduled, event 2 failed' 'error COUNTERS_BUSY: .+' -- \
+	check --pmu spr --group r304a4 r308a4
+expect icl_lets_stalls_total_use_8_counters 0 \
+	'ok pmc[0-7] 0x104a3 0x0' 'ok pmc[0-7] 0x104a3 0x0' 'ok pmc[0-7] 0x104a3 0x0' \
+	'ok pmc[0-7] 0x104a3 0x0' 'ok pmc[0-7] 0x104a3 0x0' -- \
+	check --pmu icl --group r104a3 r104a3 r104a3 r104a3 r104a3
+expect icl_keeps_other_cycle_activity_on_counters_0_to_3 1 \
+	'error GROUP: not scheduled, event 5 failed' \
+	'error GROUP: not scheduled, event 5 failed' \
+	'error GROUP: not scheduled, event 5 failed' \
+	'error GROUP: not scheduled, event 5 failed' \
+	'error COUNTERS_BUSY: .+' -- \
+	check --pmu icl --group r108a3 r108a3 r108a3 r108a3 r108a3
+expect adl_glc_is_golden_cove 0 \
+	'ok fixed3 0x30400 0x0' 'ok pmc0 0x3012a 0x10001' 'ok pmc[0-7] 0x340ad 0x1' -- \
+	check --pmu adl_glc r30400 r3012a:10001 r340ad:1
+for p in adl_grt srf; do
+	expect ${p}_has_no_fixed_counter_3 1 'error NO_ELIGIBLE_COUNTER: .+' -- \
+		check --pmu $p r30400
+	expect ${p}_takes_intel_fixed_encodings 0 \
+		'ok fixed0 0x30100 0x0' 'ok fixed1 0x30200 0x0' 'ok fixed2 0x30300 0x0' -- \
+		check --pmu $p r30100 r30200 r30300
+	expect ${p}_keeps_load_latency_on_counters_0_and_1 1 \
+		'error GROUP: not scheduled, event 3 failed' \
+		'error GROUP: not scheduled, event 3 failed' 'error COUNTERS_BUSY: .+' -- \
+		check --pmu $p --group r305d0:4 r305d0:4 r305d0:4
+	expect ${p}_refuses_any_thread 1 'error ANY_NOT_ALLOWED: .+' -- \
+		check --pmu $p r2300c4
+done
+expect srf_refuses_snoop_rsp_events 1 'error EXTRA_UNSUPPORTED: .+' -- \
+	check --pmu srf r30127
+expect adl_grt_takes_0x27_as_a_plain_event 0 'ok pmc0 0x30127 0x0' -- \
+	check --pmu adl_grt r30127
+expect adl_grt_moves_second_ocr_value_to_rsp1 0 \
+	'ok pmc[0-5] 0x301b7 0x10001' 'ok pmc[0-5] 0x302b7 0x10002' -- \
+	check --pmu adl_grt --group r301b7:10001 r301b7:10002
+run check --help
+for p in icl icx spr gnr adl_glc adl_grt srf; do
+	grep -q "^  $p " "$tmp/out"
+	report $((! $?)) check_help_names_$p
+done
+
 # Usage errors: exit 2, one line and the pointer to the help on stderr.
 expect_usage usage_bad_raw_hex check --pmu knm r0x301b7
 expect_usage usage_bad_raw_extra check --pmu knm r301b7:40zz

@@ -861,6 +861,7 @@ static const char *const reason_name[PMUCTL_R_NR] = {
 	[PMUCTL_R_UNPRIV_KERNEL_MODE] = "UNPRIV_KERNEL_MODE",
 	[PMUCTL_R_UNPRIV_ANY_THREAD] = "UNPRIV_ANY_THREAD",
 	[PMUCTL_R_NOT_ARCHITECTURAL] = "NOT_ARCHITECTURAL",
+	[PMUCTL_R_EXTRA_UNSUPPORTED] = "EXTRA_UNSUPPORTED",
 };
 
 static const char *rname(u32 r)
@@ -1274,6 +1275,9 @@ TEST(model_names_unique_and_lookups_round_trip)
 	EXPECT_EQ((u32)PMUCTL_MODEL_ICX, pmuctl_model_by_name("icx")->id);
 	EXPECT_EQ((u32)PMUCTL_MODEL_SPR, pmuctl_model_by_name("spr")->id);
 	EXPECT_EQ((u32)PMUCTL_MODEL_GNR, pmuctl_model_by_name("gnr")->id);
+	EXPECT_EQ((u32)PMUCTL_MODEL_ADL_GLC, pmuctl_model_by_name("adl_glc")->id);
+	EXPECT_EQ((u32)PMUCTL_MODEL_ADL_GRT, pmuctl_model_by_name("adl_grt")->id);
+	EXPECT_EQ((u32)PMUCTL_MODEL_SRF, pmuctl_model_by_name("srf")->id);
 	EXPECT_EQ((u32)PMUCTL_MODEL_ARCH, pmuctl_model_by_name("arch")->id);
 	EXPECT_EQ(NULL, pmuctl_model_by_name(""));
 	EXPECT_EQ(NULL, pmuctl_model_by_name("sk"));
@@ -1482,6 +1486,23 @@ TEST(model_tables_hold_the_documented_offcore_facts)
 		{ "skl", 0x01bb, 0x1a7, 0x3fffff8fffULL },
 		{ "skl", 0x01c6, 0x3f7, 0x7fff17ULL },
 		{ "skl", 0x01cd, 0x3f6, 0xffffULL },
+		/* Linux 6.12 intel_icl_extra_regs */
+		{ "icl", 0x01b7, 0x1a6, 0x3fffffbfffULL },
+		{ "icl", 0x01bb, 0x1a7, 0x3fffffbfffULL },
+		{ "icl", 0x01c6, 0x3f7, 0x7fff17ULL },
+		{ "icl", 0x01cd, 0x3f6, 0xffffULL },
+		{ "icx", 0x01b7, 0x1a6, 0x3fffffbfffULL },
+		{ "icx", 0x01bb, 0x1a7, 0x3fffffbfffULL },
+		/* intel_glc_extra_regs */
+		{ "spr", 0x012a, 0x1a6, 0x3fffffffffULL },
+		{ "spr", 0x012b, 0x1a7, 0x3fffffffffULL },
+		{ "spr", 0x01c6, 0x3f7, 0x7fff1fULL },
+		{ "spr", 0x01cd, 0x3f6, 0xffffULL },
+		/* intel_rwc_extra_regs */
+		{ "gnr", 0x012a, 0x1a6, 0x3fffffffffULL },
+		{ "gnr", 0x012b, 0x1a7, 0x3fffffffffULL },
+		{ "gnr", 0x03c6, 0x3f7, 0x7fff1fULL },
+		{ "gnr", 0x01cd, 0x3f6, 0xffffULL },
 	};
 	u32 i, j;
 
@@ -1534,9 +1555,11 @@ TEST(model_match_maps_family_and_model)
 		{ 6, 0xad, "gnr" },	/* Granite Rapids */
 		{ 6, 0xae, "gnr" },
 		{ 6, 0x9d, "arch" },	/* Ice Lake NNPI: not in Linux's icl case */
-		{ 6, 0x97, "arch" },	/* Alder Lake: hybrid */
-		{ 6, 0xaf, "arch" },	/* Sierra Forest: no Crestmont table yet */
-		{ 6, 0xaa, "arch" },	/* Meteor Lake: hybrid */
+		{ 6, 0x97, "adl_glc" },	/* Alder Lake with P-cores only */
+		{ 6, 0xbe, "adl_grt" },	/* Alder Lake-N */
+		{ 6, 0xaf, "srf" },	/* Sierra Forest */
+		{ 6, 0xb6, "srf" },	/* Grand Ridge */
+		{ 6, 0xaa, "arch" },	/* Meteor Lake: always hybrid */
 		{ 6, 0x1a, "arch" },	/* Nehalem */
 		{ 6, 0x17, "arch" },	/* Penryn */
 		{ 6, 0x00, "arch" },
@@ -1605,6 +1628,316 @@ TEST(no_pmc3_policy_withholds_pmc3_only)
 					   &v, ev, 3, place, &reason, &index));
 	for (i = 0; i < 3; i++)
 		EXPECT_NE(3, place[i].idx);
+}
+
+/*
+ * Today's cores (Ice Lake, Golden Cove, Redwood Cove): what their tables
+ * add to the rules above, one vector per fact, each with the model it is
+ * tried on.  Caps as the parts report them (selftests/core/caps_test.c:
+ * perfmon v5, 8 generic and fixed counters 0-3, 48 bits, AnyThread
+ * deprecated); .v4 reports perfmon v4 with AnyThread instead, as a
+ * hypervisor may, and .fm a fixed-counter bitmap.
+ */
+#define F3	BIT(PMUCTL_IDX_FIXED + 3)
+
+static const struct pmuctl_caps caps_v5 = {
+	.family = 6, .version = 5, .nr_gp = 8, .gp_width = 48,
+	.nr_fixed = 4, .fixed_width = 48, .fixed_mask = 0xf,
+	.events_unavailable = 0xffffff00,
+	.flags = PMUCTL_CAP_ANY_DEPRECATED | PMUCTL_CAP_FULL_WIDTH_WRITE,
+};
+
+struct nvec {
+	int line;
+	const char *models;	/* space-separated */
+	u64 cfg, extra;
+	u32 why;		/* PMUCTL_R_NONE: accepted with cnt and xr */
+	u64 cnt;
+	u8 xr;			/* XR(i), or 0 */
+	bool v4;
+	u32 fm;			/* FM(x) */
+};
+
+#define N(...)	{ .line = __LINE__, __VA_ARGS__ }
+#define GLC	"spr gnr"
+#define ICX	"icl icx"
+#define NEW	"icl icx spr gnr"
+#define ATOM	"adl_grt srf"
+
+static const struct nvec nvecs[] = {
+	/* ---- constraints: ranges, and the first match decides [Linux 6.12] ---- */
+	N(.models = ICX, .cfg = 0x0003 | USR, .cnt = 0xf),		/* 0x03-0x0a */
+	N(.models = ICX, .cfg = 0xff0a | USR, .cnt = 0xf),
+	N(.models = ICX, .cfg = 0x010b | USR, .cnt = 0xff),		/* past the range */
+	N(.models = ICX, .cfg = 0x0102 | USR, .cnt = 0xff),
+	N(.models = ICX, .cfg = 0x0124 | USR, .cnt = 0xf),		/* 0x1f-0x28 */
+	N(.models = ICX, .cfg = 0x0129 | USR, .cnt = 0xff),
+	N(.models = ICX, .cfg = 0x0132 | USR, .cnt = 0xf),
+	N(.models = ICX, .cfg = 0x0460 | USR, .cnt = 0xf),
+	N(.models = ICX, .cfg = 0x018b | USR, .cnt = 0xf),
+	N(.models = ICX, .cfg = 0x018c | USR, .cnt = 0xff),
+	N(.models = ICX, .cfg = 0x04a3 | USR, .cnt = 0xff),		/* ahead of 0xa3's rule */
+	N(.models = ICX, .cfg = 0x14a3 | USR | CMASK(20), .cnt = 0xff),
+	N(.models = ICX, .cfg = 0x08a3 | USR, .cnt = 0xf),
+	N(.models = ICX, .cfg = 0x01b0 | USR, .cnt = 0xf),
+	N(.models = ICX, .cfg = 0x01b1 | USR, .cnt = 0xff),
+	N(.models = ICX, .cfg = 0x01e6 | USR, .cnt = 0xf),
+	N(.models = ICX, .cfg = 0x01e7 | USR, .cnt = 0xff),
+	N(.models = ICX, .cfg = 0x01ef | USR, .cnt = 0xf),
+	N(.models = ICX, .cfg = 0x01f4 | USR, .cnt = 0xf),
+	N(.models = ICX, .cfg = 0x01f5 | USR, .cnt = 0xff),
+	N(.models = GLC, .cfg = 0x4f2e | USR, .cnt = 0xff),		/* ahead of 0x01-0x8f */
+	N(.models = GLC, .cfg = 0x003c | USR | CMASK(1), .cnt = 0xff),
+	N(.models = GLC, .cfg = 0x0101 | USR, .cnt = 0xf),
+	N(.models = GLC, .cfg = 0x012d | USR, .cnt = 0xf),
+	N(.models = GLC, .cfg = 0x018f | USR, .cnt = 0xf),
+	N(.models = GLC, .cfg = 0x0190 | USR, .cnt = 0xff),
+	N(.models = GLC, .cfg = 0x01a3 | USR, .cnt = 0xf),
+	N(.models = GLC, .cfg = 0x04a3 | USR, .cnt = 0xff),
+	N(.models = GLC, .cfg = 0x04a4 | USR, .cnt = 0x1),
+	N(.models = GLC, .cfg = 0x08a4 | USR, .cnt = 0x1),
+	N(.models = GLC, .cfg = 0x02a4 | USR, .cnt = 0xff),
+	N(.models = GLC, .cfg = 0x02cd | USR, .cnt = 0x1),
+	N(.models = GLC, .cfg = 0x05a3 | USR | CMASK(5), .cnt = 0xf),	/* Intel's lists */
+	N(.models = GLC, .cfg = 0x06a3 | USR | CMASK(6), .cnt = 0xf),
+	N(.models = GLC, .cfg = 0x0ca3 | USR | CMASK(12), .cnt = 0xf),
+	N(.models = GLC, .cfg = 0x10a3 | USR | CMASK(16), .cnt = 0xff),
+	N(.models = GLC, .cfg = 0x01ce | USR, .cnt = 0x1),
+	N(.models = GLC, .cfg = 0x01d0 | USR, .cnt = 0xf),
+	N(.models = GLC, .cfg = 0x01df | USR, .cnt = 0xf),
+	N(.models = GLC, .cfg = 0x01e0 | USR, .cnt = 0xff),
+	N(.models = GLC, .cfg = 0x01fe | USR, .cnt = 0xff),
+	N(.models = GLC, .cfg = 0x01ff | USR, .cnt = 0xff),	/* past every range */
+	/* ---- fixed counters: the model's encodings ---- */
+	N(.models = NEW, .cfg = 0x00c0 | USR, .cnt = 0xff | F0),
+	N(.models = ICX, .cfg = 0x01c0 | USR, .cnt = 0xff | F0),	/* old PREC_DIST */
+	N(.models = GLC, .cfg = 0x01c0 | USR, .cnt = 0xff),
+	N(.models = NEW, .cfg = 0x0100 | USR, .cnt = F0),		/* pseudo: fixed only */
+	N(.models = NEW, .cfg = 0x0200 | USR, .cnt = BIT(PMUCTL_IDX_FIXED + 1)),	/* Intel's */
+	N(.models = "skl arch", .cfg = 0x0200 | USR, .why = PMUCTL_R_NO_ELIGIBLE_COUNTER),
+	N(.models = "skl", .cfg = 0x0100 | USR, .why = PMUCTL_R_NO_ELIGIBLE_COUNTER),
+	N(.models = NEW, .cfg = 0x0400 | USR | OS, .cnt = F3),		/* TOPDOWN.SLOTS */
+	N(.models = NEW, .fm = FM(0x7), .cfg = 0x0400 | USR,
+	  .why = PMUCTL_R_NO_ELIGIBLE_COUNTER),
+	N(.models = "skl arch", .cfg = 0x0400 | USR, .why = PMUCTL_R_NO_ELIGIBLE_COUNTER),
+	N(.models = NEW, .cfg = 0x0400 | USR | INV | CMASK(1),
+	  .why = PMUCTL_R_NO_ELIGIBLE_COUNTER),
+	N(.models = NEW, .cfg = 0x01a4 | USR, .cnt = 0xff),		/* SLOTS_P: generic */
+	N(.models = GLC, .cfg = 0x013c | USR, .cnt = 0xff | BIT(PMUCTL_IDX_FIXED + 2)),
+	N(.models = ICX, .cfg = 0x013c | USR, .cnt = 0xff),
+	N(.models = NEW, .cfg = 0x0300 | USR, .cnt = BIT(PMUCTL_IDX_FIXED + 2)),
+	/* topdown metrics read PERF_METRICS, which pmuctl does not map */
+	N(.models = NEW, .cfg = 0x8000 | USR, .why = PMUCTL_R_NO_ELIGIBLE_COUNTER),
+	N(.models = NEW, .cfg = 0x8300 | USR, .why = PMUCTL_R_NO_ELIGIBLE_COUNTER),
+	/* ---- AnyThread: none, whatever the version says ---- */
+	N(.models = NEW, .cfg = 0x00c0 | USR | ANY, .why = PMUCTL_R_ANY_NOT_ALLOWED),
+	N(.models = NEW, .v4 = true, .cfg = 0x00c0 | USR | ANY, .why = PMUCTL_R_ANY_NOT_ALLOWED),
+	N(.models = NEW, .v4 = true, .cfg = 0x00c4 | USR | ANY, .why = PMUCTL_R_ANY_NOT_ALLOWED),
+	N(.models = "skl", .v4 = true, .cfg = 0x00c4 | USR | ANY, .cnt = 0xff),
+	/* ---- OFFCORE_RSP: Ice Lake's 0xb7/0xbb, Golden Cove's OCR 0x2a/0x2b ---- */
+	N(.models = ICX, .cfg = 0x01b7 | USR, .extra = 0x10001, .cnt = 0xf, .xr = XR(0)),
+	N(.models = ICX, .cfg = 0x01bb | USR, .extra = 0x3fbfc00001ULL, .cnt = 0xf, .xr = XR(1)),
+	N(.models = ICX, .cfg = 0x01b7 | USR, .extra = 0x14000 | 0x10000,	/* bit 14 */
+	  .why = PMUCTL_R_EXTRA_MASK),
+	N(.models = ICX, .cfg = 0x012a | USR, .extra = 0x10001, .why = PMUCTL_R_EXTRA_UNEXPECTED),
+	N(.models = GLC, .cfg = 0x012a | USR, .extra = 0x10001, .cnt = 0xf, .xr = XR(0)),
+	N(.models = GLC, .cfg = 0x012b | USR, .extra = 0x3fbfc00001ULL, .cnt = 0xf, .xr = XR(1)),
+	N(.models = GLC, .cfg = 0x012a | USR, .extra = 0x14000 | 0x10000, .cnt = 0xf, .xr = XR(0)),
+	N(.models = GLC, .cfg = 0x012a | USR, .extra = 0x4000000000ULL | 0x10001,
+	  .why = PMUCTL_R_EXTRA_MASK),
+	N(.models = GLC, .cfg = 0x01b7 | USR, .extra = 0x10001, .why = PMUCTL_R_EXTRA_UNEXPECTED),
+	N(.models = GLC, .cfg = 0x012a | USR, .extra = 0x10000, .why = PMUCTL_R_OFFCORE_NO_REQUEST),
+	N(.models = GLC, .cfg = 0x012a | USR, .extra = 0x1, .why = PMUCTL_R_OFFCORE_NO_RESPONSE),
+	N(.models = GLC, .cfg = 0x012a | USR, .extra = 0x10001 | BIT(18),
+	  .why = PMUCTL_R_OFFCORE_ANY_RESPONSE_MIXED),
+	N(.models = GLC, .cfg = 0x022a | USR, .cnt = 0xf),		/* not an OCR encoding */
+	/* ---- MSR_PEBS_FRONTEND and its other selectors ---- */
+	N(.models = ICX, .cfg = 0x01c6 | USR, .extra = 0x11, .cnt = 0xff, .xr = XR(2)),
+	N(.models = ICX, .cfg = 0x01c6 | USR, .extra = 0x18, .why = PMUCTL_R_EXTRA_MASK),
+	N(.models = "spr", .cfg = 0x01c6 | USR, .extra = 0x18, .cnt = 0xff, .xr = XR(2)),
+	N(.models = "spr", .cfg = 0x01c6 | USR, .extra = 0x20, .why = PMUCTL_R_EXTRA_MASK),
+	N(.models = GLC, .cfg = 0x40ad | USR, .extra = 0x7, .cnt = 0xff, .xr = XR(2)),
+	N(.models = GLC, .cfg = 0x40ad | USR, .extra = 0x8, .why = PMUCTL_R_EXTRA_MASK),
+	N(.models = GLC, .cfg = 0x04c2 | USR, .extra = 0x8, .cnt = 0xff, .xr = XR(2)),
+	N(.models = GLC, .cfg = 0x04c2 | USR, .extra = 0x1, .why = PMUCTL_R_EXTRA_MASK),
+	N(.models = ICX, .cfg = 0x40ad | USR, .extra = 0x1, .why = PMUCTL_R_EXTRA_UNEXPECTED),
+	N(.models = "gnr", .cfg = 0x03c6 | USR, .extra = 0x11, .cnt = 0xff, .xr = XR(2)),
+	N(.models = "gnr", .cfg = 0x02c6 | USR, .extra = 0x9, .cnt = 0xff, .xr = XR(2)),
+	N(.models = "gnr", .cfg = 0x02c6 | USR, .extra = 0x11, .why = PMUCTL_R_EXTRA_MASK),
+	N(.models = "gnr", .cfg = 0x01c6 | USR, .extra = 0x11, .why = PMUCTL_R_EXTRA_UNEXPECTED),
+	N(.models = "spr", .cfg = 0x03c6 | USR, .extra = 0x11, .why = PMUCTL_R_EXTRA_UNEXPECTED),
+	N(.models = ICX, .cfg = 0x01cd | USR, .extra = 3, .cnt = 0xff, .xr = XR(3)),
+	N(.models = GLC, .cfg = 0x01cd | USR, .extra = 3, .cnt = 0xfe, .xr = XR(3)),
+	N(.models = NEW, .cfg = 0x01cd | USR, .extra = 0x10000, .why = PMUCTL_R_EXTRA_MASK),
+
+	/* ---- Alder Lake's P-core: Sapphire Rapids' tables ---- */
+	N(.models = "adl_glc", .cfg = 0x012a | USR, .extra = 0x10001, .cnt = 0xf, .xr = XR(0)),
+	N(.models = "adl_glc", .cfg = 0x40ad | USR, .extra = 0x7, .cnt = 0xff, .xr = XR(2)),
+	N(.models = "adl_glc", .cfg = 0x04a4 | USR, .cnt = 0x1),
+	N(.models = "adl_glc", .cfg = 0x0400 | USR, .cnt = F3),
+	N(.models = "adl_glc", .cfg = 0x01b7 | USR, .extra = 0x10001,
+	  .why = PMUCTL_R_EXTRA_UNEXPECTED),
+
+	/* ---- Gracemont and Crestmont ---- */
+	N(.models = ATOM, .cfg = 0x00c0 | USR, .cnt = 0xff | F0),
+	N(.models = ATOM, .cfg = 0x0100 | USR, .cnt = F0),
+	N(.models = ATOM, .cfg = 0x0200 | USR, .cnt = BIT(PMUCTL_IDX_FIXED + 1)),
+	N(.models = ATOM, .cfg = 0x013c | USR, .cnt = 0xff | BIT(PMUCTL_IDX_FIXED + 2)),
+	N(.models = ATOM, .cfg = 0x0400 | USR, .why = PMUCTL_R_NO_ELIGIBLE_COUNTER),
+	N(.models = ATOM, .cfg = 0x0124 | USR, .cnt = 0xff),	/* no range rule */
+	N(.models = ATOM, .cfg = 0x00c0 | USR | ANY, .why = PMUCTL_R_ANY_NOT_ALLOWED),
+	N(.models = ATOM, .cfg = 0x01b7 | USR, .extra = 0x10001, .cnt = 0xff, .xr = XR(0)),
+	N(.models = ATOM, .cfg = 0x02b7 | USR, .extra = 0x3f84400001ULL, .cnt = 0xff, .xr = XR(1)),
+	N(.models = ATOM, .cfg = 0x01bb | USR, .extra = 0x10001, .why = PMUCTL_R_EXTRA_UNEXPECTED),
+	N(.models = ATOM, .cfg = 0x01b7 | USR, .extra = 0x800000010000ULL,	/* Intel's bit 47 */
+	  .why = PMUCTL_R_EXTRA_MASK),
+	N(.models = "srf", .cfg = 0x01b7 | USR, .extra = (1ULL << 63) | 0x1,
+	  .why = PMUCTL_R_EXTRA_MASK),
+	N(.models = ATOM, .cfg = 0x01b7 | USR, .extra = 0x10000 | BIT(18),
+	  .why = PMUCTL_R_OFFCORE_NO_REQUEST),
+	N(.models = ATOM, .cfg = 0x05d0 | USR, .extra = 4, .cnt = 0x3, .xr = XR(2)),	/* Intel: 0,1 */
+	N(.models = ATOM, .cfg = 0x05d0 | USR, .extra = 0x10000, .why = PMUCTL_R_EXTRA_MASK),
+	N(.models = ATOM, .cfg = 0x06d0 | USR, .cnt = 0xff),
+	N(.models = ATOM, .cfg = 0x01cd | USR, .extra = 4, .why = PMUCTL_R_EXTRA_UNEXPECTED),
+	N(.models = "srf", .cfg = 0x0127 | USR, .why = PMUCTL_R_EXTRA_UNSUPPORTED),
+	N(.models = "srf", .cfg = 0x0227 | USR | OS, .extra = 0x1, .why = PMUCTL_R_EXTRA_UNSUPPORTED),
+	N(.models = "srf", .cfg = 0x0327 | USR, .cnt = 0xff),
+	N(.models = "adl_grt", .cfg = 0x0127 | USR, .cnt = 0xff),
+};
+
+static bool in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; *p; ) {
+		if (!strncmp(p, name, n) && (p[n] == ' ' || !p[n]))
+			return true;
+		p = strchr(p, ' ');
+		if (!p)
+			break;
+		p++;
+	}
+	return false;
+}
+
+TEST(todays_cores_follow_their_tables)
+{
+	u32 i, j, ran = 0, per[32] = { 0 };
+
+	for (i = 0; i < PMUCTL_NELEM(nvecs); i++) {
+		const struct nvec *v = &nvecs[i];
+
+		for (j = 0; j < pmuctl_nr_models; j++) {
+			const struct pmuctl_model *m = pmuctl_models[j];
+			struct pmuctl_caps c = caps_v5;
+			struct pmuctl_class cls;
+			u32 reason = 0xdead;
+			int ret;
+
+			if (!in_list(v->models, m->name))
+				continue;
+			ran++;
+			per[j]++;
+			if (v->v4) {
+				c.version = 4;
+				c.flags = PMUCTL_CAP_ANY_THREAD | PMUCTL_CAP_FULL_WIDTH_WRITE;
+			}
+			if (v->fm) {
+				c.fixed_mask = v->fm & 0xffff;
+				c.nr_fixed = 32 - __builtin_clz(c.fixed_mask | 1);
+			}
+			ret = pmuctl_event_classify(m, &c, 0, v->cfg, v->extra, 0, &cls, &reason);
+			if (v->why != PMUCTL_R_NONE) {
+				EXPECT_EQ(-EINVAL, ret) TH_LOG("line %d %s", v->line, m->name);
+				EXPECT_EQ(v->why, reason) {
+					TH_LOG("line %d %s: cfg %#llx extra %#llx: expected %s, got %s",
+					       v->line, m->name, (unsigned long long)v->cfg,
+					       (unsigned long long)v->extra, rname(v->why),
+					       rname(reason));
+				}
+				continue;
+			}
+			EXPECT_EQ(0, ret) {
+				TH_LOG("line %d %s: cfg %#llx extra %#llx: refused with %s",
+				       v->line, m->name, (unsigned long long)v->cfg,
+				       (unsigned long long)v->extra, rname(reason));
+			}
+			if (ret)
+				continue;
+			EXPECT_EQ(v->cnt, cls.counters) {
+				TH_LOG("line %d %s: cfg %#llx: counters %#llx, expected %#llx",
+				       v->line, m->name, (unsigned long long)v->cfg,
+				       (unsigned long long)cls.counters,
+				       (unsigned long long)v->cnt);
+			}
+			EXPECT_EQ((int)v->xr - 1, (int)cls.xreg) TH_LOG("line %d %s", v->line, m->name);
+		}
+	}
+	for (j = 0; j < pmuctl_nr_models; j++)
+		TH_LOG("%s: %u vectors", pmuctl_models[j]->name, per[j]);
+	ASSERT_GE(32U, pmuctl_nr_models);
+	TH_LOG("%u vectors in all", ran);
+}
+
+/* Every model of today's cores is tried, by name. */
+TEST(todays_cores_each_have_vectors)
+{
+	static const char *const names[] = {
+		"icl", "icx", "spr", "gnr", "adl_glc", "adl_grt", "srf",
+	};
+
+	for (u32 i = 0; i < PMUCTL_NELEM(names); i++) {
+		u32 n = 0;
+
+		ASSERT_NE(NULL, pmuctl_model_by_name(names[i])) TH_LOG("%s", names[i]);
+		for (u32 j = 0; j < PMUCTL_NELEM(nvecs); j++)
+			n += in_list(nvecs[j].models, names[i]);
+		EXPECT_LT(4U, n) TH_LOG("%s: %u vectors", names[i], n);
+	}
+}
+
+/* Extra selectors share their register's slot and are never offcore. */
+TEST(xsels_name_a_non_offcore_register_and_fit_its_mask)
+{
+	u32 i, j, k, n = 0;
+
+	for (i = 0; i < pmuctl_nr_models; i++) {
+		const struct pmuctl_model *m = pmuctl_models[i];
+
+		EXPECT_EQ(m->nr_xsels != 0, m->xsels != NULL) TH_LOG("%s", m->name);
+		for (j = 0; j < m->nr_xsels; j++) {
+			const struct pmuctl_xsel *x = &m->xsels[j];
+
+			n++;
+			ASSERT_LT((u32)x->xreg, m->nr_xregs) TH_LOG("%s", m->name);
+			EXPECT_FALSE(is_rsp(&m->xregs[x->xreg])) TH_LOG("%s %#x", m->name, x->code);
+			EXPECT_EQ(0ULL, x->valid & ~m->xregs[x->xreg].valid)
+				TH_LOG("%s %#x", m->name, x->code);
+			EXPECT_NE(0ULL, x->valid) TH_LOG("%s %#x", m->name, x->code);
+			for (k = 0; k < m->nr_xregs; k++)
+				EXPECT_NE(m->xregs[k].code, x->code) TH_LOG("%s %#x", m->name, x->code);
+		}
+	}
+	TH_LOG("%u extra selectors", n);
+}
+
+/* Fixed-counter encodings: known counters, no code twice. */
+TEST(fixed_events_are_distinct_and_on_real_fixed_counters)
+{
+	u32 i, j, k, n = 0;
+
+	for (i = 0; i < pmuctl_nr_models; i++) {
+		const struct pmuctl_model *m = pmuctl_models[i];
+
+		EXPECT_EQ(m->nr_fixed != 0, m->fixed != NULL) TH_LOG("%s", m->name);
+		for (j = 0; j < m->nr_fixed; j++) {
+			n++;
+			EXPECT_GT((u32)PMUCTL_MAX_FIXED, m->fixed[j].idx) TH_LOG("%s", m->name);
+			for (k = 0; k < j; k++)
+				EXPECT_NE(m->fixed[k].code, m->fixed[j].code) TH_LOG("%s", m->name);
+		}
+	}
+	TH_LOG("%u fixed-counter encodings", n);
 }
 
 TEST_HARNESS_MAIN

@@ -109,6 +109,25 @@ static const struct regspec skl_regs[] = {
 	{ 0x01cd, 0x3f6, 0xffffULL, -1, false, PMUCTL_R_LDLAT_BUSY },
 };
 
+/*
+ * Sapphire Rapids [Linux 6.12 intel_glc_extra_regs]: OCR 0x2a/0x2b; the
+ * FRONTEND register is also selected by 0x40ad (valid bits 0-2).
+ */
+static const struct regspec spr_regs[] = {
+	{ 0x012a, 0x1a6, 0x3fffffffffULL, 1, false, PMUCTL_R_OFFCORE_RSP0_BUSY },
+	{ 0x012b, 0x1a7, 0x3fffffffffULL, 0, true, PMUCTL_R_OFFCORE_RSP1_BUSY },
+	{ 0x01c6, 0x3f7, 0x7fff1fULL, -1, false, PMUCTL_R_FRONTEND_BUSY },
+	{ 0x01cd, 0x3f6, 0xffffULL, -1, false, PMUCTL_R_LDLAT_BUSY },
+};
+
+/* 8 generic counters and fixed counters 0-3, as the part reports them. */
+static const struct pmuctl_caps caps_spr8 = {
+	.family = 6, .model = 0x8f, .version = 5, .nr_gp = 8, .gp_width = 48,
+	.nr_fixed = 4, .fixed_width = 48, .fixed_mask = 0xf,
+	.events_unavailable = 0xffffff00,
+	.flags = PMUCTL_CAP_ANY_DEPRECATED | PMUCTL_CAP_FULL_WIDTH_WRITE,
+};
+
 /* One event of a pool and where the rules say it may go. */
 struct pev {
 	const char *name;
@@ -158,6 +177,30 @@ static const struct pev skl_pool[] = {
 	{ "fe_12", 0x01c6 | USR, 0x12, 0, 0xf, 0, 2, false },
 	{ "ldlat_3", 0x01cd | USR, 3, 0, 0xf, 0, 3, false },
 	{ "inst_generic", 0x00c0 | USR, 0, GONLY, GP_ALL, 0, -1, false },
+};
+
+#define F3	BIT(PMUCTL_IDX_FIXED + 3)
+
+/*
+ * Golden Cove's constraints [Linux 6.12 intel_glc_event_constraints]:
+ * codes below 0x90 on counters 0-3, TOPDOWN.BAD_SPEC_SLOTS (0x04a4) and
+ * BR_MISPREDICT_SLOTS (0x08a4) on counter 0, pseudo encodings fixed only,
+ * REF_TSC_P on fixed counter 2 too.  Eight events compete for counter 0
+ * or 0-3 while the fixed counters take four.
+ */
+static const struct pev spr_pool[] = {
+	{ "inst", 0x00c0 | USR, 0, 0, GP_ALL, F0, -1, false },
+	{ "slots", 0x0400 | USR, 0, 0, 0, F3, -1, false },
+	{ "prec_dist", 0x0100 | USR, 0, 0, 0, F0, -1, false },
+	{ "ref_tsc_p", 0x013c | USR, 0, 0, GP_ALL, F2, -1, false },
+	{ "ref", 0x0300 | USR, 0, 0, 0, F2, -1, false },
+	{ "bad_spec", 0x04a4 | USR, 0, 0, 0x1, 0, -1, false },
+	{ "br_misp_slots", 0x08a4 | USR, 0, 0, 0x1, 0, -1, false },
+	{ "l2_rqsts", 0x0124 | USR, 0, 0, 0xf, 0, -1, false },
+	{ "ocr0_a", 0x012a | USR, A_VAL, 0, 0xf, 0, 0, false },
+	{ "ocr1_b", 0x012b | USR, B_VAL, 0, 0xf, 0, 1, false },
+	{ "fe_11", 0x01c6 | USR, 0x11, 0, GP_ALL, 0, 2, false },
+	{ "int_misc_fe", 0x40ad | USR, 0x1, 0, GP_ALL, 0, 2, false },
 };
 
 /* What other sessions hold: counters and extra registers. */
@@ -215,6 +258,9 @@ static const struct family fam_knx = {
 };
 static const struct family fam_skl = {
 	"skl", skl_pool, PMUCTL_NELEM(skl_pool), skl_regs, PMUCTL_NELEM(skl_regs), skl_views,
+};
+static const struct family fam_spr = {
+	"spr", spr_pool, PMUCTL_NELEM(spr_pool), spr_regs, PMUCTL_NELEM(spr_regs), skl_views,
 };
 
 static u64 gp_mask(const struct pmuctl_caps *c)
@@ -466,7 +512,9 @@ static bool placement_valid(struct __test_metadata *_metadata,
 		CHECK(r == e->home || (r >= 0 && r == f->regs[e->home].alt),
 		      "xreg %d, home %d", r, e->home);
 		CHECK(fits(&f->regs[r], e->extra), "value outside xreg %d", r);
-		CHECK(p[i].config == ((e->config & ~CODE) | f->regs[r].code),
+		/* at home as given; moved, with the other register's code */
+		CHECK(p[i].config == (r == e->home ? e->config :
+				      (e->config & ~CODE) | f->regs[r].code),
 		      "config %#llx on xreg %d", (unsigned long long)p[i].config, r);
 		if (rused[r])
 			CHECK(rval[r] == e->extra, "xreg %d holds two values", r);
@@ -719,6 +767,14 @@ ORACLE_VARIANT(skl4, skl, 4, both_rsp_other);
 ORACLE_VARIANT(skl4, skl, 5, rsp0_shareable);
 ORACLE_VARIANT(skl4, skl, 6, pmc1_fixed1_rsp1_fe_shareable);
 ORACLE_VARIANT(skl4, skl, 7, fixed2_conflicts_ldlat_held);
+ORACLE_VARIANT(spr8, spr, 0, free);
+ORACLE_VARIANT(spr8, spr, 1, pmc0_held);
+ORACLE_VARIANT(spr8, spr, 2, fixed0_held);
+ORACLE_VARIANT(spr8, spr, 3, rsp0_other);
+ORACLE_VARIANT(spr8, spr, 4, both_rsp_other);
+ORACLE_VARIANT(spr8, spr, 5, rsp0_shareable);
+ORACLE_VARIANT(spr8, spr, 6, pmc1_fixed1_rsp1_fe_shareable);
+ORACLE_VARIANT(spr8, spr, 7, fixed2_conflicts_ldlat_held);
 
 FIXTURE_SETUP(oracle)
 {
