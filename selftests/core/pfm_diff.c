@@ -130,16 +130,19 @@ static bool icl_pseudo_unknown(const struct combo *c, const struct verdict *v)
 	unsigned int um = pseudo_umask(v);
 
 	(void)c;
-	return um == 0x02 || um == 0x08 || um == 0x10;
+	return um == 0x08 || um == 0x10;
 }
 
-/* A fixed counter's pseudo encoding with edge, invert or a threshold. */
+/*
+ * A fixed counter's pseudo encoding (Intel's event 0 umask N+1 for fixed
+ * counter N) with edge, invert or a threshold.
+ */
 static bool icl_pseudo_eic(const struct combo *c, const struct verdict *v)
 {
 	unsigned int um = pseudo_umask(v);
 
 	(void)c;
-	return (um == 0x03 || um == 0x04) &&
+	return um >= 0x02 && um <= 0x04 &&
 	       (v->pfm_config & (PMUCTL_CFG_EDGE | PMUCTL_CFG_INV | PMUCTL_CFG_CMASK));
 }
 
@@ -193,14 +196,24 @@ static const struct disagreement disagreements[] = {
 	{ "icl icx spr", LIBPFM_ACCEPTS, PMUCTL_R_ANY_NOT_ALLOWED, "UNHALTED_REFERENCE_CYCLES:t*", NULL,
 	  "libpfm4 gives t to UNHALTED_REFERENCE_CYCLES (fixed counter 2) on these perfmon v5 PMUs, whose CPUID.0AH:EDX[15] deprecates AnyThread (Core i7-1065G7: EDX 0x8604); Linux 6.12 drops the any format there (intel_pmu_init, anythread_deprecated) and pmuctl allows AnyThread on no counter of them",
 	  __LINE__ },
+	/*
+	 * libpfm4 4.13 writes these TOPDOWN umasks with event select 0 (no
+	 * CODE_OVERRIDE, unlike SLOTS_P's 0x01a4), where Intel's lists give
+	 * event 0xa4 (sapphirerapids_core.json: BACKEND_BOUND_SLOTS 0x02a4,
+	 * BAD_SPEC_SLOTS 0x04a4, BR_MISPREDICT_SLOTS 0x08a4,
+	 * MEMORY_BOUND_SLOTS 0x10a4; icelake_core.json: 0x02a4, and 0x08a4
+	 * in v1.15, dropped by v1.21).  Two of them land on a fixed counter's
+	 * pseudo encoding, where the core accepts them and no verdict differs:
+	 * TOPDOWN:BACKEND_BOUND_SLOTS (0x0200) counts core cycles on fixed
+	 * counter 1 (CPU_CLK_UNHALTED.THREAD as Intel writes it), spr's
+	 * TOPDOWN:BAD_SPEC_SLOTS (0x0400) counts TOPDOWN.SLOTS on fixed
+	 * counter 3.  The others name no counter at all:
+	 */
 	{ "icl icx spr", LIBPFM_ACCEPTS, PMUCTL_R_NO_ELIGIBLE_COUNTER, "TOPDOWN:*", icl_pseudo_unknown,
-	  "libpfm4 encodes TOPDOWN:BACKEND_BOUND_SLOTS, BR_MISPREDICT_SLOTS (and on spr MEMORY_BOUND_SLOTS) with event select 0 (umask 0x02, 0x08, 0x10: no CODE_OVERRIDE, unlike SLOTS_P's 0x01a4); Intel's lists give event 0xa4 (sapphirerapids_core.json: 0x02a4, 0x08a4, 0x10a4; icelake_core.json: 0x02a4, and 0x08a4 in v1.15, dropped by v1.21); event select 0 counts nothing on a generic counter and these umasks name no fixed counter (Linux 6.12 intel_icl/glc_event_constraints: 0x0100, 0x0300, 0x0400)",
-	  __LINE__ },
-	{ "spr", LIBPFM_ACCEPTS, PMUCTL_R_NO_ELIGIBLE_COUNTER, "CPU_CLK_UNHALTED:THREAD*", icl_pseudo_unknown,
-	  "libpfm4's spr table and Intel's lists give CPU_CLK_UNHALTED.THREAD as event 0 umask 2 on fixed counter 1; Linux 6.12 has no such pseudo encoding (fixed counter 1 is 0x003c, where pmuctl places it; perf's event converter maps the name to event=0x3c), and 0x0200 is also libpfm4's wrong TOPDOWN:BACKEND_BOUND_SLOTS: pmuctl follows Linux",
+	  "libpfm4 encodes TOPDOWN:BR_MISPREDICT_SLOTS (and on spr MEMORY_BOUND_SLOTS) as event select 0, umask 0x08 (0x10), where Intel's lists give event 0xa4 (0x08a4, 0x10a4); event select 0 counts nothing on a generic counter and these umasks name no fixed counter (Linux 6.12 intel_icl/glc_event_constraints: 0x0100, 0x0300, 0x0400; Intel: 0x0100-0x0400)",
 	  __LINE__ },
 	{ "icl icx spr", LIBPFM_ACCEPTS, PMUCTL_R_NO_ELIGIBLE_COUNTER, "*", icl_pseudo_eic,
-	  "libpfm4 gives e, i and c to the pseudo encoded CPU_CLK_UNHALTED:REF_TSC (0x0300) and TOPDOWN:SLOTS (0x0400; spr's TOPDOWN:BAD_SPEC_SLOTS is encoded 0x0400 too, Intel: 0x04a4 on counter 0): a fixed counter has no edge, invert or threshold (IA32_FIXED_CTR_CTRL: OS, USR, AnyThread, PMI [SDM]) and event select 0 counts nothing on a generic counter",
+	  "libpfm4 gives e, i and c to events it encodes as a fixed counter's pseudo encoding (CPU_CLK_UNHALTED:REF_TSC 0x0300, TOPDOWN:SLOTS 0x0400; spr's CPU_CLK_UNHALTED:THREAD 0x0200; and its mis-encoded TOPDOWN:BACKEND_BOUND_SLOTS 0x0200, spr's BAD_SPEC_SLOTS 0x0400): a fixed counter has no edge, invert or threshold (IA32_FIXED_CTR_CTRL: OS, USR, AnyThread, PMI [SDM]) and event select 0 counts nothing on a generic counter",
 	  __LINE__ },
 	{ "spr", LIBPFM_ACCEPTS, PMUCTL_R_EXTRA_UNEXPECTED, "EXE*", NULL,
 	  "libpfm4 flags EXE (0x02b7, EXE.AMX_BUSY) INTEL_X86_NHM_OFFCORE and emits its umask 0x2 as a second code; on Sapphire Rapids event 0xb7 selects no extra MSR (Linux 6.12 intel_glc_extra_regs: 0x012a, 0x012b, 0x01c6, 0x01cd; Intel's EXE.AMX_BUSY has no MSRIndex)",
