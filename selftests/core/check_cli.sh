@@ -255,6 +255,14 @@ expect icx_names_its_events 0 \
 expect spr_names_its_events 0 \
 	'ok fixed3 0x30400 0x0' 'ok pmc0 0x3012a 0x10001' 'ok pmc0 0x3012a 0x3fbfc00001' -- \
 	check --pmu spr topdown:slots ocr:demand_data_rd_any_response ocr:demand_data_rd_l3_miss
+# libpfm4 4.13 writes these TOPDOWN umasks with event select 0; they are
+# event 0xa4 (Intel's lists), not fixed counters 1 and 3.
+expect icl_topdown_backend_bound_is_event_a4 0 \
+	'ok pmc0 0x302a4 0x0' 'ok pmc0 0x308a4 0x0' 'ok fixed3 0x30400 0x0' -- \
+	check --pmu icl topdown:backend_bound_slots topdown:br_mispredict_slots topdown:slots
+expect spr_topdown_bad_spec_is_event_a4_on_counter_0 0 \
+	'ok pmc0 0x304a4 0x0' 'ok pmc0 0x310a4 0x0' 'ok pmc0 0x202a4 0x0' -- \
+	check --pmu spr topdown:bad_spec_slots topdown:memory_bound_slots topdown:k:backend_bound_slots
 expect gnr_names_architectural_events 0 'ok fixed1 0x3003c 0x0' 'ok pmc0 0x300c4 0x0' -- \
 	check --pmu gnr unhalted_core_cycles branch_instructions_retired
 expect spr_moves_second_ocr_value_to_rsp1 0 \
