@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Differential test of the core against libpfm4 (selftests/core/pfm_diff.c):
-# every event and umask of libpfm4's knm, knl and skl tables, on any host.
+# every event and umask of libpfm4's knm, knl, skl, icl, icx and spr
+# tables, on any host.
 # Included by the top Makefile, which defines CC, CFLAGS, KSFT_CFLAGS,
 # CORE_SRCS and CORE_HDRS before including this file.
 

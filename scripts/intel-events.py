@@ -18,9 +18,14 @@ Each event line has eleven whitespace-separated fields:
   name event umask cmask inv edge any counters msr msrvalue deprecated
 
   name      EventName
-  event     EventCode, hex; two codes (OCR's RSP_0 and RSP_1 events) are
-            joined by a comma, as are their MSRs in "msr"
-  umask     UMask, hex
+  event     EventCode, hex; two codes (OCR's RSP_0 and RSP_1 events on
+            the big cores) are joined by a comma, as are their MSRs in
+            "msr"
+  umask     UMask, hex; the Atom lists (Gracemont, Crestmont) select
+            RSP_0 and RSP_1 by umask instead, two umasks joined by a
+            comma under one event code.  At most one of event and umask
+            is a pair, and then msr is a pair too: the first MSR goes
+            with the first code or umask.
   cmask     CounterMask, decimal
   inv edge  Invert, EdgeDetect (0/1)
   any       AnyThread (0/1; 0 where the list has no such field)
@@ -76,10 +81,15 @@ def line(ev):
         raise ValueError("event name with blanks: %r" % name)
     m, mv = msr(ev)
     codes = hexlist(ev["EventCode"])
-    if (len(codes.split(",")) > 1) != (len(m.split(",")) > 1):
-        raise ValueError("%s: %s codes, MSRs %s" % (name, codes, m))
+    umasks = hexlist(ev["UMask"])
+    ncodes, numasks = len(codes.split(",")), len(umasks.split(","))
+    if ncodes > 1 and numasks > 1:
+        raise ValueError("%s: %s codes, %s umasks" % (name, codes, umasks))
+    if (max(ncodes, numasks) > 1) != (len(m.split(",")) > 1):
+        raise ValueError("%s: %s codes, %s umasks, MSRs %s"
+                         % (name, codes, umasks, m))
     return " ".join([
-        name, codes, "%#x" % int(ev["UMask"], 16),
+        name, codes, umasks,
         str(int(ev.get("CounterMask", "0"))),
         flag(ev, "Invert"), flag(ev, "EdgeDetect"), flag(ev, "AnyThread"),
         counters(ev), m, mv, flag(ev, "Deprecated"),

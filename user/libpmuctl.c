@@ -702,8 +702,11 @@ static const struct {
 	[PMUCTL_MODEL_ICL]  = { "icl",  "icl" },
 	[PMUCTL_MODEL_ICX]  = { "icx",  "icx" },
 	[PMUCTL_MODEL_SPR]  = { "spr",  "spr" },
-	/* libpfm4 4.13 has no Granite Rapids table */
+	/* libpfm4 4.13 has no Granite Rapids, Alder Lake or Sierra Forest table */
 	[PMUCTL_MODEL_GNR]  = { "gnr",  "ix86arch" },
+	[PMUCTL_MODEL_ADL_GLC] = { "adl_glc", "ix86arch" },
+	[PMUCTL_MODEL_ADL_GRT] = { "adl_grt", "ix86arch" },
+	[PMUCTL_MODEL_SRF]  = { "srf",  "ix86arch" },
 };
 
 const char *pmuctl_model_name(uint32_t model)

@@ -6,7 +6,8 @@
  *  - pfm_get_os_event_encoding() gives codes[0] = the PERFEVTSEL image with
  *    EN (bit 22) and INT (bit 20) always set, and for OFFCORE_RESPONSE_x,
  *    FRONTEND_RETIRED and MEM_TRANS_RETIRED:LOAD_LATENCY codes[1] = the
- *    extra MSR value (count 2); bare MEM_TRANS_RETIRED gives count 1.
+ *    extra MSR value (count 2), and so for OCR (Ice Lake on); bare
+ *    MEM_TRANS_RETIRED gives count 1.
  *  - pfm_get_event_attr_info() reports a umask's code as the PERFEVTSEL
  *    bits shifted right by 8 (umask in bits 0..7, edge 10, inv 15, cmask
  *    16..23); for OFFCORE_RESPONSE_x and FRONTEND_RETIRED it is the value
@@ -15,6 +16,14 @@
  *    is ignored silently; a PMU once forced stays active after
  *    pfm_terminate().  Hence the check after init and the "pmu::" prefix.
  *  - With a dfl_plm of 0, a string without u/k gets neither USR nor OS.
+ *  - On icl, icx and spr its TOPDOWN umasks other than SLOTS and SLOTS_P
+ *    come out with event select 0 (BACKEND_BOUND_SLOTS 0x0200,
+ *    BR_MISPREDICT_SLOTS 0x0800, spr's BAD_SPEC_SLOTS 0x0400 and
+ *    MEMORY_BOUND_SLOTS 0x1000), where Intel's lists give event 0xa4
+ *    (icelake_core.json, sapphirerapids_core.json: 0x02a4, 0x04a4,
+ *    0x08a4, 0x10a4).  Event select 0 with those umasks names a fixed
+ *    counter's pseudo encoding (0x0200, 0x0400) or nothing: the bridge
+ *    writes event 0xa4 (topdown_fix()).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -351,7 +360,7 @@ static int pfm_encode(const char *str, uint64_t *config, uint64_t *extra,
 /* Events whose umask codes are extra-MSR values in libpfm4's tables. */
 static bool umask_is_extra(const char *event)
 {
-	return !strncasecmp(event, "OFFCORE_RESPONSE", 16) ||
+	return !strncasecmp(event, "OFFCORE_RESPONSE", 16) || !strcasecmp(event, "OCR") ||
 	       !strcasecmp(event, "FRONTEND_RETIRED");
 }
 
@@ -492,6 +501,46 @@ static int compose(const pfm_event_info_t *ev, struct attr *at, int n,
 	return PMUCTL_PFM_REFUSED;
 }
 
+/* Does @str ("EVENT:attr:...") name the attribute @attr? */
+static bool has_attr(const char *str, const char *attr)
+{
+	size_t n = strlen(attr);
+	const char *s;
+
+	for (s = strpbrk(str, ":."); s; s = strpbrk(s + 1, ":.")) {
+		if (!strncasecmp(s + 1, attr, n) &&
+		    (!s[n + 1] || s[n + 1] == ':' || s[n + 1] == '.'))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * libpfm4 4.13's TOPDOWN umasks that belong to event 0xa4 on Ice Lake and
+ * Sapphire Rapids (the header comment): given one of them by name with
+ * event select 0, write event 0xa4.
+ */
+static void topdown_fix(const char *event, uint64_t *config)
+{
+	static const char *const in_a4[] = {
+		"backend_bound_slots", "bad_spec_slots", "br_mispredict_slots",
+		"memory_bound_slots",
+	};
+	size_t n = strcspn(event, ":.");
+
+	if ((strcasecmp(st.name, "icl") && strcasecmp(st.name, "icx") &&
+	     strcasecmp(st.name, "spr")) ||
+	    n != strlen("topdown") || strncasecmp(event, "topdown", n) ||
+	    (*config & SEL_EVENT))
+		return;
+	for (size_t i = 0; i < sizeof(in_a4) / sizeof(in_a4[0]); i++) {
+		if (has_attr(event, in_a4[i])) {
+			*config |= 0xa4;
+			return;
+		}
+	}
+}
+
 int pmuctl_pfm_encode(const char *event, uint64_t *config, uint64_t *extra,
 		      char *msg, size_t msglen)
 {
@@ -534,6 +583,7 @@ int pmuctl_pfm_encode(const char *event, uint64_t *config, uint64_t *extra,
 			say(msg, msglen, "libpfm4 gives %d codes for '%s'", count, event);
 			return -EOVERFLOW;
 		}
+		topdown_fix(s, &c);
 		*config = c;
 		*extra = x;
 		return 0;
@@ -596,7 +646,10 @@ int pmuctl_pfm_encode(const char *event, uint64_t *config, uint64_t *extra,
 	}
 
 	i = compose(&ev, at, n, config, extra, msg, msglen);
-	if (i == PMUCTL_PFM_REFUSED)
+	if (i == PMUCTL_PFM_REFUSED) {
+		/* buf is cut up by now: the caller's string, past "pmu::" */
+		topdown_fix(event + (s - buf), config);
 		say(msg, msglen, "libpfm4: %s", pfm_strerror(ret));
+	}
 	return i;
 }

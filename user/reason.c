@@ -123,6 +123,10 @@ static const struct reason_desc reasons[] = {
 	/* task scope */
 	R(TASK_BUSY,
 	  "this thread is counted by a task-scope session already (its own, or one it inherited): release that group first, or count from another thread"),
+
+	/* one event, continued */
+	R(EXTRA_UNSUPPORTED,
+	  "this event selects an extra MSR pmuctl does not program (Crestmont's MSR_SNOOP_RSP_0/1), so it would count with whatever that MSR holds: pmuctl refuses it"),
 };
 
 #undef R

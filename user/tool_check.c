@@ -401,8 +401,9 @@ void check_usage(FILE *f)
 	      "Check events offline against the rules the pmuctl module enforces on\n"
 	      "PMU, and tell which counter each would get on an idle CPU.\n"
 	      "\n"
-	      "  -p, --pmu PMU     knm, knl, skl, icl, icx, spr, gnr or arch (any\n"
-	      "                    other Intel core: architectural events only)\n"
+	      "  -p, --pmu PMU     knm, knl, skl, icl, icx, spr, gnr, adl_glc,\n"
+	      "                    adl_grt, srf or arch (any other Intel core:\n"
+	      "                    architectural events only)\n"
 	      "  -c, --caps LIST   override what CPUID would say, as KEY=N[,KEY=N]...:\n"
 	      "                    gp (1..32) and fixed (0..16) counters, perfmon\n"
 	      "                    version (2..255), counter width (1..64),\n"
@@ -424,9 +425,17 @@ void check_usage(FILE *f)
 	      "        Rocket Lake)\n"
 	      "  icx   family 6 model 0x6a, as icl (Ice Lake server)\n"
 	      "  spr   family 6 model 0x8f, as icl (Sapphire and Emerald Rapids)\n"
-	      "  gnr   family 6 model 0xad, as icl (Granite Rapids; libpfm4 4.13\n"
-	      "        has no table for it: architectural names and raw events)\n"
+	      "  gnr   family 6 model 0xad, as icl (Granite Rapids)\n"
+	      "  adl_glc  family 6 model 0x97, as icl (Alder/Raptor Lake's\n"
+	      "        P-core; a hybrid part is refused as a whole)\n"
+	      "  adl_grt  family 6 model 0xbe, version 5, gp=6, fixed=3,\n"
+	      "        width=48, anythread-deprecated=1 (Gracemont: Alder\n"
+	      "        Lake-N; Alder/Raptor Lake's E-core)\n"
+	      "  srf   family 6 model 0xaf, as adl_grt with gp=8 (Crestmont:\n"
+	      "        Sierra Forest, Grand Ridge)\n"
 	      "  arch  family 6 model 0,    version 2, gp=4, fixed=3, width=48\n"
+	      "libpfm4 4.13 has no table for gnr, adl_glc, adl_grt or srf:\n"
+	      "their events are raw events and the architectural names\n"
 	      "\n"
 	      "EVENT is a libpfm4 event string, e.g.\n"
 	      "offcore_response_0:dmnd_data_rd:any_response, or a raw event\n"
@@ -469,7 +478,7 @@ int cmd_check(int argc, char **argv)
 		case 'p':
 			c.pmu = tool_pmu_find(optarg);
 			if (!c.pmu)
-				return tool_usage_error("check", "unknown pmu '%s' (knm, knl, skl, icl, icx, spr, gnr, arch)",
+				return tool_usage_error("check", "unknown pmu '%s' (knm, knl, skl, icl, icx, spr, gnr, adl_glc, adl_grt, srf, arch)",
 							 optarg);
 			break;
 		case 'c':

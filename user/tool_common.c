@@ -17,9 +17,12 @@
  * The PMUs `pmuctl check --pmu` and `pmuctl list --pmu` know, with the
  * CPUID the module would decode on such a part (selftests/core/caps_test.c
  * cites the dumps of today's cores: perfmon v5, 8 generic and 4 fixed
- * counters of 48 bits, AnyThread deprecated).  Libpfm4 4.13 has no
- * Granite Rapids table: gnr names its events with the architectural
- * table, besides raw events.
+ * counters of 48 bits, AnyThread deprecated; Alder Lake-N's Gracemont 6
+ * and fixed 0-2).  Libpfm4 4.13 has no Granite Rapids, Alder Lake or
+ * Sierra Forest table: those name their events with the architectural
+ * table, besides raw events.  Sierra Forest's counts are an assumption
+ * (no public CPUID dump): Crestmont's 8 generic counters and fixed 0-2, as
+ * Meteor Lake's E-cores report in leaf 23H.
  */
 const struct tool_pmu tool_pmus[] = {
 	{ "knm",  "knm",      PMUCTL_MODEL_KNM,  6, 0x85, 3, 2, 3, 40, 0 },
@@ -29,6 +32,9 @@ const struct tool_pmu tool_pmus[] = {
 	{ "icx",  "icx",      PMUCTL_MODEL_ICX,  6, 0x6a, 5, 8, 4, 48, 1 },
 	{ "spr",  "spr",      PMUCTL_MODEL_SPR,  6, 0x8f, 5, 8, 4, 48, 1 },
 	{ "gnr",  "ix86arch", PMUCTL_MODEL_GNR,  6, 0xad, 5, 8, 4, 48, 1 },
+	{ "adl_glc", "ix86arch", PMUCTL_MODEL_ADL_GLC, 6, 0x97, 5, 8, 4, 48, 1 },
+	{ "adl_grt", "ix86arch", PMUCTL_MODEL_ADL_GRT, 6, 0xbe, 5, 6, 3, 48, 1 },
+	{ "srf",  "ix86arch", PMUCTL_MODEL_SRF,  6, 0xaf, 5, 8, 3, 48, 1 },
 	{ "arch", "ix86arch", PMUCTL_MODEL_ARCH, 6, 0x00, 2, 4, 3, 48, 0 },
 };
 const unsigned int tool_nr_pmus = ARRAY_SIZE(tool_pmus);

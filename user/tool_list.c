@@ -26,8 +26,10 @@ void list_usage(FILE *f)
 	      "module when the device can be opened; the core PMU libpfm4 detects on\n"
 	      "this host.\n"
 	      "\n"
-	      "  -p, --pmu PMU   knm, knl, skl, icl, icx, spr, gnr or arch\n"
-	      "                  (gnr and arch: architectural events only)\n"
+	      "  -p, --pmu PMU   knm, knl, skl, icl, icx, spr, gnr, adl_glc,\n"
+	      "                  adl_grt, srf or arch (libpfm4 4.13 has no table\n"
+	      "                  for gnr, adl_glc, adl_grt, srf: architectural\n"
+	      "                  events only)\n"
 	      "  -h, --help      show this help\n"
 	      "\n"
 	      "PATTERN selects events by name, case-insensitively: a glob when it\n"
@@ -132,7 +134,7 @@ int cmd_list(int argc, char **argv)
 		case 'p':
 			named = tool_pmu_find(optarg);
 			if (!named)
-				return tool_usage_error("list", "unknown pmu '%s' (knm, knl, skl, icl, icx, spr, gnr, arch)",
+				return tool_usage_error("list", "unknown pmu '%s' (knm, knl, skl, icl, icx, spr, gnr, adl_glc, adl_grt, srf, arch)",
 							optarg);
 			break;
 		case 'h':

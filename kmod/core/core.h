@@ -136,6 +136,8 @@ struct pmuctl_model {
 	u32 nr_xsels;
 	const struct pmuctl_fixed_event *fixed;	/* NULL: the architectural three */
 	u32 nr_fixed;
+	const u16 *unsupported;	/* codes selecting an extra MSR pmuctl does not own */
+	u32 nr_unsupported;
 	u64 ofc_request;	/* offcore request bits */
 	u64 ofc_response;	/* supplier and snoop bits, ANY_RESPONSE excluded */
 	u64 ofc_any_response;	/* the ANY_RESPONSE bit */

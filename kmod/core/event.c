@@ -216,8 +216,8 @@ static int offcore_check(const struct pmuctl_model *m,
  * The checks run in this order, the first broken rule is reported:
  * KERNEL_BITS, PIN_CONTROL, RESERVED_BITS, NO_PRIV_LEVEL, UNPRIV_KERNEL_MODE,
  * UNPRIV_ANY_THREAD, EDGE_NO_CMASK, EVENT_UNAVAILABLE or (generic model)
- * NOT_ARCHITECTURAL, NO_ELIGIBLE_COUNTER, ANY_NOT_ALLOWED, then the extra
- * value: EXTRA_UNEXPECTED, or for
+ * NOT_ARCHITECTURAL, NO_ELIGIBLE_COUNTER, ANY_NOT_ALLOWED,
+ * EXTRA_UNSUPPORTED, then the extra value: EXTRA_UNEXPECTED, or for
  * OFFCORE_RSP: OUTSTANDING_ON_RSP1, EXTRA_MASK, OFFCORE_NO_REQUEST,
  * OUTSTANDING_WITH_RESPONSE, OFFCORE_NO_RESPONSE,
  * OFFCORE_ANY_RESPONSE_MIXED; for other extra MSRs: EXTRA_MASK.
@@ -230,7 +230,7 @@ int pmuctl_event_classify(const struct pmuctl_model *m,
 			  struct pmuctl_class *cls, u32 *reason)
 {
 	u64 valid;
-	u32 why;
+	u32 why, i;
 	int x;
 
 	*cls = (struct pmuctl_class){ .xreg = -1 };
@@ -273,6 +273,9 @@ int pmuctl_event_classify(const struct pmuctl_model *m,
 		cls->counters &= ok;
 	}
 
+	for (i = 0; i < m->nr_unsupported; i++)
+		if ((config & CFG_CODE) == m->unsupported[i])
+			return refuse(reason, PMUCTL_R_EXTRA_UNSUPPORTED);
 	x = xreg_find(m, config, &valid);
 	if (x < 0)
 		return extra ? refuse(reason, PMUCTL_R_EXTRA_UNEXPECTED) : 0;

@@ -189,7 +189,12 @@ static const struct pmuctl_model model_skl = {
  * Fixed counters: INST_RETIRED.ANY and both PREC_DIST encodings (the old
  * 0x01c0, also on any generic counter, and the pseudo encoding 0x0100,
  * fixed only) on fixed counter 0, core cycles on 1, REF_TSC (pseudo 0x0300)
- * on 2, TOPDOWN.SLOTS (pseudo 0x0400) on 3.  Linux's topdown metric
+ * on 2, TOPDOWN.SLOTS (pseudo 0x0400) on 3.  Intel's lists write every
+ * fixed counter N as event 0 umask N+1 (INST_RETIRED.ANY 0x0100,
+ * CPU_CLK_UNHALTED.THREAD 0x0200, REF_TSC 0x0300, SLOTS 0x0400); Linux has
+ * all but 0x0200, which pmuctl takes too: an event select of 0 counts
+ * nothing on a generic counter, so it can mean only fixed counter 1
+ * (perf's jevents maps the name to 0x003c instead).  Linux's topdown metric
  * pseudo events (event 0, umask 0x80 and up) read PERF_METRICS, which no
  * table here maps: they have no counter (PMUCTL_R_NO_ELIGIBLE_COUNTER).
  */
@@ -198,6 +203,7 @@ static const struct pmuctl_fixed_event icl_fixed[] = {
 	{ 0x01c0, 0 },		/* old INST_RETIRED.PREC_DIST */
 	{ 0x0100, 0 },		/* INST_RETIRED.PREC_DIST */
 	{ 0x003c, 1 },		/* CPU_CLK_UNHALTED.CORE */
+	{ 0x0200, 1 },		/* CPU_CLK_UNHALTED.THREAD, as Intel writes it */
 	{ 0x0300, 2 },		/* CPU_CLK_UNHALTED.REF_TSC */
 	{ 0x0400, 3 },		/* TOPDOWN.SLOTS */
 };
@@ -279,6 +285,7 @@ static const struct pmuctl_fixed_event glc_fixed[] = {
 	{ 0x00c0, 0 },		/* INST_RETIRED.ANY */
 	{ 0x0100, 0 },		/* INST_RETIRED.PREC_DIST */
 	{ 0x003c, 1 },		/* CPU_CLK_UNHALTED.CORE */
+	{ 0x0200, 1 },		/* CPU_CLK_UNHALTED.THREAD, as Intel writes it */
 	{ 0x0300, 2 },		/* CPU_CLK_UNHALTED.REF_TSC */
 	{ 0x013c, 2 },		/* CPU_CLK_UNHALTED.REF_TSC_P */
 	{ 0x0400, 3 },		/* TOPDOWN.SLOTS */
@@ -287,8 +294,12 @@ static const struct pmuctl_fixed_event glc_fixed[] = {
 /*
  * Linux 6.12's intel_glc_event_constraints in its order: "Generally event
  * codes < 0x90 are restricted to counters 0-3", 0x2e and 0x3c excepted;
- * four umasks of 0xa3/0xa4, 0xcd umask 2 and 0xce on counter 0 alone; the
- * rest of 0x90-0xfe on any counter.
+ * three umasks of 0xa3 on counters 0-3; two of 0xa4, 0xcd umask 2 and 0xce
+ * on counter 0 alone; the rest of 0x90-0xfe on any counter.  Intel's lists
+ * [INT: SPR V1.39, EMR V1.24, GNR V1.20; selftests/core/intel_diff.c]
+ * restrict more, which pmuctl applies as it does Skylake's: three more
+ * CYCLE_ACTIVITY.STALLS_* umasks to counters 0-3, and the load-latency
+ * event 0x01cd to counters 1-7 (Linux has that only for PEBS).
  */
 static const struct pmuctl_constraint glc_cons[] = {
 	EVENT_CONS(0x2e, 0xff),		/* LONGEST_LAT_CACHE.* */
@@ -297,9 +308,15 @@ static const struct pmuctl_constraint glc_cons[] = {
 	UEVENT_CONS(0x01a3, 0xf),	/* CYCLE_ACTIVITY.CYCLES_L2_MISS */
 	UEVENT_CONS(0x02a3, 0xf),	/* CYCLE_ACTIVITY.CYCLES_L3_MISS */
 	UEVENT_CONS(0x08a3, 0xf),	/* CYCLE_ACTIVITY.CYCLES_L1D_MISS */
+	/* ... and these three too [INT], not in Linux's table */
+	UEVENT_CONS(0x05a3, 0xf),	/* CYCLE_ACTIVITY.STALLS_L2_MISS */
+	UEVENT_CONS(0x06a3, 0xf),	/* CYCLE_ACTIVITY.STALLS_L3_MISS */
+	UEVENT_CONS(0x0ca3, 0xf),	/* CYCLE_ACTIVITY.STALLS_L1D_MISS */
 	UEVENT_CONS(0x04a4, 0x1),	/* TOPDOWN.BAD_SPEC_SLOTS */
 	UEVENT_CONS(0x08a4, 0x1),	/* TOPDOWN.BR_MISPREDICT_SLOTS */
 	UEVENT_CONS(0x02cd, 0x1),	/* MEM_TRANS_RETIRED.STORE_SAMPLE */
+	/* counters 1-7 [INT; LNX: intel_glc_pebs_event_constraints only] */
+	UEVENT_CONS(0x01cd, 0xfe),	/* MEM_TRANS_RETIRED.LOAD_LATENCY_GT_* */
 	EVENT_CONS(0xce, 0x1),		/* AMX_OPS_RETIRED.* */
 	RANGE_CONS(0xd0, 0xdf, 0xf),
 	RANGE_CONS(0x90, 0xfe, 0xff),
@@ -374,6 +391,115 @@ static const struct pmuctl_model model_gnr = {
 };
 
 /*
+ * Alder Lake and Raptor Lake's Golden/Raptor Cove (Linux's cpu_core PMU of
+ * the INTEL_ALDERLAKE ... INTEL_RAPTORLAKE_S case: intel_pmu_init_glc()
+ * and intel_glc_extra_regs): Sapphire Rapids' tables.  A hybrid part is
+ * still refused as a whole (caps.c); this model serves the parts that
+ * have only these cores (i5-12400, Xeon E-2400, E-cores fused off and
+ * the hybrid bit clear) and `pmuctl check --pmu adl_glc` [INT:
+ * ADL/events/alderlake_goldencove_core.json V1.40, which agrees with
+ * Sapphire Rapids' list on every constraint above].
+ */
+static const struct pmuctl_model model_adl_glc = {
+	.name = "adl_glc", .id = PMUCTL_MODEL_ADL_GLC,
+	.xregs = glc_xregs, .nr_xregs = PMUCTL_NELEM(glc_xregs),
+	.xsels = glc_xsels, .nr_xsels = PMUCTL_NELEM(glc_xsels),
+	GLC_COMMON,
+};
+
+/*
+ * Gracemont (Alder Lake-N, Alder/Raptor Lake's E-core) and Crestmont
+ * (Sierra Forest, Grand Ridge; Meteor Lake's E-core) [LNX 6.12:
+ * intel_pmu_init_grt, intel_grt_event_constraints, intel_grt_extra_regs,
+ * intel_cmt_extra_regs; INT: ADL/events/alderlake_gracemont_core.json
+ * V1.40, SRF/events/sierraforest_core.json V1.18,
+ * GRR/events/grandridge_core.json V1.13; libpfm4 4.13 has no table].
+ *
+ * Fixed counters 0-2 only: the architectural encodings, REF_TSC_P 0x013c
+ * on fixed counter 2 too, and Intel's event-0 encodings 0x0100, 0x0200,
+ * 0x0300 (as on the big cores).  No generic-counter constraint in Linux;
+ * Intel's lists keep the load-latency event MEM_UOPS_RETIRED 0x05d0 on
+ * counters 0 and 1, which pmuctl applies.
+ */
+static const struct pmuctl_fixed_event grt_fixed[] = {
+	{ 0x00c0, 0 },		/* INST_RETIRED.ANY */
+	{ 0x0100, 0 },		/* INST_RETIRED.ANY, as Intel writes it */
+	{ 0x003c, 1 },		/* CPU_CLK_UNHALTED.CORE */
+	{ 0x0200, 1 },		/* CPU_CLK_UNHALTED.THREAD, as Intel writes it */
+	{ 0x0300, 2 },		/* CPU_CLK_UNHALTED.REF_TSC */
+	{ 0x013c, 2 },		/* CPU_CLK_UNHALTED.REF_TSC_P */
+};
+
+static const struct pmuctl_constraint grt_cons[] = {
+	UEVENT_CONS(0x05d0, 0x3),	/* MEM_UOPS_RETIRED.LOAD_LATENCY_GT_* [INT] */
+};
+
+/*
+ * Gracemont's extra registers [LNX: intel_grt_extra_regs]: OCR 0xb7 umask
+ * 1 and umask 2 select OFFCORE_RSP_0/1 (mask 0x3fffffffff), the
+ * load-latency event 0x05d0 MSR_PEBS_LD_LAT_THRESHOLD.  Intel's list also
+ * writes request bits 46 and 47 (OCR.PARTIAL_STREAMING_WR 0x400000010000,
+ * OCR.FULL_STREAMING_WR 0x800000010000), which Linux's mask refuses:
+ * pmuctl keeps Linux's mask (EXTRA_MASK), as for KNL's bit 4.
+ */
+static const struct pmuctl_xreg grt_xregs[] = {
+	{ .code = 0x01b7, .msr = MSR_OFFCORE_RSP_0, .valid = 0x3fffffffffULL,
+	  .kind = PMUCTL_XK_RSP0, .alt = 1 },	/* OCR (RSP_0) */
+	{ .code = 0x02b7, .msr = MSR_OFFCORE_RSP_1, .valid = 0x3fffffffffULL,
+	  .kind = PMUCTL_XK_RSP1, .alt = 0 },	/* OCR (RSP_1) */
+	{ .code = 0x05d0, .msr = MSR_PEBS_LD_LAT, .valid = 0xffffULL,
+	  .kind = PMUCTL_XK_LDLAT, .alt = -1 },	/* MEM_UOPS_RETIRED.LOAD_LATENCY */
+};
+
+/*
+ * Crestmont's [LNX: intel_cmt_extra_regs]: RSP_0 mask 0x800ff3ffffffffff,
+ * RSP_1 0xff3ffffffffff.  No public event list writes a bit above 37 (the
+ * SRF and GRR lists' values OR to 0x3fbffd0fff) and no source names bits
+ * 40-41, 44-51 or RSP_0's bit 63 (as Silvermont's and KNL's RSP_0-only bit
+ * 38 was OUTSTANDING, it may be one): pmuctl takes bits 0-37 only, the
+ * fields it can check, and refuses the rest (EXTRA_MASK) until a source
+ * defines them.  Linux's 0x0127/0x0227 select MSR_SNOOP_RSP_0/1 (0x1328,
+ * 0x1329), which pmuctl does not arbitrate: those encodings are refused
+ * (PMUCTL_R_EXTRA_UNSUPPORTED).
+ */
+static const struct pmuctl_xreg cmt_xregs[] = {
+	{ .code = 0x01b7, .msr = MSR_OFFCORE_RSP_0, .valid = 0x3fffffffffULL,
+	  .kind = PMUCTL_XK_RSP0, .alt = 1 },	/* OCR (RSP_0) */
+	{ .code = 0x02b7, .msr = MSR_OFFCORE_RSP_1, .valid = 0x3fffffffffULL,
+	  .kind = PMUCTL_XK_RSP1, .alt = 0 },	/* OCR (RSP_1) */
+	{ .code = 0x05d0, .msr = MSR_PEBS_LD_LAT, .valid = 0xffffULL,
+	  .kind = PMUCTL_XK_LDLAT, .alt = -1 },	/* MEM_UOPS_RETIRED.LOAD_LATENCY */
+};
+
+static const u16 cmt_unsupported[] = {
+	0x0127,		/* SNOOP_RSP_0 */
+	0x0227,		/* SNOOP_RSP_1 */
+};
+
+/* Offcore fields as the big cores' [INT]; no AnyThread (perfmon v5). */
+#define GRT_COMMON							\
+	.any_gp = false, .any_fixed = 0,				\
+	.cons = grt_cons, .nr_cons = PMUCTL_NELEM(grt_cons),		\
+	.fixed = grt_fixed, .nr_fixed = PMUCTL_NELEM(grt_fixed),	\
+	.ofc_request = 0xffffULL,					\
+	.ofc_response = 0x3ffffe0000ULL,				\
+	.ofc_any_response = 1ULL << 16
+
+static const struct pmuctl_model model_adl_grt = {
+	.name = "adl_grt", .id = PMUCTL_MODEL_ADL_GRT,
+	.xregs = grt_xregs, .nr_xregs = PMUCTL_NELEM(grt_xregs),
+	GRT_COMMON,
+};
+
+static const struct pmuctl_model model_srf = {
+	.name = "srf", .id = PMUCTL_MODEL_SRF,
+	.xregs = cmt_xregs, .nr_xregs = PMUCTL_NELEM(cmt_xregs),
+	.unsupported = cmt_unsupported,
+	.nr_unsupported = PMUCTL_NELEM(cmt_unsupported),
+	GRT_COMMON,
+};
+
+/*
  * Any other Intel CPU with architectural perfmon v2 or later: the
  * architectural events only (CPUID.0AH:EBX, as enumerated) and the
  * fixed-counter encodings, no extra registers, no constraints beyond the
@@ -392,6 +518,7 @@ static const struct pmuctl_model model_arch = {
 const struct pmuctl_model *const pmuctl_models[] = {
 	&model_arch, &model_knl, &model_knm, &model_skl,
 	&model_icl, &model_icx, &model_spr, &model_gnr,
+	&model_adl_glc, &model_adl_grt, &model_srf,
 };
 
 const u32 pmuctl_nr_models = PMUCTL_NELEM(pmuctl_models);
@@ -421,6 +548,18 @@ static const struct {
 	{ 0xcf, &model_spr },	/* EMERALDRAPIDS_X */
 	{ 0xad, &model_gnr },	/* GRANITERAPIDS_X */
 	{ 0xae, &model_gnr },	/* GRANITERAPIDS_D */
+	/*
+	 * Hybrid families: a hybrid part is refused before the model is
+	 * asked (caps.c); what is left has one core type.
+	 */
+	{ 0x97, &model_adl_glc },	/* ALDERLAKE */
+	{ 0x9a, &model_adl_glc },	/* ALDERLAKE_L */
+	{ 0xb7, &model_adl_glc },	/* RAPTORLAKE */
+	{ 0xba, &model_adl_glc },	/* RAPTORLAKE_P */
+	{ 0xbf, &model_adl_glc },	/* RAPTORLAKE_S */
+	{ 0xbe, &model_adl_grt },	/* ATOM_GRACEMONT (Alder Lake-N) */
+	{ 0xaf, &model_srf },		/* ATOM_CRESTMONT_X (Sierra Forest) */
+	{ 0xb6, &model_srf },		/* ATOM_CRESTMONT (Grand Ridge) */
 };
 
 /**
@@ -468,7 +607,8 @@ static bool streq(const char *a, const char *b)
 
 /**
  * pmuctl_model_by_name() - a model by its libpfm4 PMU name
- * @name:	"knl", "knm", "skl", "icl", "icx", "spr", "gnr" or "arch"
+ * @name:	"knl", "knm", "skl", "icl", "icx", "spr", "gnr", "adl_glc",
+ *		"adl_grt", "srf" or "arch"
  *
  * Return: the model, or NULL if there is none.
  */

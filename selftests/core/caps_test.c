@@ -484,7 +484,7 @@ FIXTURE_VARIANT_ADD(dump, gnr_xeon_658x) {
  * the whole Golden Cove PMU.  GenuineIntel0090672_AlderLake_02_CPUID.txt
  * @05af55923a2c: 0 = 00000020, 1 = 00090672-00200800-7FFAFBBF-BFEBFBFF,
  * 7.0 EDX = FC984510, 0A = 08300805-00000000-0000000F-00008604.
- * Decoded; no Golden Cove table yet, so the generic model.
+ * Decoded, with the Golden Cove table.
  */
 FIXTURE_VARIANT_ADD(dump, adl_s_i5_12400_no_ecores) {
 	.cpu = "Core i5-12400",
@@ -494,7 +494,7 @@ FIXTURE_VARIANT_ADD(dump, adl_s_i5_12400_no_ecores) {
 		.leafa_edx = 0x00008604, .leaf7_edx = 0xfc984510,
 		.perf_capabilities = PERF_CAP_FW },
 	.want = CAPS_V5_8GP_4FIX(6, 0x97, 2),
-	.pmu = "arch",
+	.pmu = "adl_glc",
 };
 
 /*
@@ -511,7 +511,7 @@ FIXTURE_VARIANT_ADD(dump, rpl_e_xeon_6315p) {
 		.leafa_edx = 0x00008604, .leaf7_edx = 0xfc1c4410,
 		.perf_capabilities = PERF_CAP_FW },
 	.want = CAPS_V5_8GP_4FIX(6, 0xb7, 1),
-	.pmu = "arch",
+	.pmu = "adl_glc",
 };
 
 /*
@@ -532,7 +532,7 @@ FIXTURE_VARIANT_ADD(dump, adl_n_i3_n305) {
 		.leafa_edx = 0x00008603, .leaf7_edx = 0xfc184410,
 		.perf_capabilities = PERF_CAP_FW },
 	.want = CAPS_V5_6GP_3FIX(6, 0xbe, 0),
-	.pmu = "arch",
+	.pmu = "adl_grt",
 };
 
 /*
@@ -1333,13 +1333,14 @@ TEST(matches_todays_models_exactly)
 		{ 0x9e, PMUCTL_MODEL_SKL, "KABYLAKE" },
 		{ 0xa5, PMUCTL_MODEL_SKL, "COMETLAKE" },
 		{ 0xa6, PMUCTL_MODEL_SKL, "COMETLAKE_L" },
-		/* hybrid and Atom parts: the generic model for now */
-		{ 0x97, PMUCTL_MODEL_ARCH, "ALDERLAKE" },
-		{ 0x9a, PMUCTL_MODEL_ARCH, "ALDERLAKE_L" },
-		{ 0xbe, PMUCTL_MODEL_ARCH, "ATOM_GRACEMONT (Alder Lake-N)" },
-		{ 0xb7, PMUCTL_MODEL_ARCH, "RAPTORLAKE" },
-		{ 0xba, PMUCTL_MODEL_ARCH, "RAPTORLAKE_P" },
-		{ 0xbf, PMUCTL_MODEL_ARCH, "RAPTORLAKE_S" },
+		/* hybrid families: one core type once the hybrid refusal passed */
+		{ 0x97, PMUCTL_MODEL_ADL_GLC, "ALDERLAKE" },
+		{ 0x9a, PMUCTL_MODEL_ADL_GLC, "ALDERLAKE_L" },
+		{ 0xbe, PMUCTL_MODEL_ADL_GRT, "ATOM_GRACEMONT (Alder Lake-N)" },
+		{ 0xb7, PMUCTL_MODEL_ADL_GLC, "RAPTORLAKE" },
+		{ 0xba, PMUCTL_MODEL_ADL_GLC, "RAPTORLAKE_P" },
+		{ 0xbf, PMUCTL_MODEL_ADL_GLC, "RAPTORLAKE_S" },
+		/* always hybrid, or not yet tabled: the generic model */
 		{ 0xaa, PMUCTL_MODEL_ARCH, "METEORLAKE_L" },
 		{ 0xac, PMUCTL_MODEL_ARCH, "METEORLAKE" },
 		{ 0xc5, PMUCTL_MODEL_ARCH, "ARROWLAKE_H" },
@@ -1348,8 +1349,8 @@ TEST(matches_todays_models_exactly)
 		{ 0xbd, PMUCTL_MODEL_ARCH, "LUNARLAKE_M" },
 		{ 0xcc, PMUCTL_MODEL_ARCH, "PANTHERLAKE_L" },
 		{ 0x8a, PMUCTL_MODEL_ARCH, "LAKEFIELD" },
-		{ 0xaf, PMUCTL_MODEL_ARCH, "ATOM_CRESTMONT_X (Sierra Forest)" },
-		{ 0xb6, PMUCTL_MODEL_ARCH, "ATOM_CRESTMONT (Grand Ridge)" },
+		{ 0xaf, PMUCTL_MODEL_SRF, "ATOM_CRESTMONT_X (Sierra Forest)" },
+		{ 0xb6, PMUCTL_MODEL_SRF, "ATOM_CRESTMONT (Grand Ridge)" },
 		{ 0xdd, PMUCTL_MODEL_ARCH, "ATOM_DARKMONT_X (Clearwater Forest)" },
 		{ 0x86, PMUCTL_MODEL_ARCH, "ATOM_TREMONT_D" },
 		{ 0x96, PMUCTL_MODEL_ARCH, "ATOM_TREMONT" },

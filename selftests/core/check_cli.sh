@@ -255,6 +255,14 @@ expect icx_names_its_events 0 \
 expect spr_names_its_events 0 \
 	'ok fixed3 0x30400 0x0' 'ok pmc0 0x3012a 0x10001' 'ok pmc0 0x3012a 0x3fbfc00001' -- \
 	check --pmu spr topdown:slots ocr:demand_data_rd_any_response ocr:demand_data_rd_l3_miss
+# libpfm4 4.13 writes these TOPDOWN umasks with event select 0; they are
+# event 0xa4 (Intel's lists), not fixed counters 1 and 3.
+expect icl_topdown_backend_bound_is_event_a4 0 \
+	'ok pmc0 0x302a4 0x0' 'ok pmc0 0x308a4 0x0' 'ok fixed3 0x30400 0x0' -- \
+	check --pmu icl topdown:backend_bound_slots topdown:br_mispredict_slots topdown:slots
+expect spr_topdown_bad_spec_is_event_a4_on_counter_0 0 \
+	'ok pmc0 0x304a4 0x0' 'ok pmc0 0x310a4 0x0' 'ok pmc0 0x202a4 0x0' -- \
+	check --pmu spr topdown:bad_spec_slots topdown:memory_bound_slots topdown:k:backend_bound_slots
 expect gnr_names_architectural_events 0 'ok fixed1 0x3003c 0x0' 'ok pmc0 0x300c4 0x0' -- \
 	check --pmu gnr unhalted_core_cycles branch_instructions_retired
 expect spr_moves_second_ocr_value_to_rsp1 0 \
@@ -286,8 +294,31 @@ expect icl_keeps_other_cycle_activity_on_counters_0_to_3 1 \
 	'error GROUP: not scheduled, event 5 failed' \
 	'error COUNTERS_BUSY: .+' -- \
 	check --pmu icl --group r108a3 r108a3 r108a3 r108a3 r108a3
+expect adl_glc_is_golden_cove 0 \
+	'ok fixed3 0x30400 0x0' 'ok pmc0 0x3012a 0x10001' 'ok pmc[0-7] 0x340ad 0x1' -- \
+	check --pmu adl_glc r30400 r3012a:10001 r340ad:1
+for p in adl_grt srf; do
+	expect ${p}_has_no_fixed_counter_3 1 'error NO_ELIGIBLE_COUNTER: .+' -- \
+		check --pmu $p r30400
+	expect ${p}_takes_intel_fixed_encodings 0 \
+		'ok fixed0 0x30100 0x0' 'ok fixed1 0x30200 0x0' 'ok fixed2 0x30300 0x0' -- \
+		check --pmu $p r30100 r30200 r30300
+	expect ${p}_keeps_load_latency_on_counters_0_and_1 1 \
+		'error GROUP: not scheduled, event 3 failed' \
+		'error GROUP: not scheduled, event 3 failed' 'error COUNTERS_BUSY: .+' -- \
+		check --pmu $p --group r305d0:4 r305d0:4 r305d0:4
+	expect ${p}_refuses_any_thread 1 'error ANY_NOT_ALLOWED: .+' -- \
+		check --pmu $p r2300c4
+done
+expect srf_refuses_snoop_rsp_events 1 'error EXTRA_UNSUPPORTED: .+' -- \
+	check --pmu srf r30127
+expect adl_grt_takes_0x27_as_a_plain_event 0 'ok pmc0 0x30127 0x0' -- \
+	check --pmu adl_grt r30127
+expect adl_grt_moves_second_ocr_value_to_rsp1 0 \
+	'ok pmc[0-5] 0x301b7 0x10001' 'ok pmc[0-5] 0x302b7 0x10002' -- \
+	check --pmu adl_grt --group r301b7:10001 r301b7:10002
 run check --help
-for p in icl icx spr gnr; do
+for p in icl icx spr gnr adl_glc adl_grt srf; do
 	grep -q "^  $p " "$tmp/out"
 	report $((! $?)) check_help_names_$p
 done

@@ -2,22 +2,26 @@
 /*
  * Differential test of the pmuctl core against Intel's published core
  * event lists (github.com/intel/perfmon), so that every entry of the
- * icl, icx, spr and gnr tables is checked against Intel as well as Linux.
+ * icl, icx, spr, gnr, adl_glc, adl_grt and srf tables is checked against
+ * Intel as well as Linux.
  *
  * The vectors are selftests/core/intel/<list>.events, facts extracted by
  * scripts/intel-events.py (each file's header names the JSON, its version
  * and the perfmon commit); they are built into this program, nothing is
  * fetched or read at run time.  Lists and models: icl <- ICL, icx <- ICX,
- * spr <- SPR and EMR, gnr <- GNR.
+ * spr <- SPR and EMR, gnr <- GNR, adl_glc <- ADL's Golden Cove list,
+ * adl_grt <- ADL's Gracemont list, srf <- SRF and GRR (Crestmont).
  *
- * Every Intel event, each of its event codes (OCR events give one for
- * OFFCORE_RSP_0 and one for RSP_1), is encoded as Intel lists it (event,
+ * Every Intel event, each of its encodings (OCR events give one for
+ * OFFCORE_RSP_0 and one for RSP_1: two event codes on the big cores, two
+ * umasks of 0xb7 on the Atom cores), is encoded as Intel lists it (event,
  * umask, cmask, inv, edge, any, user and kernel mode, MSRValue as the
  * extra value where it has an MSRIndex) and given to
  * pmuctl_event_classify() and, alone on an empty CPU, to
  * pmuctl_group_schedule(), with the caps of the real part (perfmon v5,
- * 8 generic counters and fixed counters 0-3, 48 bits wide, AnyThread
- * deprecated, full-width writes).  Compared:
+ * 48-bit counters, AnyThread deprecated, full-width writes; 8 generic
+ * counters and fixed counters 0-3 on the big cores, 6 generic and fixed
+ * 0-2 on Gracemont, 8 generic and fixed 0-2 on Crestmont).  Compared:
  *
  *  (a) the core accepts what Intel lists;
  *  (b) the counters the core allows are Intel's "Counter" list (generic
@@ -65,6 +69,10 @@ VECTORS(vec_icx, "icx.events");
 VECTORS(vec_spr, "spr.events");
 VECTORS(vec_emr, "emr.events");
 VECTORS(vec_gnr, "gnr.events");
+VECTORS(vec_adl_glc, "adl_glc.events");
+VECTORS(vec_adl_grt, "adl_grt.events");
+VECTORS(vec_srf, "srf.events");
+VECTORS(vec_grr, "grr.events");
 
 #define MAX_EVENTS	600
 #define NAME_MAX_LEN	96
@@ -72,9 +80,10 @@ VECTORS(vec_gnr, "gnr.events");
 /* One line of a vector file (scripts/intel-events.py documents the fields). */
 struct ievent {
 	char name[NAME_MAX_LEN];
-	u32 code[2];		/* event select; [1]: OCR's RSP_1 code */
-	u32 ncodes;
-	u32 umask, cmask;
+	u32 code[2];		/* event select per encoding; [1]: OCR's RSP_1 */
+	u32 umask[2];		/* umask per encoding (Atom OCR: 1, 2) */
+	u32 ncodes;		/* encodings: 1, or 2 for OCR */
+	u32 cmask;
 	bool inv, edge, any;
 	u64 counters;		/* Intel's Counter list as counter indexes */
 	u32 msr[2];		/* MSRIndex per code, 0: none */
@@ -148,7 +157,7 @@ static bool parse_counters(const char *s, u64 *mask)
 static bool parse_line(char *l, struct ievent *e)
 {
 	char *f[11], *save = NULL, *end;
-	u32 n, nmsr, u;
+	u32 nu, nmsr, u;
 	int i;
 
 	for (i = 0; i < 11; i++) {
@@ -160,9 +169,17 @@ static bool parse_line(char *l, struct ievent *e)
 		return false;
 	memset(e, 0, sizeof(*e));
 	strcpy(e->name, f[0]);
+	/* Two encodings: a pair of codes or a pair of umasks, not both. */
 	if (!parse_hexlist(f[1], e->code, 2, &e->ncodes) ||
-	    !parse_hexlist(f[2], &e->umask, 1, &n))
+	    !parse_hexlist(f[2], e->umask, 2, &nu) ||
+	    (e->ncodes > 1 && nu > 1))
 		return false;
+	if (nu > 1)
+		e->code[1] = e->code[0];
+	else
+		e->umask[1] = e->umask[0];
+	if (nu > e->ncodes)
+		e->ncodes = nu;
 	e->cmask = strtoul(f[3], &end, 10);
 	if (*end || end == f[3])
 		return false;
@@ -171,9 +188,9 @@ static bool parse_line(char *l, struct ievent *e)
 	    !parse_flag(f[10], &e->deprecated))
 		return false;
 	for (u = 0; u < e->ncodes; u++)
-		if (e->code[u] > 0xff)
+		if (e->code[u] > 0xff || e->umask[u] > 0xff)
 			return false;
-	if (e->umask > 0xff || e->cmask > 0xff)
+	if (e->cmask > 0xff)
 		return false;
 	if (!strcmp(f[8], "-"))
 		return !strcmp(f[9], "-") && e->ncodes == 1;
@@ -257,7 +274,7 @@ struct verdict {
 
 static u64 encode(const struct ievent *e, u32 ci)
 {
-	return e->code[ci] | (u64)e->umask << 8 | PMUCTL_CFG_USR | PMUCTL_CFG_OS |
+	return e->code[ci] | (u64)e->umask[ci] << 8 | PMUCTL_CFG_USR | PMUCTL_CFG_OS |
 	       (e->edge ? PMUCTL_CFG_EDGE : 0) | (e->inv ? PMUCTL_CFG_INV : 0) |
 	       (e->any ? PMUCTL_CFG_ANY : 0) | (u64)e->cmask << 24;
 }
@@ -302,9 +319,10 @@ static void judge(const struct pmuctl_model *m, const struct pmuctl_caps *caps,
 /* ------------------------------------------------------------------ */
 
 /*
- * @lists: space-separated vector names (icl icx spr emr gnr); @glob
- * matches Intel's event name (fnmatch, case-insensitive); @code, if not
- * 0, must be the event code tried (OCR: RSP_0's or RSP_1's); for
+ * @lists: space-separated vector names (icl icx spr emr gnr adl_glc
+ * adl_grt srf grr); @glob matches Intel's event name (fnmatch,
+ * case-insensitive); @code, if not 0, must be the event code tried (OCR on
+ * the big cores: RSP_0's or RSP_1's); for
  * D_REFUSED @reason is the core's, for D_COUNTERS and D_MSR @core and
  * @intel are the two sides, exactly.
  */
@@ -331,15 +349,35 @@ struct disagreement {
 
 static const struct disagreement disagreements[] = {
 	/* Fixed counters: Intel's pseudo encodings and Linux's */
-	REFUSED("icl icx spr emr gnr", "CPU_CLK_UNHALTED.THREAD",
-		PMUCTL_R_NO_ELIGIBLE_COUNTER,
-		"Intel writes fixed counter N as event 0 umask N+1; Linux 6.12 has that pseudo encoding for INST_RETIRED.PREC_DIST 0x0100, REF_TSC 0x0300 and SLOTS 0x0400 (intel_icl/glc_event_constraints) but not 0x0200: it names fixed counter 1 by CPU_CLK_UNHALTED.CORE 0x003c, and would put 0x0200 on a generic counter as event select 0, which counts nothing. pmuctl follows Linux's encodings and refuses it; perf's jevents.py maps cpu_clk_unhalted.thread to event=0x3c, which the core places on fixed counter 1 (THREAD_P below)"),
-	COUNTERS("icl icx spr emr gnr", "INST_RETIRED.ANY_P", 0xc0, GP(8) | FIXED(0), GP(8),
+	COUNTERS("icl icx spr emr gnr adl_glc", "INST_RETIRED.ANY_P", 0xc0, GP(8) | FIXED(0), GP(8),
 		 "the architectural encoding 0x00c0 also counts on fixed counter 0 [SDM table 'Association of Fixed-Function Performance Counters with Architectural Performance Events'; Linux 6.12 FIXED_EVENT_CONSTRAINT(0x00c0, 0), extended to every generic counter by intel_pmu_check_event_constraints]; Intel lists fixed counter 0 under INST_RETIRED.ANY only"),
-	COUNTERS("icl icx spr emr gnr", "CPU_CLK_UNHALTED.THREAD_P", 0x3c, GP(8) | FIXED(1), GP(8),
+	COUNTERS("icl icx spr emr gnr adl_glc", "CPU_CLK_UNHALTED.THREAD_P", 0x3c,
+		 GP(8) | FIXED(1), GP(8),
 		 "0x003c also counts on fixed counter 1 [SDM, as above; Linux 6.12 FIXED_EVENT_CONSTRAINT(0x003c, 1)]; Intel lists fixed counter 1 under CPU_CLK_UNHALTED.THREAD only"),
-	COUNTERS("spr emr gnr", "CPU_CLK_UNHALTED.REF_TSC_P", 0x3c, GP(8) | FIXED(2), GP(8),
+	COUNTERS("spr emr gnr adl_glc", "CPU_CLK_UNHALTED.REF_TSC_P", 0x3c, GP(8) | FIXED(2), GP(8),
 		 "from Golden Cove on 0x013c also counts on fixed counter 2 [Linux 6.12 intel_glc_event_constraints FIXED_EVENT_CONSTRAINT(0x013c, 2), 'CPU_CLK_UNHALTED.REF_TSC_P']; Intel lists fixed counter 2 under CPU_CLK_UNHALTED.REF_TSC (0x0300) only. Ice Lake's table has no such entry, and there both sides say 0-7"),
+	/*
+	 * The same three on Gracemont (6 generic counters) and Crestmont (8):
+	 * Intel lists the generic encodings under CORE_P/THREAD_P (0x003c),
+	 * REF_TSC_P and the deprecated REF (0x013c) and ANY_P (0x00c0) on the
+	 * generic counters only.
+	 */
+	COUNTERS("adl_grt", "INST_RETIRED.ANY_P", 0xc0, GP(6) | FIXED(0), GP(6),
+		 "0x00c0 also counts on fixed counter 0 [SDM, as above; Linux 6.12 intel_grt_event_constraints FIXED_EVENT_CONSTRAINT(0x00c0, 0)]; Intel lists fixed counter 0 under INST_RETIRED.ANY (0x0100) only"),
+	COUNTERS("srf grr", "INST_RETIRED.ANY_P", 0xc0, GP(8) | FIXED(0), GP(8),
+		 "as on Gracemont [Linux 6.12: Crestmont's intel_pmu_init_grt() takes intel_grt_event_constraints]"),
+	COUNTERS("adl_grt", "CPU_CLK_UNHALTED.*_P", 0x3c, GP(6) | FIXED(1), GP(6),
+		 "0x003c (CORE_P, THREAD_P) also counts on fixed counter 1 [SDM; Linux 6.12 intel_grt_event_constraints FIXED_EVENT_CONSTRAINT(0x003c, 1)]; Intel lists fixed counter 1 under CPU_CLK_UNHALTED.CORE and .THREAD (0x0200) only"),
+	COUNTERS("srf grr", "CPU_CLK_UNHALTED.*_P", 0x3c, GP(8) | FIXED(1), GP(8),
+		 "as on Gracemont"),
+	COUNTERS("adl_grt", "CPU_CLK_UNHALTED.REF*", 0x3c, GP(6) | FIXED(2), GP(6),
+		 "0x013c (REF_TSC_P, and REF, deprecated) also counts on fixed counter 2 [Linux 6.12 intel_grt_event_constraints FIXED_EVENT_CONSTRAINT(0x013c, 2)]; Intel lists fixed counter 2 under CPU_CLK_UNHALTED.REF_TSC (0x0300) only"),
+	COUNTERS("srf grr", "CPU_CLK_UNHALTED.REF*", 0x3c, GP(8) | FIXED(2), GP(8),
+		 "as on Gracemont"),
+
+	/* Offcore: Intel writes bits Linux's mask refuses */
+	REFUSED("adl_grt", "OCR.*_STREAMING_WR.*", PMUCTL_R_EXTRA_MASK,
+		"Gracemont's OCR.PARTIAL_STREAMING_WR.ANY_RESPONSE and OCR.FULL_STREAMING_WR.ANY_RESPONSE write request bits 46 and 47 (MSRValue 0x400000010000, 0x800000010000) [INT: ADL/events/alderlake_gracemont_core.json V1.40]; Linux 6.12 intel_grt_extra_regs takes 0x3fffffffff for OFFCORE_RSP_0/1 and pmuctl keeps Linux's mask (kmod/core/model.c, grt_xregs), on both RSP_0 (0x01b7) and RSP_1 (0x02b7)"),
 };
 
 static bool for_list(const char *lists, const char *name)
@@ -395,32 +433,63 @@ FIXTURE_VARIANT(intel_diff) {
 	const char *const *text;
 	const char *pmu;	/* pmuctl model */
 	u8 model;		/* display model, family 6 */
+	u8 nr_gp, nr_fixed;	/* the part's counters (FIXTURE_SETUP) */
 };
 
-#define NR_VARIANTS	5
+#define NR_VARIANTS	9
 
 static const char *const text_icl = vec_icl, *const text_icx = vec_icx,
 	*const text_spr = vec_spr, *const text_emr = vec_emr,
-	*const text_gnr = vec_gnr;
+	*const text_gnr = vec_gnr, *const text_adl_glc = vec_adl_glc,
+	*const text_adl_grt = vec_adl_grt, *const text_srf = vec_srf,
+	*const text_grr = vec_grr;
 
 FIXTURE_VARIANT_ADD(intel_diff, icl) {
 	.index = 0, .list = "icl", .text = &text_icl, .pmu = "icl", .model = 0x7e,
+	.nr_gp = 8, .nr_fixed = 4,
 };
 
 FIXTURE_VARIANT_ADD(intel_diff, icx) {
 	.index = 1, .list = "icx", .text = &text_icx, .pmu = "icx", .model = 0x6a,
+	.nr_gp = 8, .nr_fixed = 4,
 };
 
 FIXTURE_VARIANT_ADD(intel_diff, spr) {
 	.index = 2, .list = "spr", .text = &text_spr, .pmu = "spr", .model = 0x8f,
+	.nr_gp = 8, .nr_fixed = 4,
 };
 
 FIXTURE_VARIANT_ADD(intel_diff, emr) {
 	.index = 3, .list = "emr", .text = &text_emr, .pmu = "spr", .model = 0xcf,
+	.nr_gp = 8, .nr_fixed = 4,
 };
 
 FIXTURE_VARIANT_ADD(intel_diff, gnr) {
 	.index = 4, .list = "gnr", .text = &text_gnr, .pmu = "gnr", .model = 0xad,
+	.nr_gp = 8, .nr_fixed = 4,
+};
+
+/* Alder Lake's P-core: its cpu_core PMU, as an i5-12400 (0x97) has it. */
+FIXTURE_VARIANT_ADD(intel_diff, adl_glc) {
+	.index = 5, .list = "adl_glc", .text = &text_adl_glc, .pmu = "adl_glc",
+	.model = 0x97, .nr_gp = 8, .nr_fixed = 4,
+};
+
+/* Gracemont as Alder Lake-N (0xbe) has it. */
+FIXTURE_VARIANT_ADD(intel_diff, adl_grt) {
+	.index = 6, .list = "adl_grt", .text = &text_adl_grt, .pmu = "adl_grt",
+	.model = 0xbe, .nr_gp = 6, .nr_fixed = 3,
+};
+
+/* Crestmont: Sierra Forest (0xaf) and Grand Ridge (0xb6). */
+FIXTURE_VARIANT_ADD(intel_diff, srf) {
+	.index = 7, .list = "srf", .text = &text_srf, .pmu = "srf", .model = 0xaf,
+	.nr_gp = 8, .nr_fixed = 3,
+};
+
+FIXTURE_VARIANT_ADD(intel_diff, grr) {
+	.index = 8, .list = "grr", .text = &text_grr, .pmu = "srf", .model = 0xb6,
+	.nr_gp = 8, .nr_fixed = 3,
 };
 
 /* Counts survive the harness's fork per test: a shared page. */
@@ -450,7 +519,11 @@ static void __attribute__((constructor)) totals_map(void)
  * and Granite Rapids: EAX 0x08300805 (v5, 8 counters of 48 bits, 8
  * architectural events), EBX 0, ECX 0xf, EDX 0x8603 (fixed counters 0-3
  * of 48 bits, AnyThread deprecated); PERF_CAPABILITIES[13] full-width
- * writes].
+ * writes].  The Atom cores: perfmon v5 with 48-bit counters, 6 generic
+ * counters on Gracemont, 8 on Crestmont, fixed counters 0-2 [Intel's
+ * lists above name no "Fixed counter 3" and no generic counter past 5
+ * (Gracemont) or 7 (Crestmont); LNX 6.12 intel_pmu_init_grt, whose
+ * callers leave fixed counter 3 and the topdown metrics to the big core].
  */
 FIXTURE_SETUP(intel_diff)
 {
@@ -458,8 +531,9 @@ FIXTURE_SETUP(intel_diff)
 	ASSERT_NE(NULL, self->m);
 	self->caps = (struct pmuctl_caps){
 		.family = 6, .model = variant->model, .version = 5,
-		.nr_gp = 8, .gp_width = 48,
-		.nr_fixed = 4, .fixed_width = 48, .fixed_mask = 0xf,
+		.nr_gp = variant->nr_gp, .gp_width = 48,
+		.nr_fixed = variant->nr_fixed, .fixed_width = 48,
+		.fixed_mask = (1U << variant->nr_fixed) - 1,
 		.events_unavailable = ~0xffU,
 		.flags = PMUCTL_CAP_ANY_DEPRECATED | PMUCTL_CAP_FULL_WIDTH_WRITE,
 		.perf_capabilities = 1ULL << 13,
@@ -487,7 +561,7 @@ static void describe(const struct verdict *v, char *buf, size_t len)
 	snprintf(buf, len, "%s (line %d): event %#x umask %#x cmask %u inv %d edge %d any %d%s;"
 		 " Intel: counters %#llx MSR %#x value %#llx"
 		 "; core: ret %d reason %u counters %#llx MSR %#x; schedule %d reason %u idx %u",
-		 e->name, e->line, e->code[v->ci], e->umask, e->cmask, e->inv,
+		 e->name, e->line, e->code[v->ci], e->umask[v->ci], e->cmask, e->inv,
 		 e->edge, e->any, e->deprecated ? " (deprecated)" : "",
 		 (unsigned long long)e->counters, v->intel_msr,
 		 (unsigned long long)v->extra, v->core, v->reason,
@@ -612,7 +686,8 @@ TEST_F(intel_diff, disagreements_still_occur)
 TEST_F(intel_diff, detects_planted_differences)
 {
 	static const struct disagreement bogus[] = {
-		COUNTERS("icl icx spr emr gnr", "NO_SUCH_EVENT.*", 0, GP(8), GP(4),
+		COUNTERS("icl icx spr emr gnr adl_glc adl_grt srf grr", "NO_SUCH_EVENT.*",
+			 0, GP(8), GP(4),
 			 "never matches"),
 	};
 	struct run r = { ._metadata = _metadata };
@@ -686,6 +761,10 @@ TEST(parser_refuses_malformed_lines)
 		"A.B 0x2a,0x2b 0x1 0 0 0 0 0,1 0x1a6 0x1 0",
 		"A.B 0x2a,0x2b 0x1 0 0 0 0 0,1 - - 0",
 		"A.B 0x2a 0x1 0 0 0 0 0,1 - 0x1 0",
+		"A.B 0xb7 0x1,0x2 0 0 0 0 0,1 - - 0",
+		"A.B 0xb7 0x1,0x2 0 0 0 0 0,1 0x1a6 0x1 0",
+		"A.B 0x2a,0x2b 0x1,0x2 0 0 0 0 0,1 0x1a6,0x1a7 0x1 0",
+		"A.B 0xb7 0x1,0x102 0 0 0 0 0,1 0x1a6,0x1a7 0x1 0",
 	};
 	char buf[128];
 	struct ievent e;
@@ -698,6 +777,15 @@ TEST(parser_refuses_malformed_lines)
 	EXPECT_EQ(0x1a7U, e.msr[1]);
 	EXPECT_EQ(0x10001ULL, e.msrvalue);
 	EXPECT_EQ(GP(4), e.counters);
+	/* The Atom cores' OCR: one code, two umasks, one MSR each. */
+	strcpy(buf, "A.B 0xb7 0x1,0x2 0 0 0 0 0,1,2,3,4,5 0x1a6,0x1a7 0x10001 0");
+	ASSERT_TRUE(parse_line(buf, &e));
+	EXPECT_EQ(2U, e.ncodes);
+	EXPECT_EQ(0xb7U, e.code[1]);
+	EXPECT_EQ(0x2U, e.umask[1]);
+	EXPECT_EQ(0x1a7U, e.msr[1]);
+	EXPECT_EQ(GP(6), e.counters);
+	EXPECT_EQ(0x02b7ULL | PMUCTL_CFG_USR | PMUCTL_CFG_OS, encode(&e, 1));
 	strcpy(buf, "A.B 0x0 0x3 0 0 0 0 f2 - - 1");
 	ASSERT_TRUE(parse_line(buf, &e));
 	EXPECT_EQ(FIXED(2), e.counters);

@@ -92,6 +92,14 @@
  *		architectural fixed-counter events are INST_RETIRED.ANY 0x00c0,
  *		CPU_CLK_UNHALTED.THREAD 0x003c and the pseudo encoding 0x0300 for
  *		CPU_CLK_UNHALTED.REF_TSC (fixed counter 2 only, as in Linux).
+ *		From Ice Lake on (models icl, icx, spr, gnr, adl_glc), event 0
+ *		with umask N+1 names fixed counter N alone, as Intel's lists
+ *		write it: 0x0100 INST_RETIRED.ANY (Linux: PREC_DIST), 0x0200,
+ *		0x0300, and 0x0400 TOPDOWN.SLOTS on fixed counter 3, read with
+ *		rdpmc ECX PMUCTL_COUNTER_FIXED | 3.  Linux's topdown metric
+ *		pseudo events (event 0, umask 0x80 and up, read through
+ *		PERF_METRICS with rdpmc ECX bit 29) have no counter in pmuctl
+ *		yet: PMUCTL_R_NO_ELIGIBLE_COUNTER.
  * @extra:	in: value of the event's extra MSR (OFFCORE_RSP_x, PEBS_FRONTEND,
  *		PEBS_LD_LAT), 0 for events that have none.
  * @flags:	in: PMUCTL_EVENT_*.
@@ -123,6 +131,9 @@ struct pmuctl_event {
 #define PMUCTL_MODEL_ICX	6	/* Ice Lake server (Xeon, -D) */
 #define PMUCTL_MODEL_SPR	7	/* Sapphire Rapids, Emerald Rapids */
 #define PMUCTL_MODEL_GNR	8	/* Granite Rapids (X, D) */
+#define PMUCTL_MODEL_ADL_GLC	9	/* Golden/Raptor Cove of Alder/Raptor Lake (P-cores only) */
+#define PMUCTL_MODEL_ADL_GRT	10	/* Gracemont (Alder Lake-N; the E-core of Alder Lake) */
+#define PMUCTL_MODEL_SRF	11	/* Crestmont (Sierra Forest, Grand Ridge) */
 
 /*
  * pmuctl_caps.flags
@@ -670,6 +681,12 @@ enum pmuctl_reason {
 	PMUCTL_R_NOT_ARCHITECTURAL = 42, /* not an architectural event (generic model) */
 	/* task scope */
 	PMUCTL_R_TASK_BUSY = 43,	/* the thread is counted by a task-scope session already */
+	/*
+	 * The event selects an extra MSR pmuctl does not arbitrate (Crestmont's
+	 * MSR_SNOOP_RSP_0/1 through 0x0127/0x0227): counting it would use
+	 * whatever that MSR holds.
+	 */
+	PMUCTL_R_EXTRA_UNSUPPORTED = 44,
 	PMUCTL_R_NR
 };
 
