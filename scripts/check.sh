@@ -201,12 +201,13 @@ bash scripts/vm/run.sh ${VM_ARGS:-} -T 180 -P -W -c Skylake-Server -l pmu-wd \
 # Ice Lake server and Sapphire Rapids (perfmon v5: 8 generic counters,
 # fixed counter 3, AnyThread deprecated; scripts/vm/run.sh qemu_cpu and
 # pmu_props), the newest kernel only.  Measured here 2026-11-24 (2 cores,
-# warm, other sessions' load about 3.5): the register-model set 68 s (10 s
-# to prepare, 57 s for its two guests at once), the emulated-PMU set 38 s
-# (5 + 33); the "pmu" set took 64 s beside them.  So make check gains
-# about 1 min 46 s (9 min 33 s warm before, README): under its 12 min.
-# Both kernels would add a round of two guests to each set (about 1 min
-# 30 s more).  6.1 with these models passes too when asked for:
+# warm): with other sessions' load at 1.6-2, the register-model set 50 s
+# (10 s to prepare, 39 s for its two guests at once) and the emulated-PMU
+# set 24 s (5 + 19); at load 3.5, 68 s (10 + 57) and 38 s (5 + 33), when
+# the existing "pmu" set took 64 s.  So make check gains 1 min 14 s to
+# 1 min 46 s (9 min 33 s warm before, README): under its 12 min.  Both
+# kernels would add a round of two guests to each set (about 1 to 1.5
+# min more).  6.1 with these models passes too when asked for:
 #   bash scripts/vm/run.sh -c Icelake-Server -c SapphireRapids -l icx
 #   bash scripts/vm/run.sh -P -c Icelake-Server -c SapphireRapids -l pmu-icx -t build/vmtests-pmu
 newest_kernel=$(bash scripts/kernels.sh installed | sort -V | tail -n 1)
