@@ -24,6 +24,9 @@
  *    0x08a4, 0x10a4).  Event select 0 with those umasks names a fixed
  *    counter's pseudo encoding (0x0200, 0x0400) or nothing: the bridge
  *    writes event 0xa4 (topdown_fix()).
+ *  - On spr, OFFCORE_RESPONSE_1 comes out as 0x012a, OFFCORE_RSP_0's event
+ *    (as OCR), though its table entry names 0x12b: the bridge writes 0x2b
+ *    (rsp1_fix()), so the name selects the register it names.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -541,6 +544,25 @@ static void topdown_fix(const char *event, uint64_t *config)
 	}
 }
 
+/* libpfm4 4.13's spr OFFCORE_RESPONSE_1 (the header comment). */
+static void rsp1_fix(const char *event, uint64_t *config)
+{
+	size_t n = strcspn(event, ":.");
+
+	if (strcasecmp(st.name, "spr") || n != strlen("offcore_response_1") ||
+	    strncasecmp(event, "offcore_response_1", n) ||
+	    (*config & SEL_EVENT) != 0x2a)
+		return;
+	*config = (*config & ~SEL_EVENT) | 0x2b;
+}
+
+/* libpfm4's encodings pmuctl corrects, in one place. */
+static void pfm_fixes(const char *event, uint64_t *config)
+{
+	topdown_fix(event, config);
+	rsp1_fix(event, config);
+}
+
 int pmuctl_pfm_encode(const char *event, uint64_t *config, uint64_t *extra,
 		      char *msg, size_t msglen)
 {
@@ -583,7 +605,7 @@ int pmuctl_pfm_encode(const char *event, uint64_t *config, uint64_t *extra,
 			say(msg, msglen, "libpfm4 gives %d codes for '%s'", count, event);
 			return -EOVERFLOW;
 		}
-		topdown_fix(s, &c);
+		pfm_fixes(s, &c);
 		*config = c;
 		*extra = x;
 		return 0;
@@ -648,7 +670,7 @@ int pmuctl_pfm_encode(const char *event, uint64_t *config, uint64_t *extra,
 	i = compose(&ev, at, n, config, extra, msg, msglen);
 	if (i == PMUCTL_PFM_REFUSED) {
 		/* buf is cut up by now: the caller's string, past "pmu::" */
-		topdown_fix(event + (s - buf), config);
+		pfm_fixes(event + (s - buf), config);
 		say(msg, msglen, "libpfm4: %s", pfm_strerror(ret));
 	}
 	return i;

@@ -263,6 +263,9 @@ expect icl_topdown_backend_bound_is_event_a4 0 \
 expect spr_topdown_bad_spec_is_event_a4_on_counter_0 0 \
 	'ok pmc0 0x304a4 0x0' 'ok pmc0 0x310a4 0x0' 'ok pmc0 0x202a4 0x0' -- \
 	check --pmu spr topdown:bad_spec_slots topdown:memory_bound_slots topdown:k:backend_bound_slots
+# ... and its spr OFFCORE_RESPONSE_1 is RSP_0's 0x012a: pmuctl writes 0x2b.
+expect spr_offcore_response_1_is_rsp1 0 'ok pmc0 0x3012b 0x10001' -- \
+	check --pmu spr offcore_response_1:demand_data_rd_any_response
 expect gnr_names_architectural_events 0 'ok fixed1 0x3003c 0x0' 'ok pmc0 0x300c4 0x0' -- \
 	check --pmu gnr unhalted_core_cycles branch_instructions_retired
 expect spr_moves_second_ocr_value_to_rsp1 0 \

@@ -421,6 +421,8 @@ static u32 twin_expect(const struct pmuctl_model *m, const struct pmuctl_caps *c
 	return c->expect;
 }
 
+static uint64_t bridge_want(const struct combo *c, uint64_t pfm_config);
+
 static void judge(const struct pmuctl_model *m, const struct pmuctl_caps *caps,
 		  const struct combo *c, struct verdict *v)
 {
@@ -437,7 +439,8 @@ static void judge(const struct pmuctl_model *m, const struct pmuctl_caps *caps,
 					&v->cls, &v->reason);
 	if (v->core)
 		return;
-	v->want_msr = pfm_msr(v->pfm_config, v->pfm_count);
+	/* the MSR of what the bridge must program (bridge_want()) */
+	v->want_msr = pfm_msr(bridge_want(c, v->pfm_config), v->pfm_count);
 	v->got_msr = v->cls.xreg >= 0 ? m->xregs[v->cls.xreg].msr : 0;
 	v->sched = place_alone(m, caps, v);
 }
@@ -898,7 +901,8 @@ static void describe(const struct combo *c, const struct verdict *v, char *buf,
 /* Rule 1: every libpfm4 encoding is accepted, in the right MSR, placeable. */
 /*
  * What the bridge must give for a string libpfm4 encodes: libpfm4's value,
- * but with event 0xa4 for the TOPDOWN umasks libpfm4 4.13 writes with
+ * but with event 0x2b for spr's OFFCORE_RESPONSE_1 (libpfm4 writes RSP_0's
+ * 0x2a), and event 0xa4 for the TOPDOWN umasks libpfm4 4.13 writes with
  * event select 0 on icl, icx and spr (user/pfm.c topdown_fix(); Intel's
  * icelake_core.json and sapphirerapids_core.json: 0x02a4 BACKEND_BOUND,
  * 0x04a4 BAD_SPEC, 0x08a4 BR_MISPREDICT, 0x10a4 MEMORY_BOUND).
@@ -911,6 +915,10 @@ static uint64_t bridge_want(const struct combo *c, uint64_t pfm_config)
 	};
 	uint64_t want = pfm_config & ~SEL_INT_EN;
 
+	/* spr's OFFCORE_RESPONSE_1 encodes 0x012a: the bridge writes 0x2b */
+	if (!strcmp(c->pmu, "spr") && !strcasecmp(c->event, "OFFCORE_RESPONSE_1") &&
+	    (want & 0xff) == 0x2a)
+		return (want & ~0xffULL) | 0x2b;
 	if (strcmp(c->pmu, "icl") && strcmp(c->pmu, "icx") && strcmp(c->pmu, "spr"))
 		return want;
 	if (strcasecmp(c->event, "TOPDOWN") || (want & 0xff))
