@@ -238,6 +238,14 @@ static const struct {
 	{ PMUCTL_MODEL_KNL, "knl", "knl" },
 	{ PMUCTL_MODEL_KNM, "knm", "knm" },
 	{ PMUCTL_MODEL_SKL, "skl", "skl" },
+	{ PMUCTL_MODEL_ICL, "icl", "icl" },
+	{ PMUCTL_MODEL_ICX, "icx", "icx" },
+	{ PMUCTL_MODEL_SPR, "spr", "spr" },
+	/* libpfm4 4.13 has no table of their own: the architectural one */
+	{ PMUCTL_MODEL_GNR, "gnr", "ix86arch" },
+	{ PMUCTL_MODEL_ADL_GLC, "adl_glc", "ix86arch" },
+	{ PMUCTL_MODEL_ADL_GRT, "adl_grt", "ix86arch" },
+	{ PMUCTL_MODEL_SRF, "srf", "ix86arch" },
 };
 
 TEST(model_names)
@@ -255,7 +263,8 @@ TEST(model_names)
 /* An unknown model (a newer module) reads as none, with no libpfm4 PMU. */
 TEST(unknown_model)
 {
-	const uint32_t codes[] = { PMUCTL_MODEL_SKL + 1, 100, UINT32_MAX };
+	/* past the last model the header names */
+	const uint32_t codes[] = { PMUCTL_MODEL_SRF + 1, 100, UINT32_MAX };
 
 	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
 		EXPECT_STREQ("none", pmuctl_model_name(codes[i]));
@@ -281,6 +290,10 @@ FIXTURE_VARIANT_ADD(model, arch) { .model = PMUCTL_MODEL_ARCH };
 FIXTURE_VARIANT_ADD(model, knl) { .model = PMUCTL_MODEL_KNL };
 FIXTURE_VARIANT_ADD(model, knm) { .model = PMUCTL_MODEL_KNM };
 FIXTURE_VARIANT_ADD(model, skl) { .model = PMUCTL_MODEL_SKL };
+FIXTURE_VARIANT_ADD(model, icl) { .model = PMUCTL_MODEL_ICL };
+FIXTURE_VARIANT_ADD(model, icx) { .model = PMUCTL_MODEL_ICX };
+FIXTURE_VARIANT_ADD(model, spr) { .model = PMUCTL_MODEL_SPR };
+FIXTURE_VARIANT_ADD(model, gnr) { .model = PMUCTL_MODEL_GNR };
 
 FIXTURE_SETUP(model)
 {
