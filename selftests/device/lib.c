@@ -708,6 +708,15 @@ __u32 expected_model(__u32 family, __u32 model)
 		{ 0xcf, PMUCTL_MODEL_SPR },	/* EMERALDRAPIDS_X */
 		{ 0xad, PMUCTL_MODEL_GNR },	/* GRANITERAPIDS_X */
 		{ 0xae, PMUCTL_MODEL_GNR },	/* GRANITERAPIDS_D */
+		/* one core type: a hybrid part is refused before the model */
+		{ 0x97, PMUCTL_MODEL_ADL_GLC },	/* ALDERLAKE */
+		{ 0x9a, PMUCTL_MODEL_ADL_GLC },	/* ALDERLAKE_L */
+		{ 0xb7, PMUCTL_MODEL_ADL_GLC },	/* RAPTORLAKE */
+		{ 0xba, PMUCTL_MODEL_ADL_GLC },	/* RAPTORLAKE_P */
+		{ 0xbf, PMUCTL_MODEL_ADL_GLC },	/* RAPTORLAKE_S */
+		{ 0xbe, PMUCTL_MODEL_ADL_GRT },	/* ATOM_GRACEMONT */
+		{ 0xaf, PMUCTL_MODEL_SRF },	/* ATOM_CRESTMONT_X */
+		{ 0xb6, PMUCTL_MODEL_SRF },	/* ATOM_CRESTMONT */
 	};
 	unsigned int i;
 

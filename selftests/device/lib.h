@@ -89,8 +89,13 @@ const char *param_path(const char *name);
 /* The model's OFFCORE_RESPONSE event selects for RSP_0 and RSP_1 [kmod/core/model.c]. */
 static inline __u64 model_rsp0(__u32 pmu_model)
 {
-	return pmu_model == PMUCTL_MODEL_SPR || pmu_model == PMUCTL_MODEL_GNR ?
-	       SPR_RSP0 : SKL_RSP0;
+	switch (pmu_model) {
+	case PMUCTL_MODEL_SPR:
+	case PMUCTL_MODEL_GNR:
+	case PMUCTL_MODEL_ADL_GLC:
+		return SPR_RSP0;
+	}
+	return SKL_RSP0;	/* KNL/KNM and the Atoms: 0x01b7 too */
 }
 
 static inline __u64 model_rsp1(__u32 pmu_model)
@@ -98,9 +103,12 @@ static inline __u64 model_rsp1(__u32 pmu_model)
 	switch (pmu_model) {
 	case PMUCTL_MODEL_KNL:
 	case PMUCTL_MODEL_KNM:
-		return KNM_RSP1;
+	case PMUCTL_MODEL_ADL_GRT:
+	case PMUCTL_MODEL_SRF:
+		return KNM_RSP1;	/* 0x02b7 */
 	case PMUCTL_MODEL_SPR:
 	case PMUCTL_MODEL_GNR:
+	case PMUCTL_MODEL_ADL_GLC:
 		return SPR_RSP1;
 	}
 	return SKL_RSP1;
