@@ -64,6 +64,12 @@ int pmuctl_pfm_init(const char *pmu);
  * ANY_RESPONSE (on Skylake, a supplier without a snoop also gets SNP_ANY);
  * MEM_TRANS_RETIRED:LOAD_LATENCY gets ldlat=3.
  *
+ * Two libpfm4 4.13 encodings are corrected, whether libpfm4 accepts the
+ * string or it is composed (pfm.c's header): on icl, icx and spr the
+ * TOPDOWN umasks BACKEND_BOUND_SLOTS, BAD_SPEC_SLOTS, BR_MISPREDICT_SLOTS
+ * and MEMORY_BOUND_SLOTS get event select 0xa4, and spr's
+ * OFFCORE_RESPONSE_1 gets 0x2b (OFFCORE_RSP_1's OCR event).
+ *
  * When libpfm4 refuses a string whose names all exist, it is composed
  * instead, without any of libpfm4's rules:
  *  - the umasks as libpfm4 encodes "event:umask..." alone (its default
