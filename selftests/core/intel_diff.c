@@ -517,7 +517,7 @@ static void __attribute__((constructor)) totals_map(void)
 /*
  * The real parts' PMU [SDM vol. 3B 20.2.5; CPUID.0AH on Ice Lake, Sapphire
  * and Granite Rapids: EAX 0x08300805 (v5, 8 counters of 48 bits, 8
- * architectural events), EBX 0, ECX 0xf, EDX 0x8603 (fixed counters 0-3
+ * architectural events), EBX 0, ECX 0xf, EDX 0x8604 (fixed counters 0-3
  * of 48 bits, AnyThread deprecated); PERF_CAPABILITIES[13] full-width
  * writes].  The Atom cores: perfmon v5 with 48-bit counters, 6 generic
  * counters on Gracemont, 8 on Crestmont, fixed counters 0-2 [Intel's
