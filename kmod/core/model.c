@@ -214,7 +214,6 @@ static const struct pmuctl_fixed_event icl_fixed[] = {
  * to counters 0-3, and three CYCLE_ACTIVITY umasks that may use all eight
  * ahead of the 0xa3 rule that limits the others.
  */
-
 static const struct pmuctl_constraint icl_cons[] = {
 	RANGE_CONS(0x03, 0x0a, 0xf),
 	RANGE_CONS(0x1f, 0x28, 0xf),
@@ -226,7 +225,7 @@ static const struct pmuctl_constraint icl_cons[] = {
 	UEVENT_CONS(0x14a3, 0xff),	/* CYCLE_ACTIVITY.STALLS_MEM_ANY */
 	EVENT_CONS(0xa3, 0xf),		/* CYCLE_ACTIVITY.* */
 	RANGE_CONS(0xa8, 0xb0, 0xf),
-	RANGE_CONS(0xb7, 0xbd, 0xf),		/* OFFCORE_RESPONSE 0xb7/0xbb among them */
+	RANGE_CONS(0xb7, 0xbd, 0xf),	/* OFFCORE_RESPONSE 0xb7/0xbb among them */
 	RANGE_CONS(0xd0, 0xe6, 0xf),
 	EVENT_CONS(0xef, 0xf),
 	RANGE_CONS(0xf0, 0xf4, 0xf),
