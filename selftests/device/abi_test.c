@@ -885,7 +885,11 @@ TEST_F(abi, program_rejects_each_event_abi_rule_at_its_index)
 
 #define M_KNX	((1U << PMUCTL_MODEL_KNL) | (1U << PMUCTL_MODEL_KNM))
 #define M_SKL	(1U << PMUCTL_MODEL_SKL)
-#define M_ALL	(M_KNX | M_SKL)
+#define M_ICX	(1U << PMUCTL_MODEL_ICX)
+#define M_SPR	(1U << PMUCTL_MODEL_SPR)
+#define M_ALL	(M_KNX | M_SKL | M_ICX | M_SPR)
+/* Models whose OFFCORE_RESPONSE_0 is event 0xb7 umask 1 (KNM_RSP0). */
+#define M_B7	(M_KNX | M_SKL | M_ICX)
 
 #define E(c, x, f) { .config = (c), .extra = (x), .flags = (f) }
 
@@ -929,13 +933,13 @@ static const struct rule_vec {
 	  { E(EV_CYCLES | USR, 1, 0) } },
 	{ __LINE__, M_ALL, -EINVAL, PMUCTL_R_EXTRA_UNEXPECTED, 1, 2,
 	  { E(EV_INST | USR, 0, 0), E(EV_LLC_REF | USR, REQ0 | ANYRSP, 0) } },
-	{ __LINE__, M_ALL, -EINVAL, PMUCTL_R_OFFCORE_NO_REQUEST, 0, 1,
+	{ __LINE__, M_B7, -EINVAL, PMUCTL_R_OFFCORE_NO_REQUEST, 0, 1,
 	  { E(KNM_RSP0 | USR, ANYRSP, 0) } },
-	{ __LINE__, M_ALL, -EINVAL, PMUCTL_R_OFFCORE_NO_RESPONSE, 0, 1,
+	{ __LINE__, M_B7, -EINVAL, PMUCTL_R_OFFCORE_NO_RESPONSE, 0, 1,
 	  { E(KNM_RSP0 | USR, REQ0, 0) } },
-	{ __LINE__, M_ALL, -EINVAL, PMUCTL_R_OFFCORE_ANY_RESPONSE_MIXED, 0, 1,
+	{ __LINE__, M_B7, -EINVAL, PMUCTL_R_OFFCORE_ANY_RESPONSE_MIXED, 0, 1,
 	  { E(KNM_RSP0 | USR, REQ0 | ANYRSP | NONDRAM, 0) } },
-	{ __LINE__, M_ALL, 0, 0, 0, 1,
+	{ __LINE__, M_B7, 0, 0, 0, 1,
 	  { E(KNM_RSP0 | USR, REQ0 | NONDRAM, 0) } },
 	/* KNL/KNM: bits 3 and 4 are out of Linux's masks (model.c policy). */
 	{ __LINE__, M_KNX, -EINVAL, PMUCTL_R_EXTRA_MASK, 0, 1,
@@ -951,11 +955,11 @@ static const struct rule_vec {
 	  { E(SKL_RSP0 | USR, REQ0 | ANYRSP | BIT(12), 0) } },
 	{ __LINE__, M_SKL, -EINVAL, PMUCTL_R_EXTRA_MASK, 0, 1,
 	  { E(SKL_RSP1 | USR, REQ0 | ANYRSP | BIT(38), 0) } },
-	{ __LINE__, M_SKL, -EINVAL, PMUCTL_R_EXTRA_MASK, 0, 1,
+	{ __LINE__, M_SKL | M_ICX, -EINVAL, PMUCTL_R_EXTRA_MASK, 0, 1,
 	  { E(SKL_FE | USR, 0x8, 0) } },
-	{ __LINE__, M_SKL, -EINVAL, PMUCTL_R_EXTRA_MASK, 0, 1,
+	{ __LINE__, M_SKL | M_ICX | M_SPR, -EINVAL, PMUCTL_R_EXTRA_MASK, 0, 1,
 	  { E(SKL_LDLAT | USR, 0x10000, 0) } },
-	{ __LINE__, M_SKL, 0, 0, 0, 2,
+	{ __LINE__, M_SKL | M_ICX | M_SPR, 0, 0, 0, 2,
 	  { E(SKL_FE | USR, 0x11, 0), E(SKL_LDLAT | USR, 0x3, 0) } },
 	/* AnyThread: KNM only on its fixed counters, REF_TSC's included (model.c policy). */
 	{ __LINE__, M_KNX, -EINVAL, PMUCTL_R_ANY_NOT_ALLOWED, 0, 1,
@@ -997,7 +1001,7 @@ static const struct rule_vec {
 	/* Busy inside one group. */
 	{ __LINE__, M_ALL, -EBUSY, PMUCTL_R_COUNTERS_BUSY, 1, 2,
 	  { E(EV_REF | USR, 0, 0), E(EV_REF | OS, 0, 0) } },
-	{ __LINE__, M_ALL, -EBUSY, PMUCTL_R_OFFCORE_BOTH_BUSY, 2, 3,
+	{ __LINE__, M_B7, -EBUSY, PMUCTL_R_OFFCORE_BOTH_BUSY, 2, 3,
 	  { E(KNM_RSP0 | USR, REQ0 | ANYRSP, 0), E(KNM_RSP0 | USR, REQ1 | ANYRSP, 0),
 	    E(KNM_RSP0 | USR, REQ2 | ANYRSP, 0) } },
 	{ __LINE__, M_KNX, -EBUSY, PMUCTL_R_OFFCORE_RSP0_BUSY, 1, 2,
@@ -1005,10 +1009,44 @@ static const struct rule_vec {
 	{ __LINE__, M_KNX, -EBUSY, PMUCTL_R_OFFCORE_RSP1_BUSY, 1, 2,
 	  { E(KNM_RSP1 | USR, REQ0 | PWR | ANYRSP, 0),
 	    E(KNM_RSP1 | USR, REQ1 | PWR | ANYRSP, 0) } },
-	{ __LINE__, M_SKL, -EBUSY, PMUCTL_R_FRONTEND_BUSY, 1, 2,
+	{ __LINE__, M_SKL | M_ICX | M_SPR, -EBUSY, PMUCTL_R_FRONTEND_BUSY, 1, 2,
 	  { E(SKL_FE | USR, 0x11, 0), E(SKL_FE | USR, 0x12, 0) } },
-	{ __LINE__, M_SKL, -EBUSY, PMUCTL_R_LDLAT_BUSY, 1, 2,
+	{ __LINE__, M_SKL | M_ICX | M_SPR, -EBUSY, PMUCTL_R_LDLAT_BUSY, 1, 2,
 	  { E(SKL_LDLAT | USR, 0x3, 0), E(SKL_LDLAT | USR, 0x4, 0) } },
+	/* Ice Lake server and Sapphire Rapids (kmod/core/model.c). */
+	{ __LINE__, M_ICX | M_SPR, -EINVAL, PMUCTL_R_ANY_NOT_ALLOWED, 0, 1,
+	  { E(EV_INST | USR | ANY, 0, 0) } },
+	{ __LINE__, M_ICX | M_SPR, -EINVAL, PMUCTL_R_ANY_NOT_ALLOWED, 1, 2,
+	  { E(EV_INST | USR, 0, 0), E(EV_LLC_REF | USR | ANY, 0, 0) } },
+	{ __LINE__, M_ICX | M_SPR, 0, 0, 0, 3,	/* fixed 3, and 0x0200 on fixed 1 */
+	  { E(0x0400 | USR, 0, 0), E(0x0200 | USR, 0, 0), E(EV_SLOTS | USR, 0, 0) } },
+	{ __LINE__, M_ICX | M_SPR, -EINVAL, PMUCTL_R_NO_ELIGIBLE_COUNTER, 0, 1,
+	  { E(0x8000 | USR, 0, 0) } },	/* a topdown metric: no PERF_METRICS */
+	{ __LINE__, M_ICX, -EINVAL, PMUCTL_R_EXTRA_MASK, 0, 1,
+	  { E(SKL_RSP0 | USR, REQ0 | ANYRSP | BIT(14), 0) } },
+	{ __LINE__, M_ICX, -EINVAL, PMUCTL_R_EXTRA_UNEXPECTED, 0, 1,
+	  { E(SPR_RSP0 | USR, REQ0 | ANYRSP, 0) } },
+	{ __LINE__, M_SPR, -EINVAL, PMUCTL_R_EXTRA_UNEXPECTED, 0, 1,
+	  { E(SKL_RSP0 | USR, REQ0 | ANYRSP, 0) } },
+	{ __LINE__, M_SPR, 0, 0, 0, 2,
+	  { E(SPR_RSP0 | USR, REQ0 | ANYRSP | BIT(14), 0), E(SPR_RSP1 | USR, REQ1 | NONDRAM, 0) } },
+	{ __LINE__, M_SPR, -EINVAL, PMUCTL_R_OFFCORE_NO_REQUEST, 0, 1,
+	  { E(SPR_RSP0 | USR, ANYRSP, 0) } },
+	{ __LINE__, M_SPR, -EINVAL, PMUCTL_R_OFFCORE_ANY_RESPONSE_MIXED, 0, 1,
+	  { E(SPR_RSP1 | USR, REQ0 | ANYRSP | NONDRAM, 0) } },
+	{ __LINE__, M_SPR, -EBUSY, PMUCTL_R_OFFCORE_BOTH_BUSY, 2, 3,
+	  { E(SPR_RSP0 | USR, REQ0 | ANYRSP, 0), E(SPR_RSP0 | USR, REQ1 | ANYRSP, 0),
+	    E(SPR_RSP0 | USR, REQ2 | ANYRSP, 0) } },
+	/* MSR_PEBS_FRONTEND: 0x40ad shares FRONTEND_RETIRED's one value */
+	{ __LINE__, M_SPR, -EBUSY, PMUCTL_R_FRONTEND_BUSY, 1, 2,
+	  { E(SKL_FE | USR, 0x11, 0), E(0x40ad | USR, 0x1, 0) } },
+	{ __LINE__, M_SPR, 0, 0, 0, 2,
+	  { E(SKL_FE | USR, 0x1, 0), E(0x40ad | USR, 0x1, 0) } },
+	{ __LINE__, M_SPR, -EINVAL, PMUCTL_R_EXTRA_MASK, 0, 1,
+	  { E(0x40ad | USR, 0x8, 0) } },
+	/* TOPDOWN.BAD_SPEC_SLOTS and BR_MISPREDICT_SLOTS: counter 0 only */
+	{ __LINE__, M_SPR, -EBUSY, PMUCTL_R_COUNTERS_BUSY, 1, 2,
+	  { E(0x04a4 | USR, 0, 0), E(0x08a4 | USR, 0, 0) } },
 };
 
 TEST_F(abi, program_reports_each_core_rule_with_reason_and_index)
@@ -1017,7 +1055,7 @@ TEST_F(abi, program_reports_each_core_rule_with_reason_and_index)
 	unsigned int i, ran = 0;
 
 	if (!(me & M_ALL))
-		SKIP(return, "the rule vectors cover knl/knm/skl, not model %u",
+		SKIP(return, "the rule vectors cover knl/knm/skl/icx/spr, not model %u",
 		     self->info.pmu_model);
 	for (i = 0; i < ARRAY_SIZE(rules); i++) {
 		const struct rule_vec *v = &rules[i];
