@@ -784,20 +784,6 @@ static void msg_set(char *msg, size_t msglen, const char *fmt, const char *s)
 		snprintf(msg, msglen, fmt, s);
 }
 
-/* Does the event string name the attribute @attr ("any_response")? */
-static bool names_attr(const char *str, const char *attr)
-{
-	size_t n = strlen(attr);
-
-	for (const char *s = str; *s; s++) {
-		if ((s == str || s[-1] == ':' || s[-1] == '.') &&
-		    !strncasecmp(s, attr, n) &&
-		    (!s[n] || s[n] == ':' || s[n] == '.'))
-			return true;
-	}
-	return false;
-}
-
 /*
  * libpfm4 4.13 encodes Skylake's ANY_REQUEST as 0x18007: bit 16 is
  * ANY_RESPONSE, which its own uequiv and Intel's event lists do not include
@@ -820,7 +806,7 @@ static void skl_any_request_fix(const char *pmu, const char *str,
 		return;
 	if ((ev->extra & SKL_OFFCORE_ANY_RESPONSE) &&
 	    (ev->extra & SKL_OFFCORE_SUPPLIER) &&
-	    !names_attr(str, "any_response"))
+	    !pmuctl_pfm_has_attr(str, "any_response"))
 		ev->extra &= ~SKL_OFFCORE_ANY_RESPONSE;
 }
 

@@ -504,8 +504,7 @@ static int compose(const pfm_event_info_t *ev, struct attr *at, int n,
 	return PMUCTL_PFM_REFUSED;
 }
 
-/* Does @str ("EVENT:attr:...") name the attribute @attr? */
-static bool has_attr(const char *str, const char *attr)
+bool pmuctl_pfm_has_attr(const char *str, const char *attr)
 {
 	size_t n = strlen(attr);
 	const char *s;
@@ -537,7 +536,7 @@ static void topdown_fix(const char *event, uint64_t *config)
 	    (*config & SEL_EVENT))
 		return;
 	for (size_t i = 0; i < sizeof(in_a4) / sizeof(in_a4[0]); i++) {
-		if (has_attr(event, in_a4[i])) {
+		if (pmuctl_pfm_has_attr(event, in_a4[i])) {
 			*config |= 0xa4;
 			return;
 		}

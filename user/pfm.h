@@ -10,6 +10,7 @@
 #ifndef PMUCTL_PFM_H
 #define PMUCTL_PFM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -97,6 +98,17 @@ int pmuctl_pfm_init(const char *pmu);
  */
 int pmuctl_pfm_encode(const char *event, uint64_t *config, uint64_t *extra,
 		      char *msg, size_t msglen);
+
+/**
+ * pmuctl_pfm_has_attr() - does an event string name an attribute
+ * (library-internal, shared with the tool; not exported by the .so)
+ * @str:	"[pmu::]event[:attr...]".
+ * @attr:	an attribute name, e.g. "any_response"; case-insensitive.
+ *
+ * Return: true if one of the ':'- or '.'-separated attributes after the
+ * event name is @attr.
+ */
+bool pmuctl_pfm_has_attr(const char *str, const char *attr);
 
 /**
  * pmuctl_raw_event() - parse "r<config>[:<extra>]" (library-internal,
