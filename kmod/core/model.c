@@ -28,6 +28,22 @@
 
 #define GP_ALL			0xffffffffU
 
+/*
+ * An extra MSR by kind, as Linux's INTEL_UEVENT_EXTRA_REG: the event that
+ * selects it and its valid bits.  A model lists RSP_0 first and RSP_1
+ * second, each the other's alternative (intel_fixup_er()).
+ */
+#define XREG(_code, _msr, _valid, _kind, _alt)				\
+	{ .code = _code, .msr = _msr, .valid = _valid, .kind = _kind, .alt = _alt }
+#define XREG_RSP0(_code, _valid)					\
+	XREG(_code, MSR_OFFCORE_RSP_0, _valid, PMUCTL_XK_RSP0, 1)
+#define XREG_RSP1(_code, _valid)					\
+	XREG(_code, MSR_OFFCORE_RSP_1, _valid, PMUCTL_XK_RSP1, 0)
+#define XREG_FE(_code, _valid)						\
+	XREG(_code, MSR_PEBS_FRONTEND, _valid, PMUCTL_XK_FRONTEND, -1)
+#define XREG_LDLAT(_code, _valid)					\
+	XREG(_code, MSR_PEBS_LD_LAT, _valid, PMUCTL_XK_LDLAT, -1)
+
 /* Linux's INTEL_EVENT_CONSTRAINT, _UEVENT_ and _EVENT_CONSTRAINT_RANGE. */
 #define EVENT_CONS(_ev, _gp)	{ .code = _ev, .match = 0x00ff, .gp = _gp }
 #define UEVENT_CONS(_code, _gp)	{ .code = _code, .match = 0xffff, .gp = _gp }
@@ -59,10 +75,8 @@
  * the ones to use.
  */
 static const struct pmuctl_xreg knl_xregs[] = {
-	{ .code = 0x01b7, .msr = MSR_OFFCORE_RSP_0, .valid = 0x799ffbb6e7ULL,
-	  .kind = PMUCTL_XK_RSP0, .alt = 1 },	/* OFFCORE_RESPONSE_0 */
-	{ .code = 0x02b7, .msr = MSR_OFFCORE_RSP_1, .valid = 0x399ffbffe7ULL,
-	  .kind = PMUCTL_XK_RSP1, .alt = 0 },	/* OFFCORE_RESPONSE_1 */
+	XREG_RSP0(0x01b7, 0x799ffbb6e7ULL),	/* OFFCORE_RESPONSE_0 */
+	XREG_RSP1(0x02b7, 0x399ffbffe7ULL),	/* OFFCORE_RESPONSE_1 */
 };
 
 /*
@@ -153,14 +167,10 @@ static const struct pmuctl_constraint skl_cons[] = {
  * MSR_PEBS_LD_LAT_THRESHOLD (mask 0xffff).
  */
 static const struct pmuctl_xreg skl_xregs[] = {
-	{ .code = 0x01b7, .msr = MSR_OFFCORE_RSP_0, .valid = 0x3fffff8fffULL,
-	  .kind = PMUCTL_XK_RSP0, .alt = 1 },	/* OFFCORE_RESPONSE_0 */
-	{ .code = 0x01bb, .msr = MSR_OFFCORE_RSP_1, .valid = 0x3fffff8fffULL,
-	  .kind = PMUCTL_XK_RSP1, .alt = 0 },	/* OFFCORE_RESPONSE_1 */
-	{ .code = 0x01c6, .msr = MSR_PEBS_FRONTEND, .valid = 0x7fff17ULL,
-	  .kind = PMUCTL_XK_FRONTEND, .alt = -1 }, /* FRONTEND_RETIRED */
-	{ .code = 0x01cd, .msr = MSR_PEBS_LD_LAT, .valid = 0xffffULL,
-	  .kind = PMUCTL_XK_LDLAT, .alt = -1 },	/* MEM_TRANS_RETIRED.LOAD_LATENCY */
+	XREG_RSP0(0x01b7, 0x3fffff8fffULL),	/* OFFCORE_RESPONSE_0 */
+	XREG_RSP1(0x01bb, 0x3fffff8fffULL),	/* OFFCORE_RESPONSE_1 */
+	XREG_FE(0x01c6, 0x7fff17ULL),		/* FRONTEND_RETIRED */
+	XREG_LDLAT(0x01cd, 0xffffULL),		/* MEM_TRANS_RETIRED.LOAD_LATENCY */
 };
 
 /*
@@ -236,14 +246,10 @@ static const struct pmuctl_constraint icl_cons[] = {
  * OFFCORE_RSP valid mask 0x3fffffbfff (request bit 14 left out).
  */
 static const struct pmuctl_xreg icl_xregs[] = {
-	{ .code = 0x01b7, .msr = MSR_OFFCORE_RSP_0, .valid = 0x3fffffbfffULL,
-	  .kind = PMUCTL_XK_RSP0, .alt = 1 },	/* OFFCORE_RESPONSE_0 */
-	{ .code = 0x01bb, .msr = MSR_OFFCORE_RSP_1, .valid = 0x3fffffbfffULL,
-	  .kind = PMUCTL_XK_RSP1, .alt = 0 },	/* OFFCORE_RESPONSE_1 */
-	{ .code = 0x01c6, .msr = MSR_PEBS_FRONTEND, .valid = 0x7fff17ULL,
-	  .kind = PMUCTL_XK_FRONTEND, .alt = -1 }, /* FRONTEND_RETIRED */
-	{ .code = 0x01cd, .msr = MSR_PEBS_LD_LAT, .valid = 0xffffULL,
-	  .kind = PMUCTL_XK_LDLAT, .alt = -1 },	/* MEM_TRANS_RETIRED.LOAD_LATENCY */
+	XREG_RSP0(0x01b7, 0x3fffffbfffULL),	/* OFFCORE_RESPONSE_0 */
+	XREG_RSP1(0x01bb, 0x3fffffbfffULL),	/* OFFCORE_RESPONSE_1 */
+	XREG_FE(0x01c6, 0x7fff17ULL),		/* FRONTEND_RETIRED */
+	XREG_LDLAT(0x01cd, 0xffffULL),		/* MEM_TRANS_RETIRED.LOAD_LATENCY */
 };
 
 /*
@@ -329,14 +335,10 @@ static const struct pmuctl_constraint glc_cons[] = {
  * its one value.
  */
 static const struct pmuctl_xreg glc_xregs[] = {
-	{ .code = 0x012a, .msr = MSR_OFFCORE_RSP_0, .valid = 0x3fffffffffULL,
-	  .kind = PMUCTL_XK_RSP0, .alt = 1 },	/* OCR (RSP_0) */
-	{ .code = 0x012b, .msr = MSR_OFFCORE_RSP_1, .valid = 0x3fffffffffULL,
-	  .kind = PMUCTL_XK_RSP1, .alt = 0 },	/* OCR (RSP_1) */
-	{ .code = 0x01c6, .msr = MSR_PEBS_FRONTEND, .valid = 0x7fff1fULL,
-	  .kind = PMUCTL_XK_FRONTEND, .alt = -1 }, /* FRONTEND_RETIRED */
-	{ .code = 0x01cd, .msr = MSR_PEBS_LD_LAT, .valid = 0xffffULL,
-	  .kind = PMUCTL_XK_LDLAT, .alt = -1 },	/* MEM_TRANS_RETIRED.LOAD_LATENCY */
+	XREG_RSP0(0x012a, 0x3fffffffffULL),	/* OCR (RSP_0) */
+	XREG_RSP1(0x012b, 0x3fffffffffULL),	/* OCR (RSP_1) */
+	XREG_FE(0x01c6, 0x7fff1fULL),		/* FRONTEND_RETIRED */
+	XREG_LDLAT(0x01cd, 0xffffULL),		/* MEM_TRANS_RETIRED.LOAD_LATENCY */
 };
 
 static const struct pmuctl_xsel glc_xsels[] = {
@@ -350,14 +352,10 @@ static const struct pmuctl_xsel glc_xsels[] = {
  * umask 2 (0x02c6) takes bits 0 and 3 only.
  */
 static const struct pmuctl_xreg rwc_xregs[] = {
-	{ .code = 0x012a, .msr = MSR_OFFCORE_RSP_0, .valid = 0x3fffffffffULL,
-	  .kind = PMUCTL_XK_RSP0, .alt = 1 },	/* OCR (RSP_0) */
-	{ .code = 0x012b, .msr = MSR_OFFCORE_RSP_1, .valid = 0x3fffffffffULL,
-	  .kind = PMUCTL_XK_RSP1, .alt = 0 },	/* OCR (RSP_1) */
-	{ .code = 0x03c6, .msr = MSR_PEBS_FRONTEND, .valid = 0x7fff1fULL,
-	  .kind = PMUCTL_XK_FRONTEND, .alt = -1 }, /* FRONTEND_RETIRED */
-	{ .code = 0x01cd, .msr = MSR_PEBS_LD_LAT, .valid = 0xffffULL,
-	  .kind = PMUCTL_XK_LDLAT, .alt = -1 },	/* MEM_TRANS_RETIRED.LOAD_LATENCY */
+	XREG_RSP0(0x012a, 0x3fffffffffULL),	/* OCR (RSP_0) */
+	XREG_RSP1(0x012b, 0x3fffffffffULL),	/* OCR (RSP_1) */
+	XREG_FE(0x03c6, 0x7fff1fULL),		/* FRONTEND_RETIRED */
+	XREG_LDLAT(0x01cd, 0xffffULL),		/* MEM_TRANS_RETIRED.LOAD_LATENCY */
 };
 
 static const struct pmuctl_xsel rwc_xsels[] = {
@@ -442,12 +440,9 @@ static const struct pmuctl_constraint grt_cons[] = {
  * pmuctl keeps Linux's mask (EXTRA_MASK), as for KNL's bit 4.
  */
 static const struct pmuctl_xreg grt_xregs[] = {
-	{ .code = 0x01b7, .msr = MSR_OFFCORE_RSP_0, .valid = 0x3fffffffffULL,
-	  .kind = PMUCTL_XK_RSP0, .alt = 1 },	/* OCR (RSP_0) */
-	{ .code = 0x02b7, .msr = MSR_OFFCORE_RSP_1, .valid = 0x3fffffffffULL,
-	  .kind = PMUCTL_XK_RSP1, .alt = 0 },	/* OCR (RSP_1) */
-	{ .code = 0x05d0, .msr = MSR_PEBS_LD_LAT, .valid = 0xffffULL,
-	  .kind = PMUCTL_XK_LDLAT, .alt = -1 },	/* MEM_UOPS_RETIRED.LOAD_LATENCY */
+	XREG_RSP0(0x01b7, 0x3fffffffffULL),	/* OCR (RSP_0) */
+	XREG_RSP1(0x02b7, 0x3fffffffffULL),	/* OCR (RSP_1) */
+	XREG_LDLAT(0x05d0, 0xffffULL),		/* MEM_UOPS_RETIRED.LOAD_LATENCY */
 };
 
 /*
@@ -462,12 +457,9 @@ static const struct pmuctl_xreg grt_xregs[] = {
  * (PMUCTL_R_EXTRA_UNSUPPORTED).
  */
 static const struct pmuctl_xreg cmt_xregs[] = {
-	{ .code = 0x01b7, .msr = MSR_OFFCORE_RSP_0, .valid = 0x3fffffffffULL,
-	  .kind = PMUCTL_XK_RSP0, .alt = 1 },	/* OCR (RSP_0) */
-	{ .code = 0x02b7, .msr = MSR_OFFCORE_RSP_1, .valid = 0x3fffffffffULL,
-	  .kind = PMUCTL_XK_RSP1, .alt = 0 },	/* OCR (RSP_1) */
-	{ .code = 0x05d0, .msr = MSR_PEBS_LD_LAT, .valid = 0xffffULL,
-	  .kind = PMUCTL_XK_LDLAT, .alt = -1 },	/* MEM_UOPS_RETIRED.LOAD_LATENCY */
+	XREG_RSP0(0x01b7, 0x3fffffffffULL),	/* OCR (RSP_0) */
+	XREG_RSP1(0x02b7, 0x3fffffffffULL),	/* OCR (RSP_1) */
+	XREG_LDLAT(0x05d0, 0xffffULL),		/* MEM_UOPS_RETIRED.LOAD_LATENCY */
 };
 
 static const u16 cmt_unsupported[] = {
