@@ -13,7 +13,7 @@ INTEL_VECTORS := $(wildcard selftests/core/intel/*.events)
 TESTS += build/tests/intel_diff
 
 # The vectors are assembled in (.incbin), from paths relative to the top.
-build/tests/intel_diff: selftests/core/intel_diff.c $(INTEL_VECTORS) \
+build/tests/intel_diff: selftests/core/intel_diff.c selftests/core/diff.h $(INTEL_VECTORS) \
 			$(CORE_SRCS) $(CORE_HDRS) | build/tests
 	$(CC) $(CFLAGS) $(KSFT_CFLAGS) -DINTEL_DIR='"selftests/core/intel"' \
 		-o $@ selftests/core/intel_diff.c $(CORE_SRCS)

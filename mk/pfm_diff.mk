@@ -8,7 +8,7 @@
 
 TESTS += build/tests/pfm_diff
 
-build/tests/pfm_diff: selftests/core/pfm_diff.c user/pfm.c user/pfm.h \
+build/tests/pfm_diff: selftests/core/pfm_diff.c selftests/core/diff.h user/pfm.c user/pfm.h \
 		      $(CORE_SRCS) $(CORE_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(KSFT_CFLAGS) -o $@ selftests/core/pfm_diff.c user/pfm.c $(CORE_SRCS) -lpfm

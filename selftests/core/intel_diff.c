@@ -40,11 +40,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "kselftest_harness.h"
 
 #include "core.h"
+#include "diff.h"
 
 /* ------------------------------------------------------------------ */
 /* The vectors, built in                                              */
@@ -500,18 +500,9 @@ struct totals {
 
 static struct totals *totals;
 
-/* ksft_print_msg() goes to stdout, which the test child leaves by _exit(). */
-#define say(fmt, ...) do {				\
-	ksft_print_msg(fmt, ##__VA_ARGS__);		\
-	fflush(stdout);					\
-} while (0)
-
 static void __attribute__((constructor)) totals_map(void)
 {
-	void *p = mmap(NULL, sizeof(*totals), PROT_READ | PROT_WRITE,
-		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-
-	totals = p == MAP_FAILED ? NULL : p;
+	totals = shared_page(sizeof(*totals));
 }
 
 /*
