@@ -26,8 +26,6 @@
 #define MSR_PEBS_LD_LAT		0x3f6
 #define MSR_PEBS_FRONTEND	0x3f7
 
-#define GP_ALL			0xffffffffU
-
 /*
  * An extra MSR by kind, as Linux's INTEL_UEVENT_EXTRA_REG: the event that
  * selects it and its valid bits.  A model lists RSP_0 first and RSP_1
