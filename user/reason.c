@@ -114,7 +114,7 @@ static const struct reason_desc reasons[] = {
 	R(COUNTER_IN_USE,
 	  "a counter this group needs is already enabled on that CPU by someone else (firmware, a hypervisor, another driver): nothing was programmed; see err_cpu"),
 	R(HYBRID_CPU,
-	  "this is a hybrid CPU whose core types have different PMUs: pmuctl does not support them yet"),
+	  "this is a hybrid CPU whose core type cannot be told (CPUID leaf 1AH is empty on a part pmuctl knows no rule for), or it has more core types than pmuctl keeps (4)"),
 
 	/* the generic model */
 	R(NOT_ARCHITECTURAL,
@@ -127,6 +127,10 @@ static const struct reason_desc reasons[] = {
 	/* one event, continued */
 	R(EXTRA_UNSUPPORTED,
 	  "this event selects an extra MSR pmuctl does not program (Crestmont's MSR_SNOOP_RSP_0/1), so it would count with whatever that MSR holds: pmuctl refuses it"),
+
+	/* hybrid CPUs */
+	R(CPU_TYPE,
+	  "on this hybrid CPU the group's CPUs are not all of one core type (or one has not been online since the module loaded, so its type is not known): program one group per core type (pmuctl info lists which CPUs are which); task scope is refused while CPUs of more than one type exist, as a thread would move between PMUs"),
 };
 
 #undef R

@@ -28,6 +28,66 @@ static u32 bits(u32 v, u32 lo, u32 n)
 	return (v >> lo) & ((1U << n) - 1);
 }
 
+#define CPUID7_1_EAX_PERFMON_EXT	(1U << 8)	/* leaf 23H exists */
+#define CPUID23_EAX_COUNTERS		(1U << 1)	/* sub-leaf 1 valid */
+#define CORE_TYPE_CORE			0x40		/* CPUID.1AH:EAX[31:24] */
+
+/*
+ * Alder Lake and Raptor Lake [LNX: the INTEL_ALDERLAKE ... _RAPTORLAKE_S
+ * case of intel_pmu_init(); intel-family.h]: the parts whose P-core
+ * counters leaf 0AH hides and no leaf 23H gives.
+ */
+static bool adl_family(u32 family, u32 model)
+{
+	return family == 6 && (model == 0x97 || model == 0x9a || model == 0xb7 ||
+			       model == 0xba || model == 0xbf);
+}
+
+static u32 popcount32(u32 v)
+{
+	u32 n = 0;
+
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+
+/*
+ * The counters of this CPU's core type, as bitmaps, where leaf 0AH does
+ * not tell them.  Leaf 23H sub-leaf 1 where it exists [LNX:
+ * update_pmu_cap(), which reads it when CPUID.(7,1):EAX[8] is set and
+ * 23H.0:EAX[1] says the sub-leaf is valid]: read on every CPU that has
+ * it, hybrid or not (on Granite Rapids it agrees with leaf 0AH).  Else,
+ * on a hybrid Alder or Raptor Lake, Linux's rule for the Core type: two
+ * more generic counters and fixed counter 3 than leaf 0AH's common
+ * subset, undone where that gives more than 8 or 4 (leaf 0AH then already
+ * showed the whole P-core: its E-cores are disabled).  Every other type
+ * keeps leaf 0AH, which is a subset of what it has.
+ */
+static void hybrid_counters(const struct pmuctl_cpuid *id,
+			    const struct pmuctl_caps *caps, u32 *gp, u32 *fixed)
+{
+	u32 g, f;
+
+	if (id->max_leaf >= 0x23 &&
+	    (id->leaf7_1_eax & CPUID7_1_EAX_PERFMON_EXT) &&
+	    (id->leaf23_eax & CPUID23_EAX_COUNTERS) && id->leaf23_1_eax) {
+		*gp = id->leaf23_1_eax;
+		*fixed = id->leaf23_1_ebx;
+		return;
+	}
+	if (!(caps->flags & PMUCTL_CAP_HYBRID) ||
+	    caps->core_type != CORE_TYPE_CORE ||
+	    !adl_family(caps->family, caps->model))
+		return;
+	g = *gp << 2 | 0x3;
+	f = *fixed << 1 | 0x1;
+	if (popcount32(g) > 8 || popcount32(f) > 4)
+		return;
+	*gp = g;
+	*fixed = f;
+}
+
 /**
  * pmuctl_caps_decode() - decode the PMU described by CPUID
  * @id:		raw CPUID leaves 0, 1 and 0AH, and IA32_PERF_CAPABILITIES
@@ -38,14 +98,18 @@ static u32 bits(u32 v, u32 lo, u32 n)
  * @reason:	PMUCTL_R_NOT_INTEL, PMUCTL_R_NO_ARCH_PERFMON or
  *		PMUCTL_R_HYBRID_CPU on failure
  *
+ * On a hybrid CPU the result is the PMU of the core type of the CPU that
+ * read @id (PMUCTL_CAP_HYBRID, core_type, native_model): decode each CPU.
+ *
  * Return: 0, or -ENODEV when the CPU is not Intel, has no architectural
- * perfmon v2+ with at least one generic counter, or is hybrid.
+ * perfmon v2+ with at least one generic counter, or is a hybrid CPU whose
+ * core type cannot be told.
  */
 int pmuctl_caps_decode(const struct pmuctl_cpuid *id, struct pmuctl_caps *caps,
 		       u32 *reason)
 {
 	u32 eax = id->leafa_eax, edx = id->leafa_edx;
-	u32 base, family, model, len, nfix, i;
+	u32 base, family, model, len, nfix, gp, fixed, i;
 
 	*caps = (struct pmuctl_caps){ 0 };
 	*reason = PMUCTL_R_NONE;
@@ -78,15 +142,27 @@ int pmuctl_caps_decode(const struct pmuctl_cpuid *id, struct pmuctl_caps *caps,
 	/*
 	 * Hybrid parts [LNX: X86_FEATURE_HYBRID_CPU; one PMU per core type]:
 	 * leaf 0AH reads the same on every core type and shows only what
-	 * the types share (Alder and Raptor Lake: 6 generic counters and
-	 * fixed 0-2, where a P-core has 8 and fixed 0-3; InstLatx64's dumps,
-	 * selftests/core/caps_test.c); each type's own counters are in leaf
-	 * 23H or a per-model rule, which this decoder does not read yet.
-	 * The bit is also set on parts whose E-cores are fused off.
+	 * the types share (InstLatx64's dumps, selftests/core/caps_test.c);
+	 * leaf 1AH names the type this CPU is, and hybrid_counters() below
+	 * finds its own counters.  The bit is also set on parts whose
+	 * E-cores are fused off; leaf 1AH alone is no hybrid test (Granite
+	 * Rapids and Alder Lake-N fill it in too).
 	 */
 	if (id->leaf7_edx & CPUID7_EDX_HYBRID) {
-		*reason = PMUCTL_R_HYBRID_CPU;
-		return -ENODEV;
+		caps->flags |= PMUCTL_CAP_HYBRID;
+		caps->core_type = bits(id->leaf1a_eax, 24, 8);
+		caps->native_model = bits(id->leaf1a_eax, 0, 24);
+		/*
+		 * [LNX: adl_get_hybrid_cpu_type()] Alder and Raptor Lake
+		 * parts that leave leaf 1AH empty are Core types; any other
+		 * hybrid CPU that names no type cannot be placed.
+		 */
+		if (!caps->core_type && adl_family(family, model))
+			caps->core_type = CORE_TYPE_CORE;
+		if (!caps->core_type) {
+			*reason = PMUCTL_R_HYBRID_CPU;
+			return -ENODEV;
+		}
 	}
 	caps->version = bits(eax, 0, 8);
 	caps->nr_gp = bits(eax, 8, 8);
@@ -96,12 +172,33 @@ int pmuctl_caps_decode(const struct pmuctl_cpuid *id, struct pmuctl_caps *caps,
 		return -ENODEV;
 	}
 	/*
-	 * Counters are addressed in the legacy MSR ranges, which hold 8
-	 * generic counters: a 9th would be IA32_PERF_STATUS (core.h).
+	 * Fixed counters: v2..v4 count them in EDX[4:0]; v5 adds the ECX
+	 * bitmap, counter i existing if ECX[i] or i < EDX[4:0].
 	 */
-	if (caps->nr_gp > PMUCTL_LEGACY_GP) {
+	nfix = bits(edx, 0, 5);
+	gp = caps->nr_gp >= 32 ? ~0U : (1U << caps->nr_gp) - 1;
+	fixed = nfix >= 32 ? ~0U : (1U << nfix) - 1;
+	if (caps->version >= 5)
+		fixed |= id->leafa_ecx;
+	hybrid_counters(id, caps, &gp, &fixed);
+
+	/*
+	 * Counters are addressed in the legacy MSR ranges, which hold 8
+	 * generic counters (a 9th would be IA32_PERF_STATUS, core.h) and
+	 * IA32_FIXED_CTR0-3: the others are left out and flagged.  Generic
+	 * counters are numbered from 0 without gaps: a bitmap with one (none
+	 * is known) keeps the counters below it.
+	 */
+	caps->nr_gp = 0;
+	while (caps->nr_gp < 32 && (gp & (1U << caps->nr_gp)))
+		caps->nr_gp++;
+	if (caps->nr_gp > PMUCTL_LEGACY_GP)
 		caps->nr_gp = PMUCTL_LEGACY_GP;
+	if (gp >> caps->nr_gp)
 		caps->flags |= PMUCTL_CAP_GP_CLAMPED;
+	if (!caps->nr_gp) {
+		*reason = PMUCTL_R_NO_ARCH_PERFMON;
+		return -ENODEV;
 	}
 	if (caps->gp_width > 64)
 		caps->gp_width = 64;
@@ -115,18 +212,8 @@ int pmuctl_caps_decode(const struct pmuctl_cpuid *id, struct pmuctl_caps *caps,
 	if (len < 32)
 		caps->events_unavailable |= ~0U << len;
 
-	/*
-	 * Fixed counters: v2..v4 count them in EDX[4:0]; v5 adds the ECX
-	 * bitmap, counter i existing if ECX[i] or i < EDX[4:0].  Only
-	 * IA32_FIXED_CTR0-3 have a legacy address (core.h): the others are
-	 * left out and flagged.
-	 */
-	nfix = bits(edx, 0, 5);
 	for (i = 0; i < 32; i++) {
-		bool present = i < nfix ||
-			       (caps->version >= 5 && (id->leafa_ecx & (1U << i)));
-
-		if (!present)
+		if (!(fixed & (1U << i)))
 			continue;
 		if (i >= PMUCTL_LEGACY_FIXED) {
 			caps->flags |= PMUCTL_CAP_FIXED_CLAMPED;

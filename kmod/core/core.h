@@ -19,8 +19,10 @@ static_assert(sizeof(struct pmuctl_caps) == 48, "pmuctl_caps size");
 static_assert(sizeof(struct pmuctl_info) == 144, "pmuctl_info size");
 static_assert(sizeof(struct pmuctl_program) == 72, "pmuctl_program size");
 static_assert(sizeof(struct pmuctl_ctl) == 24, "pmuctl_ctl size");
-static_assert(sizeof(struct pmuctl_holding) == 296, "pmuctl_holding size");
-static_assert(sizeof(struct pmuctl_holding) == PMUCTL_HOLDING_SIZE_VER0, "holding v0");
+static_assert(sizeof(struct pmuctl_holding) == 352, "pmuctl_holding size");
+static_assert(sizeof(struct pmuctl_holding) == PMUCTL_HOLDING_SIZE_VER1, "holding v1");
+static_assert(offsetof(struct pmuctl_holding, pmu_model) == PMUCTL_HOLDING_SIZE_VER0,
+	      "holding v0 is a prefix of v1");
 static_assert(sizeof(struct pmuctl_read) == 48, "pmuctl_read size");
 static_assert(sizeof(struct pmuctl_thread) == 16, "pmuctl_thread size");
 static_assert(sizeof(struct pmuctl_threads) == 56, "pmuctl_threads size");
@@ -66,6 +68,12 @@ struct pmuctl_cpuid {
 	u32 leafa_edx;
 	u32 leaf7_edx;		/* CPUID.(7,0):EDX, 0 when max_leaf < 7 */
 	u64 perf_capabilities;	/* only looked at when PDCM is set */
+	/* The leaves of hybrid CPUs and of the perfmon extension; 0 when absent. */
+	u32 leaf7_1_eax;	/* CPUID.(7,1):EAX: bit 8, leaf 23H exists */
+	u32 leaf1a_eax;		/* CPUID.1AH:EAX: core type, native model id */
+	u32 leaf23_eax;		/* CPUID.(23H,0):EAX: bit 1, sub-leaf 1 valid */
+	u32 leaf23_1_eax;	/* CPUID.(23H,1):EAX: generic counter bitmap */
+	u32 leaf23_1_ebx;	/* CPUID.(23H,1):EBX: fixed counter bitmap */
 };
 
 int pmuctl_caps_decode(const struct pmuctl_cpuid *id, struct pmuctl_caps *caps,
@@ -146,6 +154,7 @@ struct pmuctl_model {
 };
 
 const struct pmuctl_model *pmuctl_model_match(u32 family, u32 model);
+const struct pmuctl_model *pmuctl_model_for(const struct pmuctl_caps *caps);
 const struct pmuctl_model *pmuctl_model_by_id(u32 id);
 const struct pmuctl_model *pmuctl_model_by_name(const char *name);
 extern const struct pmuctl_model *const pmuctl_models[];

@@ -388,10 +388,10 @@ static const struct pmuctl_model model_gnr = {
 /*
  * Alder Lake and Raptor Lake's Golden/Raptor Cove (Linux's cpu_core PMU of
  * the INTEL_ALDERLAKE ... INTEL_RAPTORLAKE_S case: intel_pmu_init_glc()
- * and intel_glc_extra_regs): Sapphire Rapids' tables.  A hybrid part is
- * still refused as a whole (caps.c); this model serves the parts that
- * have only these cores (i5-12400, Xeon E-2400, E-cores fused off and
- * the hybrid bit clear) and `pmuctl check --pmu adl_glc` [INT:
+ * and intel_glc_extra_regs): Sapphire Rapids' tables.  It serves the
+ * P-cores of the hybrid parts (pmuctl_model_for()), the parts that have
+ * only these cores (i5-12400, Xeon E-2400, E-cores fused off and the
+ * hybrid bit clear) and `pmuctl check --pmu adl_glc` [INT:
  * ADL/events/alderlake_goldencove_core.json V1.40, which agrees with
  * Sapphire Rapids' list on every constraint above].
  */
@@ -538,8 +538,8 @@ static const struct {
 	{ 0xad, &model_gnr },	/* GRANITERAPIDS_X */
 	{ 0xae, &model_gnr },	/* GRANITERAPIDS_D */
 	/*
-	 * Hybrid families: a hybrid part is refused before the model is
-	 * asked (caps.c); what is left has one core type.
+	 * Hybrid families without the hybrid bit (one core type); the
+	 * hybrid parts are matched per core type by pmuctl_model_for().
 	 */
 	{ 0x97, &model_adl_glc },	/* ALDERLAKE */
 	{ 0x9a, &model_adl_glc },	/* ALDERLAKE_L */
@@ -566,6 +566,54 @@ const struct pmuctl_model *pmuctl_model_match(u32 family, u32 model)
 	for (i = 0; family == 6 && i < PMUCTL_NELEM(fam6); i++)
 		if (fam6[i].model == model)
 			return fam6[i].pmu;
+	return &model_arch;
+}
+
+/*
+ * Hybrid parts: the model of each core type [LNX 6.12 intel_pmu_init()].
+ * Alder and Raptor Lake: Golden/Raptor Cove (intel_pmu_init_glc(),
+ * intel_glc_extra_regs) and Gracemont (intel_pmu_init_grt(),
+ * intel_grt_extra_regs).  Meteor Lake and Arrow Lake-U (Meteor Lake
+ * silicon): Redwood Cove (intel_pmu_init_glc(), intel_rwc_extra_regs:
+ * Granite Rapids' tables) and Crestmont (intel_pmu_init_grt(),
+ * intel_cmt_extra_regs: Sierra Forest's).  Lunar Lake, Arrow Lake-S/H/HX
+ * and Panther Lake (Lion/Cougar Cove, Skymont/Darkmont, Arrow Lake-H's
+ * Crestmont LP-E besides) and any other hybrid part: the generic model on
+ * every type, until their tables are written.
+ */
+static const struct {
+	u8 model;
+	u8 core_type;		/* CPUID.1AH:EAX[31:24] */
+	const struct pmuctl_model *pmu;
+} hybrid[] = {
+	{ 0x97, 0x40, &model_adl_glc }, { 0x97, 0x20, &model_adl_grt },	/* ALDERLAKE */
+	{ 0x9a, 0x40, &model_adl_glc }, { 0x9a, 0x20, &model_adl_grt },	/* ALDERLAKE_L */
+	{ 0xb7, 0x40, &model_adl_glc }, { 0xb7, 0x20, &model_adl_grt },	/* RAPTORLAKE */
+	{ 0xba, 0x40, &model_adl_glc }, { 0xba, 0x20, &model_adl_grt },	/* RAPTORLAKE_P */
+	{ 0xbf, 0x40, &model_adl_glc }, { 0xbf, 0x20, &model_adl_grt },	/* RAPTORLAKE_S */
+	{ 0xaa, 0x40, &model_gnr }, { 0xaa, 0x20, &model_srf },		/* METEORLAKE */
+	{ 0xac, 0x40, &model_gnr }, { 0xac, 0x20, &model_srf },		/* METEORLAKE_L */
+	{ 0xb5, 0x40, &model_gnr }, { 0xb5, 0x20, &model_srf },		/* ARROWLAKE_U */
+};
+
+/**
+ * pmuctl_model_for() - the model table for a CPU's decoded caps
+ * @caps:	from pmuctl_caps_decode() on that CPU
+ *
+ * Return: pmuctl_model_match() of its family and model, or on a hybrid
+ * CPU (PMUCTL_CAP_HYBRID) the model of its core type; the generic
+ * architectural model where there is none.
+ */
+const struct pmuctl_model *pmuctl_model_for(const struct pmuctl_caps *caps)
+{
+	u32 i;
+
+	if (!(caps->flags & PMUCTL_CAP_HYBRID))
+		return pmuctl_model_match(caps->family, caps->model);
+	for (i = 0; caps->family == 6 && i < PMUCTL_NELEM(hybrid); i++)
+		if (hybrid[i].model == caps->model &&
+		    hybrid[i].core_type == caps->core_type)
+			return hybrid[i].pmu;
 	return &model_arch;
 }
 

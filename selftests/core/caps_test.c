@@ -536,58 +536,90 @@ FIXTURE_VARIANT_ADD(dump, adl_n_i3_n305) {
 };
 
 /*
- * Hybrid parts: CPUID.(7,0):EDX[15] set on every logical CPU, so the
- * decode is refused (PMUCTL_R_HYBRID_CPU) whichever core type it runs
- * on.  The core types' leaves 0, 1 EAX/ECX, 7.0 and 0AH are the same in
- * every dump below (they differ in leaf 1 EBX, the APIC id, and leaves
- * 1AH/23H, quoted), so one vector serves both.  .want holds what leaf
- * 0AH says by the SDM fields once the hybrid bit is cleared
- * (decodes_leaf_0a_once_hybrid_bit_cleared).
- *
+ * Hybrid parts: CPUID.(7,0):EDX[15] set on every logical CPU.  The core
+ * types' leaves 0, 1 EAX/ECX, 7.0, 7.1 and 0AH are the same in every dump
+ * below; they differ in leaf 1 EBX (the APIC id) and leaves 1AH and 23H,
+ * so each part has one vector per core type: the first CPU of each type.
+ * Leaf 0AH is what the types share; each type's own counters come from
+ * leaf 23H sub-leaf 1 where CPUID.(7,1):EAX[8] and 23H.0:EAX[1] say it
+ * exists (Meteor Lake on), else from Linux 6.12's Alder Lake rule for the
+ * Core type (intel_pmu_init(): generic mask << 2 | 3, fixed << 1 | 1,
+ * undone above 8 / 4).
+ */
+#define HYB		PMUCTL_CAP_HYBRID
+#define GPC		PMUCTL_CAP_GP_CLAMPED
+#define FXC		PMUCTL_CAP_FIXED_CLAMPED
+
+/* A hybrid core type: version, generic counters, fixed mask, events vector, type. */
+#define CAPS_HYB(mod, step, ver, gp, fmask, nfix, unavail, extra, ctype, native)	\
+	{ .family = 6, .model = mod, .stepping = step, .version = ver,		\
+	  .nr_gp = gp, .gp_width = 48, .nr_fixed = nfix, .fixed_width = 48,	\
+	  .fixed_mask = fmask, .events_unavailable = unavail,			\
+	  .flags = ANYD | FWW | HYB | (extra), .perf_capabilities = PERF_CAP_FW,	\
+	  .core_type = ctype, .native_model = native }
+
+/*
  * Core i9-12900K (Alder Lake-S 8P+8E, 6/0x97/2).
  * GenuineIntel0090672_AlderLake_01_LC_BC_CPUID.txt @d993c2d5e7d3, CPU #0
  * (P) and #16 (E) alike: 0 = 00000020, 1 = 00090672-xx800800-7FFAFBFF-
- * BFEBFBFF, 7.0 EDX = FC1CC410, 0A = 07300605-00000000-00000007-00008603
- * (6 GP, fixed 0-2: the subset both types share; Linux 6.12 adds 2 GP and
- * fixed 3 for the P-core), 1A = 40000001 (P) / 20000001 (E).
+ * BFEBFBFF, 7.0 EDX = FC1CC410, 7.1 EAX = 00400810 (bit 8 clear: no leaf
+ * 23H), 0A = 07300605-00000000-00000007-00008603 (6 GP, fixed 0-2: the
+ * subset both types share), 1A = 40000001 (P, "Core: Golden Cove") /
+ * 20000001 (E, "Atom: Gracemont").  P: 8 GP and fixed 0-3 by Linux's
+ * rule; E: leaf 0AH as it is.
  */
-FIXTURE_VARIANT_ADD(dump, adl_i9_12900k) {
-	.cpu = "Core i9-12900K (either type)",
-	.id = { .max_leaf = 0x20, .vendor = VENDOR_INTEL,
-		.leaf1_eax = 0x00090672, .leaf1_ecx = 0x7ffafbff,
-		.leafa_eax = 0x07300605, .leafa_ebx = 0, .leafa_ecx = 0x00000007,
-		.leafa_edx = 0x00008603, .leaf7_edx = 0xfc1cc410,
-		.perf_capabilities = PERF_CAP_FW },
-	.ret = -ENODEV, .reason = PMUCTL_R_HYBRID_CPU,
-	.want = CAPS_V5_6GP_3FIX(6, 0x97, 2),
+#define ADL_ID(eax1, l1a)							\
+	{ .max_leaf = 0x20, .vendor = VENDOR_INTEL,				\
+	  .leaf1_eax = eax1, .leaf1_ecx = 0x7ffafbff,				\
+	  .leafa_eax = 0x07300605, .leafa_ebx = 0, .leafa_ecx = 0x00000007,	\
+	  .leafa_edx = 0x00008603, .leaf7_edx = 0xfc1cc410,			\
+	  .leaf7_1_eax = 0x00400810, .leaf1a_eax = l1a,				\
+	  .perf_capabilities = PERF_CAP_FW }
+
+FIXTURE_VARIANT_ADD(dump, adl_i9_12900k_p) {
+	.cpu = "Core i9-12900K P-core",
+	.id = ADL_ID(0x00090672, 0x40000001),
+	.want = CAPS_HYB(0x97, 2, 5, 8, 0xf, 4, 0xffffff80, 0, 0x40, 1),
+	.pmu = "adl_glc",
+};
+
+FIXTURE_VARIANT_ADD(dump, adl_i9_12900k_e) {
+	.cpu = "Core i9-12900K E-core",
+	.id = ADL_ID(0x00090672, 0x20000001),
+	.want = CAPS_HYB(0x97, 2, 5, 6, 0x7, 3, 0xffffff80, 0, 0x20, 1),
+	.pmu = "adl_grt",
 };
 
 /*
  * Core i9-13900K (Raptor Lake-S 8P+16E, 6/0xb7/1).
  * GenuineIntel00B0671_RaptorLake_01_CPUID.txt @d993c2d5e7d3, CPU #0 (P),
  * #16 (E): 0 = 00000020, 1 = 000B0671-xx800800-7FFAFBFF-BFEBFBFF, 7.0 EDX
- * = FC1CC410, 0A = 07300605-00000000-00000007-00008603, 1A = 40000001 /
- * 20000001.  Leaf 0AH is the same on both types.
+ * = FC1CC410, 7.1 EAX = 00400810, 0A = 07300605-00000000-00000007-
+ * 00008603, 1A = 40000001 / 20000001.
  */
-FIXTURE_VARIANT_ADD(dump, rpl_i9_13900k) {
-	.cpu = "Core i9-13900K (either type)",
-	.id = { .max_leaf = 0x20, .vendor = VENDOR_INTEL,
-		.leaf1_eax = 0x000b0671, .leaf1_ecx = 0x7ffafbff,
-		.leafa_eax = 0x07300605, .leafa_ebx = 0, .leafa_ecx = 0x00000007,
-		.leafa_edx = 0x00008603, .leaf7_edx = 0xfc1cc410,
-		.perf_capabilities = PERF_CAP_FW },
-	.ret = -ENODEV, .reason = PMUCTL_R_HYBRID_CPU,
-	.want = CAPS_V5_6GP_3FIX(6, 0xb7, 1),
+FIXTURE_VARIANT_ADD(dump, rpl_i9_13900k_p) {
+	.cpu = "Core i9-13900K P-core",
+	.id = ADL_ID(0x000b0671, 0x40000001),
+	.want = CAPS_HYB(0xb7, 1, 5, 8, 0xf, 4, 0xffffff80, 0, 0x40, 1),
+	.pmu = "adl_glc",
+};
+
+FIXTURE_VARIANT_ADD(dump, rpl_i9_13900k_e) {
+	.cpu = "Core i9-13900K E-core",
+	.id = ADL_ID(0x000b0671, 0x20000001),
+	.want = CAPS_HYB(0xb7, 1, 5, 6, 0x7, 3, 0xffffff80, 0, 0x20, 1),
+	.pmu = "adl_grt",
 };
 
 /*
  * Core i5-1350P (Raptor Lake-P, 6/0xba/2) with its E-cores off: all 8
  * logical CPUs report core type 0x40 (1A = 40000001) and leaf 0AH the
  * whole P-core PMU, 0A = 08300805-00000000-0000000F-00008604, yet 7.0 EDX
- * = FC1CC410 keeps the hybrid bit (the case Linux 6.12 intel_pmu_init()
- * names in its "E-cores are disabled in a BIOS" quirk).  Refused today.
- * GenuineIntel00B06A2_RaptorLakeP_02_CPUID.txt @c63a23ffe831: 0 =
- * 00000020, 1 = 000B06A2-00400800-7FFAFBFF-BFEBFBFF.
+ * = FC1CC410 keeps the hybrid bit: the case of Linux 6.12's "E-cores are
+ * disabled in a BIOS" quirk, where the rule would make 10 GP and 5 fixed
+ * and is undone.  GenuineIntel00B06A2_RaptorLakeP_02_CPUID.txt
+ * @c63a23ffe831: 0 = 00000020, 1 = 000B06A2-00400800-7FFAFBFF-BFEBFBFF,
+ * 7.1 EAX = 00401C10.
  */
 FIXTURE_VARIANT_ADD(dump, rpl_p_i5_1350p_ecores_off) {
 	.cpu = "Core i5-1350P, E-cores off",
@@ -595,72 +627,103 @@ FIXTURE_VARIANT_ADD(dump, rpl_p_i5_1350p_ecores_off) {
 		.leaf1_eax = 0x000b06a2, .leaf1_ecx = 0x7ffafbff,
 		.leafa_eax = 0x08300805, .leafa_ebx = 0, .leafa_ecx = 0x0000000f,
 		.leafa_edx = 0x00008604, .leaf7_edx = 0xfc1cc410,
+		.leaf7_1_eax = 0x00401c10, .leaf1a_eax = 0x40000001,
 		.perf_capabilities = PERF_CAP_FW },
-	.ret = -ENODEV, .reason = PMUCTL_R_HYBRID_CPU,
-	.want = CAPS_V5_8GP_4FIX(6, 0xba, 2),
+	.want = CAPS_HYB(0xba, 2, 5, 8, 0xf, 4, 0xffffff00, 0, 0x40, 1),
+	.pmu = "adl_glc",
 };
 
 /*
  * Core Ultra 7 155H (Meteor Lake-H, 6/0xaa/4).
  * GenuineIntel00A06A4_MeteorLake_10_CPUID.txt @23fb8b7d8943, CPU #0 (P),
  * #2 (E): 0 = 00000023, 1 = 000A06A4-xx800800-7FFAFBFF-BFEBFBFF, 7.0 EDX
- * = FC18C410, 0A = 07300805-00000000-00000007-00008603 (8 GP, fixed 0-2)
- * on both.  P: 1A = 40000002, 23.0 = 0000000B-0-0-0, 23.1 = 000000FF-
- * 0000000F, 23.3 EAX 00000DFF.  E: 1A = 20000002, 23.0 = 0000000B-0-
- * 00000006-0, 23.1 = 000000FF-00000007, 23.3 EAX 0000007F.
+ * = FC18C410, 7.1 EAX = 40400910 (bit 8: leaf 23H), 0A = 07300805-
+ * 00000000-00000007-00008603 (8 GP, fixed 0-2) on both.  P: 1A =
+ * 40000002 ("Core: Redwood Cove"), 23.0 = 0000000B-0-0-0, 23.1 =
+ * 000000FF-0000000F, 23.3 EAX 00000DFF.  E: 1A = 20000002 ("Atom:
+ * Crestmont"), 23.0 = 0000000B-0-00000006-0, 23.1 = 000000FF-00000007,
+ * 23.3 EAX 0000007F.
  */
-FIXTURE_VARIANT_ADD(dump, mtl_ultra7_155h) {
-	.cpu = "Core Ultra 7 155H (either type)",
-	.id = { .max_leaf = 0x23, .vendor = VENDOR_INTEL,
-		.leaf1_eax = 0x000a06a4, .leaf1_ecx = 0x7ffafbff,
-		.leafa_eax = 0x07300805, .leafa_ebx = 0, .leafa_ecx = 0x00000007,
-		.leafa_edx = 0x00008603, .leaf7_edx = 0xfc18c410,
-		.perf_capabilities = PERF_CAP_FW },
-	.ret = -ENODEV, .reason = PMUCTL_R_HYBRID_CPU,
-	.want = { .family = 6, .model = 0xaa, .stepping = 4, .version = 5,
-		  .nr_gp = 8, .gp_width = 48, .nr_fixed = 3, .fixed_width = 48,
-		  .fixed_mask = 0x7, .events_unavailable = 0xffffff80,
-		  .flags = ANYD | FWW, .perf_capabilities = PERF_CAP_FW },
+#define MTL_ID(l1a, g, f)							\
+	{ .max_leaf = 0x23, .vendor = VENDOR_INTEL,				\
+	  .leaf1_eax = 0x000a06a4, .leaf1_ecx = 0x7ffafbff,			\
+	  .leafa_eax = 0x07300805, .leafa_ebx = 0, .leafa_ecx = 0x00000007,	\
+	  .leafa_edx = 0x00008603, .leaf7_edx = 0xfc18c410,			\
+	  .leaf7_1_eax = 0x40400910, .leaf1a_eax = l1a,				\
+	  .leaf23_eax = 0xb, .leaf23_1_eax = g, .leaf23_1_ebx = f,		\
+	  .perf_capabilities = PERF_CAP_FW }
+
+FIXTURE_VARIANT_ADD(dump, mtl_ultra7_155h_p) {
+	.cpu = "Core Ultra 7 155H P-core",
+	.id = MTL_ID(0x40000002, 0xff, 0xf),
+	.want = CAPS_HYB(0xaa, 4, 5, 8, 0xf, 4, 0xffffff80, 0, 0x40, 2),
+	.pmu = "gnr",
+};
+
+FIXTURE_VARIANT_ADD(dump, mtl_ultra7_155h_e) {
+	.cpu = "Core Ultra 7 155H E-core",
+	.id = MTL_ID(0x20000002, 0xff, 0x7),
+	.want = CAPS_HYB(0xaa, 4, 5, 8, 0x7, 3, 0xffffff80, 0, 0x20, 2),
+	.pmu = "srf",
 };
 
 /*
  * Core Ultra 7 265K (Arrow Lake-S, 6/0xc6/2), perfmon version 6.
  * GenuineIntel00C0662_ArrowLake_08_CPUID.txt @23fb8b7d8943, CPU #0 (P),
- * #2 (E): 0 = 00000023, 1 = 000C0662-xx800800-7FFAFBFF-BFEBFBFF, 7.0 EDX
- * = FC18C430, 0A = 0D300806-00000280-00000007-00008603 (v6, 8 GP,
- * 13 events, 7 and 9 unavailable, fixed 0-2) on both.  P: 1A = 40000003,
- * 23.0 = 0000000B-00000003, 23.1 = 000003FF-0000000F (10 GP).  E:
- * 1A = 20000003, 23.0 = 0000000F-00000003-00000008, 23.1 = 000000FF-
- * 00000077 (fixed 0-2 and 4-6), 23.2 = 000000FC-00000003-000000FC-00000003.
+ * #10 (E): 0 = 00000023, 1 = 000C0662-xx800800-7FFAFBFF-BFEBFBFF, 7.0 EDX
+ * = FC18C430, 7.1 EAX = 44C009D7, 0A = 0D300806-00000280-00000007-
+ * 00008603 (v6, 8 GP, 13 events, 7 and 9 unavailable, fixed 0-2) on
+ * both.  P: 1A = 40000003 ("Core: Lion Cove"), 23.0 = 0000000B-00000003,
+ * 23.1 = 000003FF-0000000F: 10 GP, of which the legacy range holds 8.
+ * E: 1A = 20000003 ("Atom: Skymont"), 23.0 = 0000000F-00000003-00000008,
+ * 23.1 = 000000FF-00000077: fixed 0-2 and 4-6, of which 0-2 are legacy.
+ * No model table yet: the generic model on both.
  */
-FIXTURE_VARIANT_ADD(dump, arl_ultra7_265k) {
-	.cpu = "Core Ultra 7 265K (either type)",
-	.id = { .max_leaf = 0x23, .vendor = VENDOR_INTEL,
-		.leaf1_eax = 0x000c0662, .leaf1_ecx = 0x7ffafbff,
-		.leafa_eax = 0x0d300806, .leafa_ebx = 0x00000280, .leafa_ecx = 0x00000007,
-		.leafa_edx = 0x00008603, .leaf7_edx = 0xfc18c430,
-		.perf_capabilities = PERF_CAP_FW },
-	.ret = -ENODEV, .reason = PMUCTL_R_HYBRID_CPU,
-	.want = CAPS_V6_HYBRID(6, 0xc6, 2),
+#define V6_ID(eax1, e7, l1a, g, f)						\
+	{ .max_leaf = 0x23, .vendor = VENDOR_INTEL,				\
+	  .leaf1_eax = eax1, .leaf1_ecx = 0x7ffafbff,				\
+	  .leafa_eax = 0x0d300806, .leafa_ebx = 0x00000280,			\
+	  .leafa_ecx = 0x00000007, .leafa_edx = 0x00008603, .leaf7_edx = e7,	\
+	  .leaf7_1_eax = 0x44c009d7, .leaf1a_eax = l1a,				\
+	  .leaf23_eax = (l1a) >> 24 == 0x40 ? 0xb : 0xf,			\
+	  .leaf23_1_eax = g, .leaf23_1_ebx = f,					\
+	  .perf_capabilities = PERF_CAP_FW }
+
+FIXTURE_VARIANT_ADD(dump, arl_ultra7_265k_p) {
+	.cpu = "Core Ultra 7 265K P-core",
+	.id = V6_ID(0x000c0662, 0xfc18c430, 0x40000003, 0x3ff, 0xf),
+	.want = CAPS_HYB(0xc6, 2, 6, 8, 0xf, 4, 0xffffe280, GPC, 0x40, 3),
+	.pmu = "arch",
+};
+
+FIXTURE_VARIANT_ADD(dump, arl_ultra7_265k_e) {
+	.cpu = "Core Ultra 7 265K E-core",
+	.id = V6_ID(0x000c0662, 0xfc18c430, 0x20000003, 0xff, 0x77),
+	.want = CAPS_HYB(0xc6, 2, 6, 8, 0x7, 3, 0xffffe280, FXC, 0x20, 3),
+	.pmu = "arch",
 };
 
 /*
  * Core Ultra 9 288V (Lunar Lake, 6/0xbd/1), perfmon version 6.
  * GenuineIntel00B06D1_LunarLake_04_CPUID.txt @23fb8b7d8943, CPU #0 (P),
  * #4 (E, "Atom LP"): 0 = 00000023, 1 = 000B06D1-xx800800-7FFAFBFF-
- * BFEBFBFF, 7.0 EDX = FC1CC430, 0A = 0D300806-00000280-00000007-00008603;
- * leaves 1AH/23H as Arrow Lake-S above.
+ * BFEBFBFF, 7.0 EDX = FC1CC430, 7.1 EAX = 44C009D7, 0A = 0D300806-
+ * 00000280-00000007-00008603; leaves 1AH/23H as Arrow Lake-S above.
  */
-FIXTURE_VARIANT_ADD(dump, lnl_ultra9_288v) {
-	.cpu = "Core Ultra 9 288V (either type)",
-	.id = { .max_leaf = 0x23, .vendor = VENDOR_INTEL,
-		.leaf1_eax = 0x000b06d1, .leaf1_ecx = 0x7ffafbff,
-		.leafa_eax = 0x0d300806, .leafa_ebx = 0x00000280, .leafa_ecx = 0x00000007,
-		.leafa_edx = 0x00008603, .leaf7_edx = 0xfc1cc430,
-		.perf_capabilities = PERF_CAP_FW },
-	.ret = -ENODEV, .reason = PMUCTL_R_HYBRID_CPU,
-	.want = CAPS_V6_HYBRID(6, 0xbd, 1),
+FIXTURE_VARIANT_ADD(dump, lnl_ultra9_288v_p) {
+	.cpu = "Core Ultra 9 288V P-core",
+	.id = V6_ID(0x000b06d1, 0xfc1cc430, 0x40000003, 0x3ff, 0xf),
+	.want = CAPS_HYB(0xbd, 1, 6, 8, 0xf, 4, 0xffffe280, GPC, 0x40, 3),
+	.pmu = "arch",
 };
+
+FIXTURE_VARIANT_ADD(dump, lnl_ultra9_288v_e) {
+	.cpu = "Core Ultra 9 288V E-core",
+	.id = V6_ID(0x000b06d1, 0xfc1cc430, 0x20000003, 0xff, 0x77),
+	.want = CAPS_HYB(0xbd, 1, 6, 8, 0x7, 3, 0xffffe280, FXC, 0x20, 3),
+	.pmu = "arch",
+};
+
 FIXTURE_SETUP(dump)
 {
 	memset(&self->caps, 0xa5, sizeof(self->caps));
@@ -688,12 +751,13 @@ static void expect_caps(struct __test_metadata *_metadata, const char *what,
 	FIELD(fixed_mask);
 	FIELD(events_unavailable);
 	FIELD(flags);
+	FIELD(core_type);
 	FIELD(reserved0[0]);
 	FIELD(reserved0[1]);
-	FIELD(reserved0[2]);
 	FIELD(perf_capabilities);
+	FIELD(native_model);
+	FIELD(reserved1);
 	FIELD(reserved[0]);
-	FIELD(reserved[1]);
 #undef FIELD
 	EXPECT_EQ(0, memcmp(want, got, sizeof(*want))) TH_LOG("%s: bytes differ", what);
 }
@@ -727,9 +791,8 @@ TEST_F(dump, overwrites_stale_caps)
 	/* never any reserved byte, never a flag on failure */
 	EXPECT_EQ(0U, ones_start.reserved0[0]);
 	EXPECT_EQ(0U, ones_start.reserved0[1]);
-	EXPECT_EQ(0U, ones_start.reserved0[2]);
+	EXPECT_EQ(0U, ones_start.reserved1);
 	EXPECT_EQ(0ULL, ones_start.reserved[0]);
-	EXPECT_EQ(0ULL, ones_start.reserved[1]);
 	if (x) {
 		EXPECT_EQ(0U, ones_start.flags);
 		EXPECT_EQ(0ULL, ones_start.perf_capabilities);
@@ -761,38 +824,50 @@ TEST_F(dump, selects_model_table_or_reports_no_pmu)
 		EXPECT_EQ(0U, self->caps.flags) TH_LOG("%s", variant->cpu);
 		return;
 	}
-	m = pmuctl_model_match(self->caps.family, self->caps.model);
+	m = pmuctl_model_for(&self->caps);
 	ASSERT_NE(NULL, m);
 	EXPECT_STREQ(variant->pmu, m->name) TH_LOG("%s", variant->cpu);
+	/* a part without the hybrid bit: by family and model alone */
+	if (!(self->caps.flags & PMUCTL_CAP_HYBRID))
+		EXPECT_EQ(m, pmuctl_model_match(self->caps.family, self->caps.model));
 }
 
 /*
- * CPUID.(7,0):EDX[15] alone decides the hybrid refusal: cleared on a
- * hybrid dump, leaf 0AH decodes to what the SDM fields say (.want: on
- * Alder/Raptor Lake the 6 GP / 3 fixed both core types share, not the
- * P-core's 8 / 4); set on a decoded dump, the decode is refused.
+ * CPUID.(7,0):EDX[15] alone makes a CPU a hybrid core type: cleared on a
+ * hybrid dump, the decode has no type and no flag, and Linux's Alder Lake
+ * rule does not apply (leaf 0AH, or leaf 23H where enumerated, as it
+ * reads); set on a part without it, the type comes from leaf 1AH.
  */
-TEST_F(dump, decodes_leaf_0a_once_hybrid_bit_cleared)
+TEST_F(dump, hybrid_bit_alone_makes_a_core_type)
 {
 	struct pmuctl_cpuid id = variant->id;
 	struct pmuctl_caps caps;
 	u32 reason;
-	int ret;
 
-	if (variant->ret && variant->reason != PMUCTL_R_HYBRID_CPU)
-		return;	/* refused for another reason, checked first or not */
-	if (variant->ret) {
-		ASSERT_NE(0U, id.leaf7_edx & (1U << 15)) TH_LOG("%s", variant->cpu);
-		id.leaf7_edx &= ~(1U << 15);
-		ret = pmuctl_caps_decode(&id, &caps, &reason);
-		ASSERT_EQ(0, ret) TH_LOG("%s: reason %u", variant->cpu, reason);
-		expect_caps(_metadata, variant->cpu, &variant->want, &caps);
+	if (variant->ret)
+		return;
+	id.leaf7_edx ^= 1U << 15;
+	if (pmuctl_caps_decode(&id, &caps, &reason)) {
+		/* set on a part whose leaf 1AH is empty: no type to tell */
+		EXPECT_TRUE(!!(id.leaf7_edx & (1U << 15))) TH_LOG("%s", variant->cpu);
+		EXPECT_EQ(0U, id.leaf1a_eax) TH_LOG("%s", variant->cpu);
+		EXPECT_EQ((u32)PMUCTL_R_HYBRID_CPU, reason) TH_LOG("%s", variant->cpu);
 		return;
 	}
-	ASSERT_EQ(0U, id.leaf7_edx & (1U << 15)) TH_LOG("%s", variant->cpu);
-	id.leaf7_edx |= 1U << 15;
-	EXPECT_EQ(-ENODEV, pmuctl_caps_decode(&id, &caps, &reason)) TH_LOG("%s", variant->cpu);
-	EXPECT_EQ((u32)PMUCTL_R_HYBRID_CPU, reason) TH_LOG("%s", variant->cpu);
+	EXPECT_EQ(!!(id.leaf7_edx & (1U << 15)), !!(caps.flags & PMUCTL_CAP_HYBRID))
+		TH_LOG("%s", variant->cpu);
+	if (id.leaf7_edx & (1U << 15)) {
+		/* empty on Alder/Raptor Lake: Linux's Core type */
+		EXPECT_EQ(id.leaf1a_eax ? id.leaf1a_eax >> 24 : 0x40U, caps.core_type)
+			TH_LOG("%s", variant->cpu);
+		return;
+	}
+	EXPECT_EQ(0U, caps.core_type) TH_LOG("%s", variant->cpu);
+	EXPECT_EQ(0U, caps.native_model) TH_LOG("%s", variant->cpu);
+	/* no rule without the bit: an Alder Lake P-core shows leaf 0AH's 6 */
+	if (!id.leaf23_1_eax)
+		EXPECT_EQ((id.leafa_eax >> 8 & 0xff) > 8 ? 8U : (id.leafa_eax >> 8 & 0xff),
+			  caps.nr_gp) TH_LOG("%s", variant->cpu);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1047,23 +1122,23 @@ TEST(reads_perf_capabilities_only_with_pdcm)
 	id.perf_capabilities = 0x33c2;	/* SYNTHETIC value with bit 13 set */
 	ASSERT_EQ(0, decode(&id, &caps, &reason));
 	EXPECT_EQ(0x33c2ULL, caps.perf_capabilities);
-	EXPECT_TRUE(!!(caps.flags & PMUCTL_CAP_FULL_WIDTH_WRITE));
+	EXPECT_TRUE(!!(!!(caps.flags & PMUCTL_CAP_FULL_WIDTH_WRITE)));
 
 	id.perf_capabilities = 0x33c2 & ~(1ULL << 13);
 	ASSERT_EQ(0, decode(&id, &caps, &reason));
 	EXPECT_EQ(0x13c2ULL, caps.perf_capabilities);
-	EXPECT_FALSE(!!(caps.flags & PMUCTL_CAP_FULL_WIDTH_WRITE));
+	EXPECT_FALSE(!!(!!(caps.flags & PMUCTL_CAP_FULL_WIDTH_WRITE)));
 
 	id.perf_capabilities = 1ULL << 13;
 	ASSERT_EQ(0, decode(&id, &caps, &reason));
-	EXPECT_TRUE(!!(caps.flags & PMUCTL_CAP_FULL_WIDTH_WRITE));
+	EXPECT_TRUE(!!(!!(caps.flags & PMUCTL_CAP_FULL_WIDTH_WRITE)));
 
 	/* without PDCM the value is not looked at */
 	id.leaf1_ecx &= ~PDCM;
 	id.perf_capabilities = ~0ULL;
 	ASSERT_EQ(0, decode(&id, &caps, &reason));
 	EXPECT_EQ(0ULL, caps.perf_capabilities);
-	EXPECT_FALSE(!!(caps.flags & PMUCTL_CAP_FULL_WIDTH_WRITE));
+	EXPECT_FALSE(!!(!!(caps.flags & PMUCTL_CAP_FULL_WIDTH_WRITE)));
 
 	/* another bit of leaf 1 ECX is not PDCM */
 	id.leaf1_ecx = ~PDCM;
@@ -1258,12 +1333,13 @@ TEST(reports_vendor_before_perfmon)
 }
 
 /*
- * CPUID.(7,0):EDX[15] (hybrid): leaf 0AH describes one core type only,
- * so the decode is refused; bits 13 and 11 (TSX force abort, RTM always
- * abort) decide PMUCTL_CAP_TSX_FORCE_ABORT as Linux's intel_pmu_init does.
- * SYNTHETIC leaf 7 values on the Skylake-X base.
+ * CPUID.(7,0):EDX[15] (hybrid): the core type comes from leaf 1AH; a
+ * hybrid CPU that leaves it empty is refused, except on Alder and Raptor
+ * Lake, which Linux takes for the Core type then (adl_get_hybrid_cpu_type).
+ * SYNTHETIC leaf 7 and 1AH values on the Skylake-X base and on an Alder
+ * Lake id.
  */
-TEST(refuses_hybrid_cpus)
+TEST(hybrid_cpus_need_a_core_type)
 {
 	struct pmuctl_cpuid id = base_id();
 	struct pmuctl_caps caps;
@@ -1272,8 +1348,97 @@ TEST(refuses_hybrid_cpus)
 	id.leaf7_edx = 1U << 15;
 	EXPECT_EQ(-ENODEV, decode(&id, &caps, &reason));
 	EXPECT_EQ((u32)PMUCTL_R_HYBRID_CPU, reason);
+	id.leaf1a_eax = 0x20000001;
+	ASSERT_EQ(0, decode(&id, &caps, &reason));
+	EXPECT_EQ(0x20U, caps.core_type);
+	EXPECT_EQ(1U, caps.native_model);
+	EXPECT_TRUE(!!(caps.flags & PMUCTL_CAP_HYBRID));
+	/* a Skylake id: no Alder Lake rule, whatever the type */
+	id.leaf1a_eax = 0x40000001;
+	ASSERT_EQ(0, decode(&id, &caps, &reason));
+	EXPECT_EQ(4U, caps.nr_gp);
+	EXPECT_EQ(0x7U, caps.fixed_mask);
 	id.leaf7_edx = ~(1U << 15);
 	EXPECT_EQ(0, decode(&id, &caps, &reason));
+	EXPECT_FALSE(!!(caps.flags & PMUCTL_CAP_HYBRID));
+	EXPECT_EQ(0U, caps.core_type);
+
+	/* Alder Lake (6/0x97) with leaf 1AH empty: the Core type, its rule */
+	id = base_id();
+	id.leaf1_eax = 0x00090672;
+	id.leafa_eax = 0x07300605;
+	id.leafa_ecx = 0x7;
+	id.leafa_edx = 0x8603;
+	id.leaf7_edx = 1U << 15;
+	ASSERT_EQ(0, decode(&id, &caps, &reason));
+	EXPECT_EQ(0x40U, caps.core_type);
+	EXPECT_EQ(8U, caps.nr_gp);
+	EXPECT_EQ(0xfU, caps.fixed_mask);
+	/* the Atom type keeps leaf 0AH */
+	id.leaf1a_eax = 0x20000001;
+	ASSERT_EQ(0, decode(&id, &caps, &reason));
+	EXPECT_EQ(6U, caps.nr_gp);
+	EXPECT_EQ(0x7U, caps.fixed_mask);
+}
+
+/*
+ * Leaf 23H sub-leaf 1 gives the counters only where CPUID.(7,1):EAX[8]
+ * enumerates the leaf, 23H.0:EAX[1] the sub-leaf, and CPUID.0 reaches
+ * 23H; its generic bitmap is numbered from 0 (a gap ends the counters
+ * pmuctl uses, GP_CLAMPED), fixed counters past 3 are FIXED_CLAMPED.
+ * SYNTHETIC values on the Meteor Lake E-core leaves.
+ */
+TEST(leaf_23h_counters_only_where_enumerated)
+{
+	struct pmuctl_cpuid id = {
+		.max_leaf = 0x23, .vendor = VENDOR_INTEL,
+		.leaf1_eax = 0x000a06a4, .leaf1_ecx = 0x7ffafbff,
+		.leafa_eax = 0x07300805, .leafa_ecx = 0x7, .leafa_edx = 0x8603,
+		.leaf7_edx = 0xfc18c410, .leaf7_1_eax = 0x40400910,
+		.leaf1a_eax = 0x20000002, .leaf23_eax = 0xb,
+		.leaf23_1_eax = 0x3f, .leaf23_1_ebx = 0x3,
+	};
+	struct pmuctl_cpuid o;
+	struct pmuctl_caps caps;
+	u32 reason;
+
+	ASSERT_EQ(0, decode(&id, &caps, &reason));
+	EXPECT_EQ(6U, caps.nr_gp);
+	EXPECT_EQ(0x3U, caps.fixed_mask);
+	EXPECT_EQ(2U, caps.nr_fixed);
+	/* each gate alone: leaf 0AH's 8 GP and fixed 0-2 */
+	o = id;
+	o.leaf7_1_eax &= ~(1U << 8);
+	ASSERT_EQ(0, decode(&o, &caps, &reason));
+	EXPECT_EQ(8U, caps.nr_gp);
+	EXPECT_EQ(0x7U, caps.fixed_mask);
+	o = id;
+	o.leaf23_eax &= ~(1U << 1);
+	ASSERT_EQ(0, decode(&o, &caps, &reason));
+	EXPECT_EQ(8U, caps.nr_gp);
+	o = id;
+	o.max_leaf = 0x22;
+	ASSERT_EQ(0, decode(&o, &caps, &reason));
+	EXPECT_EQ(8U, caps.nr_gp);
+	/* a gap in the generic bitmap; fixed counters past the legacy four */
+	o = id;
+	o.leaf23_1_eax = 0xf7;
+	o.leaf23_1_ebx = 0x77;
+	ASSERT_EQ(0, decode(&o, &caps, &reason));
+	EXPECT_EQ(3U, caps.nr_gp);
+	EXPECT_TRUE(!!(caps.flags & PMUCTL_CAP_GP_CLAMPED));
+	EXPECT_EQ(0x7U, caps.fixed_mask);
+	EXPECT_TRUE(!!(caps.flags & PMUCTL_CAP_FIXED_CLAMPED));
+	/* no generic counter 0: no usable PMU */
+	o.leaf23_1_eax = 0xfe;
+	EXPECT_EQ(-ENODEV, decode(&o, &caps, &reason));
+	EXPECT_EQ((u32)PMUCTL_R_NO_ARCH_PERFMON, reason);
+	/* not hybrid: read all the same (Granite Rapids has the leaf) */
+	o = id;
+	o.leaf7_edx &= ~(1U << 15);
+	ASSERT_EQ(0, decode(&o, &caps, &reason));
+	EXPECT_EQ(6U, caps.nr_gp);
+	EXPECT_FALSE(!!(caps.flags & PMUCTL_CAP_HYBRID));
 }
 
 TEST(flags_tsx_force_abort_unless_rtm_always_aborts)
@@ -1402,6 +1567,54 @@ TEST(matches_todays_models_exactly)
 	EXPECT_EQ(11U, n_new);
 	TH_LOG("%zu named models, 256 family-6 numbers, %u on the new tables",
 	       PMUCTL_NELEM(tab), n_new);
+}
+
+/*
+ * Hybrid core types (pmuctl_model_for(), Linux 6.12 intel_pmu_init()):
+ * Alder/Raptor Lake Core -> adl_glc, Atom -> adl_grt; Meteor Lake and
+ * Arrow Lake-U Core -> gnr (Redwood Cove), Atom -> srf (Crestmont); every
+ * other hybrid part and type the generic model; a non-hybrid caps
+ * follows pmuctl_model_match().  Every family-6 number, both types.
+ */
+TEST(matches_hybrid_core_types)
+{
+	static const struct { u8 model; u32 core, atom; } tab[] = {
+		{ 0x97, PMUCTL_MODEL_ADL_GLC, PMUCTL_MODEL_ADL_GRT },
+		{ 0x9a, PMUCTL_MODEL_ADL_GLC, PMUCTL_MODEL_ADL_GRT },
+		{ 0xb7, PMUCTL_MODEL_ADL_GLC, PMUCTL_MODEL_ADL_GRT },
+		{ 0xba, PMUCTL_MODEL_ADL_GLC, PMUCTL_MODEL_ADL_GRT },
+		{ 0xbf, PMUCTL_MODEL_ADL_GLC, PMUCTL_MODEL_ADL_GRT },
+		{ 0xaa, PMUCTL_MODEL_GNR, PMUCTL_MODEL_SRF },
+		{ 0xac, PMUCTL_MODEL_GNR, PMUCTL_MODEL_SRF },
+		{ 0xb5, PMUCTL_MODEL_GNR, PMUCTL_MODEL_SRF },
+	};
+	struct pmuctl_caps caps = { .family = 6, .flags = PMUCTL_CAP_HYBRID };
+	u32 model, i, core, atom;
+
+	for (model = 0; model < 256; model++) {
+		core = atom = PMUCTL_MODEL_ARCH;
+		for (i = 0; i < PMUCTL_NELEM(tab); i++)
+			if (tab[i].model == model) {
+				core = tab[i].core;
+				atom = tab[i].atom;
+			}
+		caps.model = model;
+		caps.core_type = 0x40;
+		EXPECT_EQ(core, pmuctl_model_for(&caps)->id) TH_LOG("6/%#x Core", model);
+		caps.core_type = 0x20;
+		EXPECT_EQ(atom, pmuctl_model_for(&caps)->id) TH_LOG("6/%#x Atom", model);
+		caps.core_type = 0x10;
+		EXPECT_EQ((u32)PMUCTL_MODEL_ARCH, pmuctl_model_for(&caps)->id);
+	}
+	caps.flags = 0;
+	caps.model = 0xaa;
+	caps.core_type = 0x40;
+	EXPECT_EQ((u32)PMUCTL_MODEL_ARCH, pmuctl_model_for(&caps)->id);
+	caps.model = 0x97;
+	EXPECT_EQ((u32)PMUCTL_MODEL_ADL_GLC, pmuctl_model_for(&caps)->id);
+	caps.family = 0x13;
+	caps.flags = PMUCTL_CAP_HYBRID;
+	EXPECT_EQ((u32)PMUCTL_MODEL_ARCH, pmuctl_model_for(&caps)->id);
 }
 
 TEST_HARNESS_MAIN

@@ -168,7 +168,15 @@ struct pmuctl_event {
  * (PMUCTL_CAP_PMC3_WITHHELD).
  */
 #define PMUCTL_CAP_TSX_FORCE_ABORT	(1U << 5)
-/* Bit 6 is reserved for per-core-type PMUs (hybrid CPUs). */
+/*
+ * A core type of a hybrid CPU (CPUID.(7,0):EDX[15]): the other fields
+ * describe this type's PMU (@core_type, @native_model say which type),
+ * which may differ from the other types' in counters and in its model
+ * table.  Each CPU's own caps and model are in its pmuctl_holding entry;
+ * struct pmuctl_info's are those of the first type found.  See "Hybrid
+ * CPUs" at struct pmuctl_program.
+ */
+#define PMUCTL_CAP_HYBRID		(1U << 6)
 #define PMUCTL_CAP_PMC3_WITHHELD	(1U << 7)	/* no event is placed on PMC3 */
 
 /* Architectural events, CPUID.0AH:EBX bit numbers (bit set = unavailable). */
@@ -196,9 +204,21 @@ struct pmuctl_event {
  * @events_unavailable: bit i set: architectural event i is not available,
  *		including every i at or above the length CPUID.0AH:EAX[31:24].
  * @flags:	PMUCTL_CAP_*.
+ * @core_type:	hybrid CPUs (PMUCTL_CAP_HYBRID): the core type,
+ *		CPUID.1AH:EAX[31:24] (0x20 Atom, 0x40 Core); else 0.
  * @reserved0:	zero.
  * @perf_capabilities: IA32_PERF_CAPABILITIES, 0 when the CPU has none.
+ * @native_model: hybrid CPUs: the core's native model id,
+ *		CPUID.1AH:EAX[23:0]; else 0.
+ * @reserved1:	zero.
  * @reserved:	zero.
+ *
+ * Hybrid CPUs: leaf 0AH shows only what every core type has.  A type's
+ * counters come from CPUID leaf 23H sub-leaf 1 where it is enumerated
+ * (CPUID.(7,1):EAX[8] and 23H.0:EAX[1]; Meteor Lake and later), else
+ * from Linux 6.12's rule for Alder and Raptor Lake (intel_pmu_init()):
+ * the Core type has two more generic counters and fixed counter 3,
+ * unless that would make more than 8 and 4 (E-cores disabled).
  */
 struct pmuctl_caps {
 	__u16 family;
@@ -209,12 +229,15 @@ struct pmuctl_caps {
 	__u8 gp_width;
 	__u8 nr_fixed;
 	__u8 fixed_width;
-	__u8 reserved0[3];
+	__u8 core_type;
+	__u8 reserved0[2];
 	__u32 fixed_mask;
 	__u32 events_unavailable;
 	__u32 flags;
 	__u64 perf_capabilities;
-	__u64 reserved[2];
+	__u32 native_model;
+	__u32 reserved1;
+	__u64 reserved[1];
 };
 
 /* pmuctl_info.rdpmc: how a session reads its counters. */
@@ -260,6 +283,12 @@ struct pmuctl_caps {
  * @xreg:	the model's extra MSRs: @msr (0: the model has fewer), the
  *		@value it holds (0 and PMUCTL_HOLDING_XREG_HIDDEN in @flags
  *		when hidden), how many events share it (@refcount).
+ * @pmu_model:	PMUCTL_MODEL_* of this CPU's PMU (its core type's on a
+ *		hybrid CPU); PMUCTL_MODEL_NONE when not known: a CPU of a
+ *		hybrid part that has not been online since the module loaded.
+ * @reserved0:	zero.
+ * @caps:	this CPU's PMU (zero when @pmu_model is NONE).
+ *		(@pmu_model and @caps: holding_size PMUCTL_HOLDING_SIZE_VER1.)
  *
  * The struct grows at its end: the caller says how large its entries are
  * (pmuctl_info.holding_size), the module fills in what both know and
@@ -276,10 +305,15 @@ struct pmuctl_holding {
 		__u32 flags;
 		__u32 reserved;
 	} xreg[PMUCTL_HOLDING_XREGS];
+	__u32 pmu_model;
+	__u32 reserved0;
+	struct pmuctl_caps caps;
 };
 
 /* The first size of struct pmuctl_holding, the smallest holding_size. */
 #define PMUCTL_HOLDING_SIZE_VER0	296
+/* With pmu_model and caps (per-CPU PMUs, hybrid CPUs). */
+#define PMUCTL_HOLDING_SIZE_VER1	352
 
 /* pmuctl_info.session_flags */
 #define PMUCTL_SESSION_UNPRIV	(1U << 0)	/* opened without CAP_PERFMON/CAP_SYS_ADMIN */
@@ -288,11 +322,13 @@ struct pmuctl_holding {
  * struct pmuctl_info - PMUCTL_IOC_INFO: what this module and PMU offer
  * @flags:	in: must be zero.
  * @abi_version: out: PMUCTL_ABI_VERSION.
- * @pmu_model:	out: PMUCTL_MODEL_*.
+ * @pmu_model:	out: PMUCTL_MODEL_* (hybrid CPUs: of the type @caps describes).
  * @max_events:	out: PMUCTL_MAX_EVENTS.
  * @event_flags: out: the pmuctl_event.flags this module accepts.
  * @rdpmc:	out: PMUCTL_RDPMC_*.
- * @caps:	out: the PMU.
+ * @caps:	out: the PMU; on a hybrid CPU (PMUCTL_CAP_HYBRID), the first
+ *		core type's (that of the lowest-numbered CPU online at load),
+ *		each CPU's own in its holding entry.
  * @backend:	out: PMUCTL_BACKEND_*.
  * @nr_cpus:	out: CPU numbers range over 0..nr_cpus-1 (nr_cpu_ids).
  * @commands:	out: bit n set: the command with ioctl number n is supported.
@@ -468,6 +504,20 @@ struct pmuctl_info {
  *  - START, STOP and RESET act on every counted thread; on a thread running
  *    on another CPU before they return.  RELEASE and close end the
  *    counting of every thread; threads still running keep nothing.
+ *
+ * Hybrid CPUs (PMUCTL_CAP_HYBRID): each core type has its own PMU (its
+ * counters, its model table: pmuctl_holding.caps and .pmu_model of each
+ * CPU).  A CPU-scope group is validated and placed with the PMU of its
+ * CPUs, which must all be of one core type (else EINVAL,
+ * PMUCTL_R_CPU_TYPE, err_cpu the first CPU of another type), so that each
+ * event keeps one counter and one rdpmc index on every CPU it names; a
+ * group for two types is two sessions.  A CPU of a hybrid part whose type
+ * is not known (offline since the module loaded) cannot be named until it
+ * has come online once.  Task scope is refused (PMUCTL_R_CPU_TYPE) while
+ * the CPUs are of more than one type, or one's type is not known: a
+ * thread migrates between types, and an event valid on one may count
+ * something else, or not exist, on the other.  A hybrid part whose CPUs
+ * are all of one type (E-cores disabled) behaves as a non-hybrid CPU.
  */
 struct pmuctl_program {
 	__u32 flags;
@@ -666,9 +716,10 @@ enum pmuctl_reason {
 	 */
 	PMUCTL_R_COUNTER_IN_USE = 40,
 	/*
-	 * A hybrid CPU (CPUID.(7,0):EDX[15]): its core types have different
-	 * PMUs and pmuctl decodes one; it refuses to load until it supports
-	 * them.
+	 * A hybrid CPU (CPUID.(7,0):EDX[15]) whose core type cannot be told
+	 * (CPUID.1AH reads 0 on a part Linux knows no rule for), or with more
+	 * core types than pmuctl keeps (4): refused at load.  (Before hybrid
+	 * CPUs were supported, every hybrid CPU was refused so.)
 	 */
 	PMUCTL_R_HYBRID_CPU = 41,
 	/*
@@ -687,6 +738,15 @@ enum pmuctl_reason {
 	 * whatever that MSR holds.
 	 */
 	PMUCTL_R_EXTRA_UNSUPPORTED = 44,
+	/*
+	 * Hybrid CPUs: the CPUs of a CPU-scope group are not all of one core
+	 * type (err_cpu: the first of another type than the lowest CPU's),
+	 * or a CPU's type is not known yet (err_cpu: it; it has not been
+	 * online since the module loaded); a task-scope group, which would
+	 * follow its thread across core types, while CPUs of more than one
+	 * type (or of a type not known yet) exist.
+	 */
+	PMUCTL_R_CPU_TYPE = 45,
 	PMUCTL_R_NR
 };
 
