@@ -97,6 +97,11 @@ struct pmuctl_shadow {
 };
 
 struct pmuctl_pcpu {
+	/*
+	 * This CPU's PMU: set at load, or (hybrid) when the CPU first comes
+	 * online; hw_untyped until then.  Hotplug lock; READ_ONCE elsewhere.
+	 */
+	const struct pmuctl_type *t;
 	struct pmuctl_cpu_state acct;	/* pmuctl_lock */
 	struct pmuctl_shadow sh;	/* wanted; pmuctl_lock + hotplug lock */
 	struct pmuctl_shadow bak;	/* sh before the operation under way */
@@ -158,6 +163,12 @@ struct pmuctl_wave {
 	int busy_cpu;
 };
 
+/*
+ * A hybrid CPU's type before the CPU has been online: no counter, no
+ * extra MSR, so that every loop over its registers does nothing.
+ */
+static struct pmuctl_type hw_untyped;
+
 static struct pmuctl_pcpu *hw_pcpu(u32 cpu)
 {
 	return per_cpu_ptr(pmuctl_pcpu, cpu);
@@ -168,17 +179,45 @@ static int hw_wr(u32 msr, u64 val)
 	return pmuctl_pmu.be->write(msr, val);
 }
 
-/* Generic counters pmuctl addresses: never past the legacy 8. */
-static u32 hw_nr_gp(void)
+/* Generic counters pmuctl addresses on a CPU: never past the legacy 8. */
+static u32 hw_nr_gp(const struct pmuctl_pcpu *pc)
 {
-	return min_t(u32, pmuctl_pmu.caps.nr_gp, HW_LEGACY_GP);
+	return min_t(u32, pc->t->caps.nr_gp, HW_LEGACY_GP);
 }
 
-/* Every counter index this PMU has and pmuctl may address. */
-static u64 hw_all_counters(void)
+/* Every counter index a CPU's PMU has and pmuctl may address. */
+static u64 hw_all_counters(const struct pmuctl_pcpu *pc)
 {
-	return GP_MASK(hw_nr_gp()) |
-	       (u64)pmuctl_pmu.caps.fixed_mask << PMUCTL_IDX_FIXED;
+	return GP_MASK(hw_nr_gp(pc)) |
+	       (u64)pc->t->caps.fixed_mask << PMUCTL_IDX_FIXED;
+}
+
+/**
+ * pmuctl_cpu_type() - the PMU of a CPU
+ * @cpu:	a possible CPU
+ *
+ * Return: its type, or NULL for a CPU of a hybrid part that has not
+ * been online since the module loaded.
+ */
+const struct pmuctl_type *pmuctl_cpu_type(u32 cpu)
+{
+	const struct pmuctl_type *t;
+
+	if (!pmuctl_pcpu)	/* before pmuctl_hw_init() */
+		return NULL;
+	t = READ_ONCE(hw_pcpu(cpu)->t);
+
+	return t == &hw_untyped ? NULL : t;
+}
+
+/**
+ * pmuctl_first_type() - the PMU INFO describes: the first type found
+ *
+ * Return: the type of the lowest-numbered CPU online at load.
+ */
+const struct pmuctl_type *pmuctl_first_type(void)
+{
+	return &pmuctl_pmu.type[0];
 }
 
 static u32 counter_msr(u32 idx)
@@ -194,10 +233,10 @@ static u32 counter_msr(u32 idx)
  * through the legacy address, which keeps bits 31:0 sign-extended [SDM]:
  * exact for values below 2^31.
  */
-static int hw_put_count(u32 idx, u64 val)
+static int hw_put_count(const struct pmuctl_pcpu *pc, u32 idx, u64 val)
 {
 	if (idx < PMUCTL_IDX_FIXED &&
-	    (pmuctl_pmu.caps.flags & PMUCTL_CAP_FULL_WIDTH_WRITE))
+	    (pc->t->caps.flags & PMUCTL_CAP_FULL_WIDTH_WRITE))
 		return hw_wr(MSR_IA32_PMC0 + idx, val);
 	if (idx < PMUCTL_IDX_FIXED)
 		return hw_wr(counter_msr(idx), (u32)val);
@@ -231,24 +270,25 @@ static void hw_set_poisoned(struct pmuctl_pcpu *pc, bool poisoned)
 static void hw_save_local(struct pmuctl_pcpu *pc)
 {
 	const struct pmuctl_backend *be = pmuctl_pmu.be;
+	const struct pmuctl_model *m = pc->t->model;
 	struct pmuctl_shadow *f = &pc->found;
 	u32 i;
 
 	*f = (struct pmuctl_shadow){ 0 };
-	for (i = 0; i < hw_nr_gp(); i++)
+	for (i = 0; i < hw_nr_gp(pc); i++)
 		be->read(MSR_ARCH_PERFMON_EVENTSEL0 + i, &f->evtsel[i]);
-	if (pmuctl_pmu.caps.fixed_mask)
+	if (pc->t->caps.fixed_mask)
 		be->read(MSR_ARCH_PERFMON_FIXED_CTR_CTRL, &f->fixed_ctrl);
 	be->read(MSR_CORE_PERF_GLOBAL_CTRL, &f->global_ctrl);
-	for (i = 0; i < pmuctl_pmu.model->nr_xregs; i++)
-		be->read(pmuctl_pmu.model->xregs[i].msr, &f->xval[i]);
+	for (i = 0; i < m->nr_xregs; i++)
+		be->read(m->xregs[i].msr, &f->xval[i]);
 	/* The pool's registers are task.c's: the restore leaves them be. */
-	for (i = 0; i < hw_nr_gp(); i++)
+	for (i = 0; i < hw_nr_gp(pc); i++)
 		if (pmuctl_task_pool & BIT_ULL(i))
 			f->evtsel[i] = 0;
 	f->fixed_ctrl &= ~fixed_nibbles(pmuctl_task_pool);
 	f->global_ctrl &= ~pmuctl_task_pool;
-	for (i = 0; i < pmuctl_pmu.model->nr_xregs; i++)
+	for (i = 0; i < m->nr_xregs; i++)
 		if (pmuctl_task_xpool & BIT(i))
 			f->xval[i] = 0;
 	pc->saved = true;
@@ -266,8 +306,8 @@ static int hw_tfa_local(struct pmuctl_pcpu *pc, bool on)
 	u64 v;
 	int err;
 
-	if (!(pmuctl_pmu.caps.flags & PMUCTL_CAP_TSX_FORCE_ABORT) ||
-	    (pmuctl_pmu.caps.flags & PMUCTL_CAP_PMC3_WITHHELD) || pc->tfa == on)
+	if (!(pc->t->caps.flags & PMUCTL_CAP_TSX_FORCE_ABORT) ||
+	    (pc->t->caps.flags & PMUCTL_CAP_PMC3_WITHHELD) || pc->tfa == on)
 		return 0;
 	err = be->read(MSR_TSX_FORCE_ABORT, &v);
 	if (!err)
@@ -283,10 +323,10 @@ static int hw_tfa_local(struct pmuctl_pcpu *pc, bool on)
  * check_hw_exists() would see them: EN in PERFEVTSELx, OS or USR in the
  * FIXED_CTR_CTRL nibble.  A register that cannot be read counts as running.
  */
-static u64 hw_running_local(u64 touch)
+static u64 hw_running_local(const struct pmuctl_pcpu *pc, u64 touch)
 {
 	const struct pmuctl_backend *be = pmuctl_pmu.be;
-	unsigned long bits = touch & GP_MASK(pmuctl_pmu.caps.nr_gp);
+	unsigned long bits = touch & GP_MASK(hw_nr_gp(pc));
 	u64 v, running = 0;
 	u32 i;
 
@@ -314,6 +354,7 @@ static u64 hw_running_local(u64 touch)
 static int hw_restore_local(struct pmuctl_pcpu *pc, bool all)
 {
 	const struct pmuctl_shadow *f = &pc->found;
+	const struct pmuctl_model *m = pc->t->model;
 	u64 pool = all ? 0 : pmuctl_task_pool;
 	u32 xpool = all ? 0 : pmuctl_task_xpool;
 	int err = 0;
@@ -327,16 +368,16 @@ static int hw_restore_local(struct pmuctl_pcpu *pc, bool all)
 		memset(pc->tk_xval, 0, sizeof(pc->tk_xval));
 	}
 	err |= hw_wr(MSR_CORE_PERF_GLOBAL_CTRL, pc->tk_run);
-	for (i = 0; i < hw_nr_gp(); i++)
+	for (i = 0; i < hw_nr_gp(pc); i++)
 		if (!(pool & BIT_ULL(i)))
 			err |= hw_wr(MSR_ARCH_PERFMON_EVENTSEL0 + i, f->evtsel[i]);
 	pc->cs_fixed = f->fixed_ctrl & ~fixed_nibbles(pool);
-	if (pmuctl_pmu.caps.fixed_mask)
+	if (pc->t->caps.fixed_mask)
 		err |= hw_wr(MSR_ARCH_PERFMON_FIXED_CTR_CTRL,
 			     pc->cs_fixed | pc->tk_fixed);
-	for (i = 0; i < pmuctl_pmu.model->nr_xregs; i++)
+	for (i = 0; i < m->nr_xregs; i++)
 		if (!(xpool & BIT(i)))
-			err |= hw_wr(pmuctl_pmu.model->xregs[i].msr, f->xval[i]);
+			err |= hw_wr(m->xregs[i].msr, f->xval[i]);
 	pc->cs_global = f->global_ctrl & ~pool;
 	err |= hw_wr(MSR_CORE_PERF_GLOBAL_CTRL,
 		     (pc->cs_global & ~pmuctl_task_pool) | pc->tk_run);
@@ -353,9 +394,9 @@ static int hw_restore_local(struct pmuctl_pcpu *pc, bool all)
  */
 static int hw_sync_local(struct pmuctl_pcpu *pc, const struct pmuctl_wave *w)
 {
-	const struct pmuctl_model *m = pmuctl_pmu.model;
+	const struct pmuctl_model *m = pc->t->model;
 	u64 held = pmuctl_cpu_held(&pc->acct);
-	u64 all = hw_all_counters(), touch = w->touch & all;
+	u64 all = hw_all_counters(pc), touch = w->touch & all;
 	u64 zero = (w->zero | w->put) & all;
 	u32 xtouch = w->xtouch;
 	bool restore = w->restore;
@@ -373,7 +414,7 @@ static int hw_sync_local(struct pmuctl_pcpu *pc, const struct pmuctl_wave *w)
 	 * else's counters: the rewrite below replaces it.
 	 */
 	if (w->check_free && !pc->poisoned) {
-		pc->refused = hw_running_local(touch);
+		pc->refused = hw_running_local(pc, touch);
 		if (pc->refused)
 			return -EBUSY;
 	}
@@ -407,7 +448,7 @@ static int hw_sync_local(struct pmuctl_pcpu *pc, const struct pmuctl_wave *w)
 		    pmuctl_pmu.be->read(counter_msr(i), &pc->val[i]))
 			pc->val[i] = 0;
 		if (w->put & BIT_ULL(i))
-			err |= hw_put_count(i, pc->val[i]);
+			err |= hw_put_count(pc, i, pc->val[i]);
 		else
 			err |= hw_wr(counter_msr(i), 0);
 	}
@@ -429,8 +470,8 @@ static int hw_sync_local(struct pmuctl_pcpu *pc, const struct pmuctl_wave *w)
  */
 static int hw_scrub_local(struct pmuctl_pcpu *pc, const struct pmuctl_wave *w)
 {
-	const struct pmuctl_model *m = pmuctl_pmu.model;
-	u64 scrub = w->scrub & hw_all_counters(), fixed;
+	const struct pmuctl_model *m = pc->t->model;
+	u64 scrub = w->scrub & hw_all_counters(pc), fixed;
 	int err = 0;
 	u32 i;
 
@@ -599,9 +640,19 @@ static void shadow_clear(struct pmuctl_shadow *sh, const struct pmuctl_place *p)
  * reserve_pmc_hardware() would, so perf cannot create hardware events and
  * pmuctl cannot take counters perf (the NMI watchdog) uses.
  */
+/*
+ * The generic counters to reserve: the PMU's, on a hybrid part all the
+ * legacy 8 (no type has more there; perf reserves by its own count).
+ */
+static u32 hw_perf_nr(void)
+{
+	return pmuctl_pmu.hybrid ? HW_LEGACY_GP :
+	       min_t(u32, pmuctl_pmu.type[0].caps.nr_gp, HW_LEGACY_GP);
+}
+
 static int hw_perf_reserve(void)
 {
-	u32 i, n = pmuctl_pmu.caps.nr_gp;
+	u32 i, n = hw_perf_nr();
 
 	for (i = 0; i < n; i++) {
 		if (!reserve_perfctr_nmi(MSR_ARCH_PERFMON_PERFCTR0 + i))
@@ -625,7 +676,7 @@ static void hw_perf_release(void)
 {
 	u32 i;
 
-	for (i = 0; i < pmuctl_pmu.caps.nr_gp; i++) {
+	for (i = 0; i < hw_perf_nr(); i++) {
 		release_evntsel_nmi(MSR_ARCH_PERFMON_EVENTSEL0 + i);
 		release_perfctr_nmi(MSR_ARCH_PERFMON_PERFCTR0 + i);
 	}
@@ -638,7 +689,7 @@ static void hw_perf_release(void)
  */
 static bool hw_perf_unmanaged(void)
 {
-	return pmuctl_pmu.caps.version >= 6 && PERF_V6_UNRESERVED;
+	return pmuctl_pmu.version >= 6 && PERF_V6_UNRESERVED;
 }
 
 /* Hold perf's counters for a group about to be programmed. */
@@ -736,6 +787,7 @@ int pmuctl_hw_program(struct pmuctl_session *s, const struct cpumask *cpus,
 		      u32 *cpu)
 {
 	struct pmuctl_wave w = { .check_free = true };
+	const struct pmuctl_type *t = NULL;
 	struct pmuctl_view v;
 	u32 c, i, policy = s->policy;
 	int ret;
@@ -745,9 +797,21 @@ int pmuctl_hw_program(struct pmuctl_session *s, const struct cpumask *cpus,
 		*reason = PMUCTL_R_PERF_UNMANAGED;
 		return -EOPNOTSUPP;
 	}
-	if (pmuctl_pmu.caps.flags & PMUCTL_CAP_PMC3_WITHHELD)
-		policy |= PMUCTL_POLICY_NO_PMC3;
 	cpus_read_lock();
+	/* One PMU for the group: every CPU of one core type, a known one. */
+	for_each_cpu(c, cpus) {
+		const struct pmuctl_type *ct = hw_pcpu(c)->t;
+
+		if (ct == &hw_untyped || (t && ct != t)) {
+			*reason = PMUCTL_R_CPU_TYPE;
+			*cpu = c;
+			ret = -EINVAL;
+			goto unlock;
+		}
+		t = ct;
+	}
+	if (t->caps.flags & PMUCTL_CAP_PMC3_WITHHELD)
+		policy |= PMUCTL_POLICY_NO_PMC3;
 	pmuctl_view_init(&v);
 	for_each_cpu(c, cpus)
 		pmuctl_view_add(&v, &hw_pcpu(c)->acct);
@@ -756,7 +820,7 @@ int pmuctl_hw_program(struct pmuctl_session *s, const struct cpumask *cpus,
 	for (i = 0; i < PMUCTL_XREG_MAX; i++)
 		if (pmuctl_task_xpool & BIT(i))
 			v.xstate[i] = PMUCTL_XV_CONFLICT;
-	ret = pmuctl_group_schedule(pmuctl_pmu.model, &pmuctl_pmu.caps, policy,
+	ret = pmuctl_group_schedule(t->model, &t->caps, policy,
 				    &v, ev, n, place, reason, index);
 	if (ret)
 		goto unlock;
@@ -806,6 +870,7 @@ int pmuctl_hw_program(struct pmuctl_session *s, const struct cpumask *cpus,
 		goto unlock;
 	}
 	cpumask_copy(s->cpus, cpus);
+	s->type = t;
 	pmuctl_nr_programmed++;
 	s->running = false;
 unlock:
@@ -1002,7 +1067,7 @@ static void hw_task_global(struct pmuctl_pcpu *pc)
  */
 u32 pmuctl_hw_task_policy(void)
 {
-	return pmuctl_pmu.caps.flags & PMUCTL_CAP_TSX_FORCE_ABORT ?
+	return pmuctl_pmu.type[0].caps.flags & PMUCTL_CAP_TSX_FORCE_ABORT ?
 	       PMUCTL_POLICY_NO_PMC3 : 0;
 }
 
@@ -1014,7 +1079,7 @@ u32 pmuctl_hw_task_policy(void)
  */
 u32 pmuctl_hw_task_bits(void)
 {
-	const struct pmuctl_caps *c = &pmuctl_pmu.caps;
+	const struct pmuctl_caps *c = &pmuctl_pmu.type[0].caps;
 	u32 bits = c->gp_width;
 
 	if (!(c->flags & PMUCTL_CAP_FULL_WIDTH_WRITE))
@@ -1024,11 +1089,11 @@ u32 pmuctl_hw_task_bits(void)
 	return bits;
 }
 
-/* 2^width - 1 of counter index @idx. */
-static u64 hw_counter_mask(u32 idx)
+/* 2^width - 1 of counter index @idx on a CPU. */
+static u64 hw_counter_mask(const struct pmuctl_pcpu *pc, u32 idx)
 {
-	u32 w = idx < PMUCTL_IDX_FIXED ? pmuctl_pmu.caps.gp_width :
-					 pmuctl_pmu.caps.fixed_width;
+	u32 w = idx < PMUCTL_IDX_FIXED ? pc->t->caps.gp_width :
+					 pc->t->caps.fixed_width;
 
 	return w >= 64 ? ~0ULL : BIT_ULL(w) - 1;
 }
@@ -1066,6 +1131,17 @@ int pmuctl_hw_task_program(struct pmuctl_session *s, struct pmuctl_tgroup *g,
 		ret = -ESHUTDOWN;
 		goto unlock;
 	}
+	/*
+	 * A thread runs on any CPU: one PMU on all of them, every one known
+	 * (a hybrid part: one type found, every possible CPU online once).
+	 */
+	for_each_possible_cpu(c) {
+		if (hw_pcpu(c)->t != &pmuctl_pmu.type[0]) {
+			*reason = PMUCTL_R_CPU_TYPE;
+			ret = -EINVAL;
+			goto unlock;
+		}
+	}
 	pmuctl_view_init(&v);
 	for_each_possible_cpu(c)
 		pmuctl_view_add(&v, &hw_pcpu(c)->acct);
@@ -1073,7 +1149,8 @@ int pmuctl_hw_task_program(struct pmuctl_session *s, struct pmuctl_tgroup *g,
 	for (i = 0; i < PMUCTL_XREG_MAX; i++)
 		if (v.xstate[i] != PMUCTL_XV_FREE)
 			v.xstate[i] = PMUCTL_XV_CONFLICT;
-	ret = pmuctl_group_schedule(pmuctl_pmu.model, &pmuctl_pmu.caps,
+	ret = pmuctl_group_schedule(pmuctl_pmu.type[0].model,
+				    &pmuctl_pmu.type[0].caps,
 				    s->policy | pmuctl_hw_task_policy(), &v,
 				    ev, n, g->place, reason, index);
 	if (ret)
@@ -1099,6 +1176,7 @@ int pmuctl_hw_task_program(struct pmuctl_session *s, struct pmuctl_tgroup *g,
 			pmuctl_task_xrefs[i]++;
 	pmuctl_task_pool |= g->counters;
 	pmuctl_task_xpool |= g->xregs;
+	s->type = &pmuctl_pmu.type[0];
 	pmuctl_nr_programmed++;
 unlock:
 	cpus_read_unlock();
@@ -1171,8 +1249,8 @@ void pmuctl_hw_task_in(const struct pmuctl_tgroup *g, const u64 *val,
 		       u64 *loaded, bool run)
 {
 	struct pmuctl_pcpu *pc = this_cpu_ptr(pmuctl_pcpu);
-	const struct pmuctl_model *m = pmuctl_pmu.model;
-	bool fw = pmuctl_pmu.caps.flags & PMUCTL_CAP_FULL_WIDTH_WRITE;
+	const struct pmuctl_model *m = pc->t->model;
+	bool fw = pc->t->caps.flags & PMUCTL_CAP_FULL_WIDTH_WRITE;
 	u64 fixed = pc->tk_fixed, v;
 	u32 i;
 
@@ -1203,8 +1281,8 @@ void pmuctl_hw_task_in(const struct pmuctl_tgroup *g, const u64 *val,
 		v = val[i];
 		if (idx < PMUCTL_IDX_FIXED && !fw)
 			v = (u64)(s64)(s32)(u32)v;
-		loaded[i] = v & hw_counter_mask(idx);
-		if (hw_put_count(idx, loaded[i]) &&
+		loaded[i] = v & hw_counter_mask(pc, idx);
+		if (hw_put_count(pc, idx, loaded[i]) &&
 		    pmuctl_pmu.be->read(counter_msr(idx), &loaded[i]))
 			loaded[i] = 0;
 	}
@@ -1249,7 +1327,7 @@ void pmuctl_hw_task_out(const struct pmuctl_tgroup *g, u64 *val,
 		u32 idx = g->place[i].idx;
 
 		if (!pmuctl_pmu.be->read(counter_msr(idx), &now))
-			val[i] += (now - loaded[i]) & hw_counter_mask(idx);
+			val[i] += (now - loaded[i]) & hw_counter_mask(pc, idx);
 	}
 	pc->dirty |= g->counters;
 }
@@ -1304,6 +1382,65 @@ bool pmuctl_hw_cpu_scope_local(void)
 	return this_cpu_ptr(pmuctl_pcpu)->cs_held != 0;
 }
 
+/* A type's caps as pmuctl uses them: PMC3 withheld where asked. */
+static void hw_caps_fixup(struct pmuctl_caps *caps)
+{
+	if ((caps->flags & PMUCTL_CAP_TSX_FORCE_ABORT) && !allow_tsx_force_abort)
+		caps->flags |= PMUCTL_CAP_PMC3_WITHHELD;
+}
+
+/*
+ * The type whose caps are @caps, added if new.  Context: at load, or the
+ * CPU hotplug lock held for writing (hotplug callbacks run one at a time).
+ * An entry is reached through pmuctl_pcpu.t only once it is whole.
+ */
+static const struct pmuctl_type *hw_type_find(const struct pmuctl_caps *caps)
+{
+	u32 i, n = pmuctl_pmu.nr_types;
+
+	for (i = 0; i < n; i++)
+		if (!memcmp(&pmuctl_pmu.type[i].caps, caps, sizeof(*caps)))
+			return &pmuctl_pmu.type[i];
+	if (n == PMUCTL_MAX_TYPES)
+		return NULL;
+	pmuctl_pmu.type[n].caps = *caps;
+	pmuctl_pmu.type[n].model = pmuctl_model_for(caps);
+	pmuctl_pmu.nr_types = n + 1;
+	if (pmuctl_pmu.hybrid)
+		pr_info("core type %#x (native model %#x): %s PMU v%u, %u generic counters, fixed %#x\n",
+			caps->core_type, caps->native_model,
+			pmuctl_pmu.type[n].model->name, caps->version,
+			caps->nr_gp, caps->fixed_mask);
+	return &pmuctl_pmu.type[n];
+}
+
+/*
+ * A hybrid part's CPU online for the first time since load: decode its
+ * core type's PMU on it (leaves 1AH and 23H differ by type).  A CPU whose
+ * type cannot be decoded, or a fifth type, stays untyped: no group is
+ * placed on it (PMUCTL_R_CPU_TYPE).
+ */
+static void hw_type_local(struct pmuctl_pcpu *pc, u32 cpu)
+{
+	const struct pmuctl_type *t = NULL;
+	struct pmuctl_cpuid id;
+	struct pmuctl_caps caps;
+	u32 reason;
+
+	if (!pmuctl_pmu.be->cpuid(&id) &&
+	    !pmuctl_caps_decode(&id, &caps, &reason)) {
+		hw_caps_fixup(&caps);
+		t = hw_type_find(&caps);
+	}
+	if (!t) {
+		pr_warn("cpu %u: its core type's PMU cannot be decoded, or it is a type past the %u kept: no group is placed on it\n",
+			cpu, PMUCTL_MAX_TYPES);
+		return;
+	}
+	/* The entry is whole before a lockless reader (INFO) sees it. */
+	smp_store_release(&pc->t, t);
+}
+
 /*
  * A CPU comes back, or the boot CPU resumes: write everything its shadow
  * holds, and zero the counters an operation zeroed while it was away.
@@ -1316,10 +1453,12 @@ static int hw_cpu_online(unsigned int cpu)
 	unsigned long flags;
 	int err;
 
+	if (pc->t == &hw_untyped)
+		hw_type_local(pc, cpu);
 	pc->sh.zero = 0;
 	if ((!held && !pc->poisoned) || pmuctl_down)
 		return 0;
-	w.xtouch = BIT(pmuctl_pmu.model->nr_xregs) - 1;
+	w.xtouch = BIT(pc->t->model->nr_xregs) - 1;
 	if (!pc->poisoned)
 		pc->saved = false;
 	pc->tfa = false;
@@ -1410,12 +1549,17 @@ static struct notifier_block hw_reboot_nb = {
 void pmuctl_hw_holding(u32 cpu, struct pmuctl_holding *h)
 {
 	const struct pmuctl_cpu_state *st = &hw_pcpu(cpu)->acct;
-	const struct pmuctl_model *m = pmuctl_pmu.model;
+	const struct pmuctl_type *t = READ_ONCE(hw_pcpu(cpu)->t);
+	const struct pmuctl_model *m = t->model;
 	u32 i;
 
 	*h = (struct pmuctl_holding){ .cpu = cpu };
 	if (cpu_online(cpu))
 		h->flags |= PMUCTL_HOLDING_ONLINE;
+	if (t != &hw_untyped) {
+		h->pmu_model = m->id;
+		h->caps = t->caps;
+	}
 	memcpy(h->owner, st->owner, sizeof(h->owner));
 	for (i = 0; i < PMUCTL_IDX_MAX; i++)
 		if (pmuctl_task_refs[i])
@@ -1441,6 +1585,7 @@ static int hw_state_show(struct seq_file *m, void *unused)
 		   pmuctl_nr_programmed, pmuctl_nr_waves, pmuctl_perf_held);
 	for_each_possible_cpu(cpu) {
 		const struct pmuctl_cpu_state *st = &hw_pcpu(cpu)->acct;
+		const struct pmuctl_model *mod = READ_ONCE(hw_pcpu(cpu)->t)->model;
 
 		if (hw_pcpu(cpu)->poisoned)
 			seq_printf(m, "cpu %u poisoned\n", cpu);
@@ -1452,7 +1597,7 @@ static int hw_state_show(struct seq_file *m, void *unused)
 		for (i = 0; i < PMUCTL_XREG_MAX; i++)
 			if (st->x[i].refcount)
 				seq_printf(m, "cpu %u msr %#x value %#llx refcount %u\n",
-					   cpu, pmuctl_pmu.model->xregs[i].msr,
+					   cpu, mod->xregs[i].msr,
 					   st->x[i].value, st->x[i].refcount);
 	}
 	for (i = 0; i < PMUCTL_IDX_MAX; i++)
@@ -1462,7 +1607,7 @@ static int hw_state_show(struct seq_file *m, void *unused)
 	for (i = 0; i < PMUCTL_XREG_MAX; i++)
 		if (pmuctl_task_xrefs[i])
 			seq_printf(m, "task msr %#x sessions %u\n",
-				   pmuctl_pmu.model->xregs[i].msr,
+				   pmuctl_pmu.type[0].model->xregs[i].msr,
 				   pmuctl_task_xrefs[i]);
 	mutex_unlock(&pmuctl_lock);
 	return 0;
@@ -1501,37 +1646,49 @@ void pmuctl_hw_debugfs(struct dentry *dir)
 }
 
 /**
- * pmuctl_hw_init() - per-CPU state; register for CPU hotplug, suspend and
- * reboot
+ * pmuctl_hw_init() - per-CPU state and types; register for CPU hotplug,
+ * suspend and reboot
+ * @caps:	the PMU decoded at load (on a hybrid part, one CPU's type)
  *
- * Context: after pmuctl_pmu is set up, before the device exists.
- * Return: 0 or -errno.
+ * A non-hybrid part's every CPU gets @caps' type; a hybrid part's CPUs
+ * are typed as they come online, the online ones here.
+ *
+ * Context: after pmuctl_pmu.be, .hybrid and .version are set, before the
+ * device exists.
+ * Return: 0 or -errno (-ENODEV: no CPU's type could be decoded).
  */
-int pmuctl_hw_init(void)
+int pmuctl_hw_init(const struct pmuctl_caps *caps)
 {
-	struct pmuctl_caps *caps = &pmuctl_pmu.caps;
+	struct pmuctl_caps c = *caps;
+	u32 cpu;
 	int ret;
 
-	if ((caps->flags & PMUCTL_CAP_TSX_FORCE_ABORT) && !allow_tsx_force_abort)
-		caps->flags |= PMUCTL_CAP_PMC3_WITHHELD;
+	hw_untyped = (struct pmuctl_type){
+		.model = pmuctl_model_by_id(PMUCTL_MODEL_ARCH),
+	};
+	pmuctl_pmu.nr_types = 0;
 	if (hw_perf_unmanaged())
 		pr_warn("perfmon v%u: perf's counters are not reservable on this kernel, every PROGRAM is refused\n",
-			caps->version);
-
-	if (pmuctl_pmu.caps.nr_gp > HW_LEGACY_GP) {
-		pr_info("%u generic counters reported; pmuctl addresses the legacy %u\n",
-			pmuctl_pmu.caps.nr_gp, HW_LEGACY_GP);
-		pmuctl_pmu.caps.nr_gp = HW_LEGACY_GP;
-		pmuctl_pmu.caps.flags |= PMUCTL_CAP_GP_CLAMPED;
-	}
+			pmuctl_pmu.version);
 	pmuctl_pcpu = alloc_percpu(struct pmuctl_pcpu);
 	if (!pmuctl_pcpu)
 		return -ENOMEM;
+	if (!pmuctl_pmu.hybrid) {
+		hw_caps_fixup(&c);
+		hw_type_find(&c);
+	}
+	for_each_possible_cpu(cpu)
+		hw_pcpu(cpu)->t = pmuctl_pmu.hybrid ? &hw_untyped :
+			&pmuctl_pmu.type[0];
 	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "pmuctl:online",
 				hw_cpu_online, hw_cpu_offline);
 	if (ret < 0)
 		goto free_pcpu;
 	pmuctl_hp_state = ret;
+	if (!pmuctl_pmu.nr_types) {
+		ret = -ENODEV;
+		goto remove_hp;
+	}
 	ret = register_reboot_notifier(&hw_reboot_nb);
 	if (ret)
 		goto remove_hp;
@@ -1591,11 +1748,22 @@ static int msr_cpuid(struct pmuctl_cpuid *id)
 	*id = (struct pmuctl_cpuid){ 0 };
 	cpuid(0, &id->max_leaf, &id->vendor[0], &id->vendor[2], &id->vendor[1]);
 	cpuid(1, &id->leaf1_eax, &ebx, &id->leaf1_ecx, &edx);
-	if (id->max_leaf >= 7)
+	if (id->max_leaf >= 7) {
 		cpuid_count(7, 0, &eax, &ebx, &ecx, &id->leaf7_edx);
+		if (eax >= 1)
+			cpuid_count(7, 1, &id->leaf7_1_eax, &ebx, &ecx, &edx);
+	}
 	if (id->max_leaf >= 0xa)
 		cpuid(0xa, &id->leafa_eax, &id->leafa_ebx, &id->leafa_ecx,
 		      &id->leafa_edx);
+	if (id->max_leaf >= 0x1a)
+		cpuid_count(0x1a, 0, &id->leaf1a_eax, &ebx, &ecx, &edx);
+	if (id->max_leaf >= 0x23) {
+		cpuid_count(0x23, 0, &id->leaf23_eax, &ebx, &ecx, &edx);
+		if (id->leaf23_eax & BIT(1))
+			cpuid_count(0x23, 1, &id->leaf23_1_eax,
+				    &id->leaf23_1_ebx, &ecx, &edx);
+	}
 	if (id->leaf1_ecx & BIT(15) &&
 	    rdmsrl_safe(MSR_IA32_PERF_CAPABILITIES, &id->perf_capabilities))
 		id->perf_capabilities = 0;
@@ -1613,6 +1781,7 @@ const struct pmuctl_backend pmuctl_msr = {
 
 struct probe_arg {
 	const struct pmuctl_backend *be;
+	u32 nr_gp;
 	int err;
 };
 
@@ -1636,7 +1805,7 @@ static void hw_probe_fn(void *info)
 		a->err = -ENODEV;
 		return;
 	}
-	for (i = 0; i < hw_nr_gp(); i++) {
+	for (i = 0; i < a->nr_gp; i++) {
 		u32 ctr = MSR_ARCH_PERFMON_PERFCTR0 + i;
 
 		if (!reserve_perfctr_nmi(ctr))
@@ -1662,14 +1831,14 @@ static void hw_probe_fn(void *info)
 /**
  * pmuctl_hw_probe() - does the PMU answer where CPUID says it exists?
  * @be:		the backend
+ * @nr_gp:	generic counters every CPU has (leaf 0AH's, at most 8)
  *
- * Context: pmuctl_pmu.caps decoded.
  * Return: 0, or -ENODEV when GLOBAL_CTRL cannot be read and written back
  * or a counter does not keep what is written to it.
  */
-int pmuctl_hw_probe(const struct pmuctl_backend *be)
+int pmuctl_hw_probe(const struct pmuctl_backend *be, u32 nr_gp)
 {
-	struct probe_arg a = { .be = be };
+	struct probe_arg a = { .be = be, .nr_gp = min_t(u32, nr_gp, HW_LEGACY_GP) };
 
 	smp_call_function_single(cpumask_first(cpu_online_mask), hw_probe_fn,
 				 &a, true);

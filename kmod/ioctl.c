@@ -112,13 +112,13 @@ static int pmuctl_info(struct pmuctl_session *s, void __user *uarg)
 		return -EINVAL;
 
 	info.abi_version = PMUCTL_ABI_VERSION;
-	info.pmu_model = pmuctl_pmu.model->id;
+	info.pmu_model = pmuctl_first_type()->model->id;
 	info.max_events = PMUCTL_MAX_EVENTS;
 	info.event_flags = PMUCTL_EVENT_FLAGS_ALL;
 	/* Unprivileged sessions get rdpmc for task scope only (program_run()). */
 	info.rdpmc = !pmuctl_rdpmc_policy() ? PMUCTL_RDPMC_NONE :
 		     s->unpriv ? PMUCTL_RDPMC_TASK : PMUCTL_RDPMC_SESSION;
-	info.caps = pmuctl_pmu.caps;
+	info.caps = pmuctl_first_type()->caps;
 	info.backend = pmuctl_pmu.be->kind;
 	info.nr_cpus = nr_cpu_ids;
 	info.commands = PMUCTL_COMMANDS;
@@ -291,6 +291,7 @@ static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 {
 	int paranoid = READ_ONCE(pmuctl_paranoid);
 	bool task = p->flags & PMUCTL_PROGRAM_TASK;
+	const struct pmuctl_model *model = NULL;
 	struct pmuctl_tctx *tctx = NULL;
 	struct pmuctl_grant *grant;
 	struct pmuctl_place *place;
@@ -373,6 +374,8 @@ static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 			}
 		}
 	}
+	if (!ret)
+		model = s->type->model;
 	mutex_unlock(&pmuctl_lock);
 	if (ret)
 		goto free_grant;
@@ -381,7 +384,7 @@ static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 		ev[i].counter = pmuctl_idx_to_counter(place[i].idx);
 		ev[i].config_used = place[i].config;
 		ev[i].extra_msr = place[i].xreg < 0 ? 0 :
-				  pmuctl_pmu.model->xregs[place[i].xreg].msr;
+				  model->xregs[place[i].xreg].msr;
 	}
 	if (copy_to_user(u64_to_user_ptr(p->events), ev, n * sizeof(*ev))) {
 		/*

@@ -249,8 +249,11 @@ MODULE_DEVICE_TABLE(x86cpu, pmuctl_cpu_ids);
 static const char *const refusal[PMUCTL_R_NR] = {
 	[PMUCTL_R_NOT_INTEL] = "not an Intel CPU",
 	[PMUCTL_R_NO_ARCH_PERFMON] = "no architectural perfmon v2+ (a VM without a virtual PMU?)",
-	[PMUCTL_R_HYBRID_CPU] = "hybrid CPU: its core types have different PMUs, not supported yet",
+	[PMUCTL_R_HYBRID_CPU] = "hybrid CPU whose core type cannot be told (CPUID leaf 1AH empty)",
 };
+
+/* The PMU at load: its decode here decides whether to load. */
+static struct pmuctl_caps pmuctl_boot_caps;
 
 static int __init pmuctl_pmu_setup(void)
 {
@@ -265,23 +268,25 @@ static int __init pmuctl_pmu_setup(void)
 	ret = be->cpuid(&id);
 	if (ret)
 		return ret;
-	ret = pmuctl_caps_decode(&id, &pmuctl_pmu.caps, &reason);
+	ret = pmuctl_caps_decode(&id, &pmuctl_boot_caps, &reason);
 	if (ret) {
 		pr_err("not loading: %s\n", refusal[reason]);
 		return ret;
 	}
-	if (pmuctl_hw_probe(be)) {
+	/* Leaf 0AH's generic counters: every core type has them. */
+	if (pmuctl_hw_probe(be, (id.leafa_eax >> 8) & 0xff)) {
 		pr_err("not loading: the PMU registers do not answer or do not keep what is written (a VM without a virtual PMU?)\n");
 		return -ENODEV;
 	}
 	pmuctl_pmu.be = be;
-	pmuctl_pmu.model = pmuctl_model_match(pmuctl_pmu.caps.family,
-					      pmuctl_pmu.caps.model);
+	pmuctl_pmu.hybrid = pmuctl_boot_caps.flags & PMUCTL_CAP_HYBRID;
+	pmuctl_pmu.version = pmuctl_boot_caps.version;
 	return 0;
 }
 
 static int __init pmuctl_init(void)
 {
+	const struct pmuctl_type *t;
 	int ret;
 
 	ret = pmuctl_pmu_setup();
@@ -303,18 +308,18 @@ static int __init pmuctl_init(void)
 	ret = pmuctl_task_init();
 	if (ret)
 		goto exit_grant;
-	ret = pmuctl_hw_init();
+	ret = pmuctl_hw_init(&pmuctl_boot_caps);
 	if (ret)
 		goto exit_task;
 	ret = misc_register(&pmuctl_dev);
 	if (ret)
 		goto exit_hw;
 
-	pr_info("%s PMU v%u: %u generic counters x%u bits, fixed %#x x%u bits, %s backend\n",
-		pmuctl_pmu.model->name, pmuctl_pmu.caps.version,
-		pmuctl_pmu.caps.nr_gp, pmuctl_pmu.caps.gp_width,
-		pmuctl_pmu.caps.fixed_mask, pmuctl_pmu.caps.fixed_width,
-		pmuctl_pmu.be->name);
+	t = pmuctl_first_type();
+	pr_info("%s PMU v%u: %u generic counters x%u bits, fixed %#x x%u bits, %s backend%s\n",
+		t->model->name, t->caps.version, t->caps.nr_gp, t->caps.gp_width,
+		t->caps.fixed_mask, t->caps.fixed_width, pmuctl_pmu.be->name,
+		pmuctl_pmu.hybrid ? ", hybrid: one PMU per core type" : "");
 	return 0;
 
 exit_hw:

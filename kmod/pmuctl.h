@@ -26,11 +26,31 @@ struct pmuctl_backend {
 	int (*cpuid)(struct pmuctl_cpuid *id);	/* caps source */
 };
 
-/* The PMU this module drives, fixed at load. */
-struct pmuctl_pmu {
-	const struct pmuctl_backend *be;
+/*
+ * One core type's PMU.  Every CPU of a non-hybrid part has the same one;
+ * a hybrid part (CPUID.(7,0):EDX[15]) has one per core type, decoded on
+ * a CPU of that type (hw.c).  Never changed once published.
+ */
+struct pmuctl_type {
 	const struct pmuctl_model *model;
 	struct pmuctl_caps caps;
+};
+
+#define PMUCTL_MAX_TYPES	4
+
+/*
+ * The PMU this module drives.  @be, @hybrid, @version and, on a
+ * non-hybrid part, type[0] are fixed at load; a hybrid part's types are
+ * found as its CPUs come online (the first ones at load) and appended
+ * under the CPU hotplug lock; each CPU reaches its own through
+ * pmuctl_cpu_type().
+ */
+struct pmuctl_pmu {
+	const struct pmuctl_backend *be;
+	bool hybrid;
+	u32 version;			/* CPUID.0AH:EAX[7:0], every type's */
+	u32 nr_types;
+	struct pmuctl_type type[PMUCTL_MAX_TYPES];
 };
 
 extern struct pmuctl_pmu pmuctl_pmu;
@@ -79,6 +99,7 @@ struct pmuctl_session {
 	cpumask_var_t wave_cpus;	/* scratch: a wave's CPUs and the mm's */
 	atomic64_t waves;		/* cross-CPU calls made for the session */
 	struct pmuctl_tctx *task;	/* task scope: the counted threads, or NULL */
+	const struct pmuctl_type *type;	/* the PMU its group was placed with */
 };
 
 /* ioctl.c */
@@ -88,8 +109,10 @@ void pmuctl_stats_debugfs(struct dentry *dir);
 
 /* hw.c */
 extern const struct pmuctl_backend pmuctl_msr;
-int pmuctl_hw_probe(const struct pmuctl_backend *be);
-int pmuctl_hw_init(void);
+int pmuctl_hw_probe(const struct pmuctl_backend *be, u32 nr_gp);
+int pmuctl_hw_init(const struct pmuctl_caps *caps);
+const struct pmuctl_type *pmuctl_cpu_type(u32 cpu);
+const struct pmuctl_type *pmuctl_first_type(void);
 void pmuctl_hw_exit(void);
 int pmuctl_hw_program(struct pmuctl_session *s, const struct cpumask *cpus,
 		      const struct pmuctl_event *ev, u32 n,

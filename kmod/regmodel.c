@@ -48,7 +48,7 @@
 static char *regmodel_caps = "auto";
 module_param(regmodel_caps, charp, 0444);
 MODULE_PARM_DESC(regmodel_caps,
-		 "register model PMU: knm (v3, 2x40-bit generic), knm4 (v3, 4 generic), skl (v4, 4x48-bit), icx (v5, 8x48-bit, 4 fixed, AnyThread deprecated), spr (as icx), skl-tfa (skl with TSX force abort), skl-v6 (skl reporting perfmon v6), hybrid (skl on a hybrid CPU), wide (v4, 32 generic, as a hypervisor may report), auto (from the CPU model)");
+		 "register model PMU: knm (v3, 2x40-bit generic), knm4 (v3, 4 generic), skl (v4, 4x48-bit), icx (v5, 8x48-bit, 4 fixed, AnyThread deprecated), spr (as icx), skl-tfa (skl with TSX force abort), skl-v6 (skl reporting perfmon v6), hybrid (skl with the hybrid bit and no core type), adl (hybrid Alder Lake: even CPUs Golden Cove, odd Gracemont), mtl (hybrid Meteor Lake through leaf 23H: even Redwood Cove, odd Crestmont), wide (v4, 32 generic, as a hypervisor may report), auto (from the CPU model)");
 
 static bool regmodel_drop_writes;
 module_param(regmodel_drop_writes, bool, 0444);
@@ -72,6 +72,50 @@ struct rm_caps {
 	u32 fixed_bitmap;	/* v5+: CPUID.0AH:ECX */
 	bool any_deprecated;	/* v5+: CPUID.0AH:EDX[15] */
 	u8 nr_events;		/* CPUID.0AH:EAX[31:24]; 0: 7 */
+	/*
+	 * Hybrid presets: CPUID.1:EAX presented (0: the guest's own), and
+	 * the core types of even and odd CPUs: their registers, their
+	 * PERF_CAPABILITIES and leaves 1AH, 7.1 and 23H; leaf 0AH stays
+	 * the preset's own, what both types share, as on silicon.
+	 */
+	u32 leaf1_eax;
+	const struct rm_caps *type[2];
+	u32 leaf7_1_eax, leaf1a_eax, leaf23_eax, leaf23_1_eax, leaf23_1_ebx;
+};
+
+#define CPUID7_1_EAX_PERFMON_EXT	BIT(8)
+
+/*
+ * Hybrid core types, from the InstLatx64 dumps selftests/core/caps_test.c
+ * cites: Alder Lake-S (6/0x97/2) Golden Cove 8 GP and fixed 0-3 behind a
+ * leaf 0AH of 6 GP and fixed 0-2 (Linux's rule finds them), Gracemont 6
+ * GP and fixed 0-2; Meteor Lake-H (6/0xaa/4) Redwood Cove 8 GP and fixed
+ * 0-3, Crestmont 8 GP and fixed 0-2, both from leaf 23H sub-leaf 1.
+ */
+static const struct rm_caps rm_adl_p = {
+	.name = "adl-p", .version = 5, .nr_gp = 8, .gp_width = 48,
+	.nr_fixed = 4, .fixed_width = 48, .perf_capabilities = PERF_CAP_FW_WRITE,
+	.fixed_bitmap = 0xf, .any_deprecated = true, .leaf1a_eax = 0x40000001,
+};
+
+static const struct rm_caps rm_adl_e = {
+	.name = "adl-e", .version = 5, .nr_gp = 6, .gp_width = 48,
+	.nr_fixed = 3, .fixed_width = 48, .perf_capabilities = PERF_CAP_FW_WRITE,
+	.fixed_bitmap = 0x7, .any_deprecated = true, .leaf1a_eax = 0x20000001,
+};
+
+static const struct rm_caps rm_mtl_p = {
+	.name = "mtl-p", .version = 5, .nr_gp = 8, .gp_width = 48,
+	.nr_fixed = 4, .fixed_width = 48, .perf_capabilities = PERF_CAP_FW_WRITE,
+	.fixed_bitmap = 0xf, .any_deprecated = true, .leaf1a_eax = 0x40000002,
+	.leaf23_eax = 0xb, .leaf23_1_eax = 0xff, .leaf23_1_ebx = 0xf,
+};
+
+static const struct rm_caps rm_mtl_e = {
+	.name = "mtl-e", .version = 5, .nr_gp = 8, .gp_width = 48,
+	.nr_fixed = 3, .fixed_width = 48, .perf_capabilities = PERF_CAP_FW_WRITE,
+	.fixed_bitmap = 0x7, .any_deprecated = true, .leaf1a_eax = 0x20000002,
+	.leaf23_eax = 0xb, .leaf23_1_eax = 0xff, .leaf23_1_ebx = 0x7,
 };
 
 /*
@@ -96,6 +140,16 @@ static const struct rm_caps rm_models[] = {
 	{ "skl-tfa", 4, 4, 48, 3, 48, PERF_CAP_FW_WRITE, CPUID7_EDX_TSX_FORCE_ABORT },
 	{ "skl-v6", 6, 4, 48, 3, 48, PERF_CAP_FW_WRITE },
 	{ "hybrid", 4, 4, 48, 3, 48, PERF_CAP_FW_WRITE, CPUID7_EDX_HYBRID },
+	{ .name = "adl", .version = 5, .nr_gp = 6, .gp_width = 48, .nr_fixed = 3,
+	  .fixed_width = 48, .perf_capabilities = PERF_CAP_FW_WRITE,
+	  .leaf7_edx = CPUID7_EDX_HYBRID, .fixed_bitmap = 0x7,
+	  .any_deprecated = true, .leaf1_eax = 0x00090672,
+	  .type = { &rm_adl_p, &rm_adl_e }, .leaf7_1_eax = 0x00400810 },
+	{ .name = "mtl", .version = 5, .nr_gp = 8, .gp_width = 48, .nr_fixed = 3,
+	  .fixed_width = 48, .perf_capabilities = PERF_CAP_FW_WRITE,
+	  .leaf7_edx = CPUID7_EDX_HYBRID, .fixed_bitmap = 0x7,
+	  .any_deprecated = true, .leaf1_eax = 0x000a06a4,
+	  .type = { &rm_mtl_p, &rm_mtl_e }, .leaf7_1_eax = 0x40400910 },
 	/* More generic counters than the legacy ranges hold (FACTS 6). */
 	{ "wide", 4, 32, 48, 3, 48, PERF_CAP_FW_WRITE },
 };
@@ -128,58 +182,66 @@ static u64 width_mask(u32 width)
 	return width >= 64 ? ~0ULL : BIT_ULL(width) - 1;
 }
 
-/* Is fixed counter @i present: i < EDX[4:0], or (v5+) ECX bit i. */
-static bool rm_fixed_present(u32 i)
+/* The PMU of @cpu: its core type's in a hybrid preset. */
+static const struct rm_caps *rm_of(u32 cpu)
 {
-	return i < PMUCTL_MAX_FIXED &&
-	       (i < rm->nr_fixed ||
-		(rm->version >= 5 && (rm->fixed_bitmap & BIT(i))));
+	return rm->type[0] ? rm->type[cpu & 1] : rm;
 }
 
-static u64 rm_fixed_mask(void)
+/* Is fixed counter @i present: i < EDX[4:0], or (v5+) ECX bit i. */
+static bool rm_fixed_present(const struct rm_caps *rc, u32 i)
+{
+	return i < PMUCTL_MAX_FIXED &&
+	       (i < rc->nr_fixed ||
+		(rc->version >= 5 && (rc->fixed_bitmap & BIT(i))));
+}
+
+static u64 rm_fixed_mask(const struct rm_caps *rc)
 {
 	u64 m = 0;
 	u32 i;
 
 	for (i = 0; i < PMUCTL_MAX_FIXED; i++)
-		if (rm_fixed_present(i))
+		if (rm_fixed_present(rc, i))
 			m |= BIT_ULL(i);
 	return m;
 }
 
 /* AnyThread: v3 and later, unless v5+ deprecates it (then reserved, as KVM). */
-static bool rm_any_thread(void)
+static bool rm_any_thread(const struct rm_caps *rc)
 {
-	return rm->version >= 3 && !(rm->version >= 5 && rm->any_deprecated);
+	return rc->version >= 3 && !(rc->version >= 5 && rc->any_deprecated);
 }
 
-static int rm_xreg(u32 msr)
+/* Extra MSRs exist as the model of @cpu's type has them. */
+static int rm_xreg(u32 cpu, u32 msr)
 {
-	const struct pmuctl_model *m = pmuctl_pmu.model;
+	const struct pmuctl_type *t = pmuctl_cpu_type(cpu);
 	u32 i;
 
-	for (i = 0; m && i < m->nr_xregs; i++)
-		if (m->xregs[i].msr == msr)
+	for (i = 0; t && i < t->model->nr_xregs; i++)
+		if (t->model->xregs[i].msr == msr)
 			return i;
 	return -1;
 }
 
-/* The register @msr of @r, or NULL if this PMU has none (a #GP). */
-static u64 *rm_reg(struct rm_cpu *r, u32 msr)
+/* The register @msr of @cpu's @r, or NULL if its PMU has none (a #GP). */
+static u64 *rm_reg(u32 cpu, struct rm_cpu *r, u32 msr)
 {
+	const struct rm_caps *rc = rm_of(cpu);
 	u32 fixed = MSR_ARCH_PERFMON_FIXED_CTR0;
 	int x;
 
 	if (msr >= MSR_ARCH_PERFMON_EVENTSEL0 &&
-	    msr < MSR_ARCH_PERFMON_EVENTSEL0 + rm->nr_gp)
+	    msr < MSR_ARCH_PERFMON_EVENTSEL0 + rc->nr_gp)
 		return &r->evtsel[msr - MSR_ARCH_PERFMON_EVENTSEL0];
 	if (msr >= MSR_ARCH_PERFMON_PERFCTR0 &&
-	    msr < MSR_ARCH_PERFMON_PERFCTR0 + rm->nr_gp)
+	    msr < MSR_ARCH_PERFMON_PERFCTR0 + rc->nr_gp)
 		return &r->pmc[msr - MSR_ARCH_PERFMON_PERFCTR0];
-	if (msr >= MSR_IA32_PMC0 && msr < MSR_IA32_PMC0 + rm->nr_gp &&
-	    (rm->perf_capabilities & PERF_CAP_FW_WRITE))
+	if (msr >= MSR_IA32_PMC0 && msr < MSR_IA32_PMC0 + rc->nr_gp &&
+	    (rc->perf_capabilities & PERF_CAP_FW_WRITE))
 		return &r->pmc[msr - MSR_IA32_PMC0];
-	if (msr >= fixed && rm_fixed_present(msr - fixed))
+	if (msr >= fixed && rm_fixed_present(rc, msr - fixed))
 		return &r->fixed[msr - fixed];
 	switch (msr) {
 	case MSR_ARCH_PERFMON_FIXED_CTR_CTRL:
@@ -189,34 +251,35 @@ static u64 *rm_reg(struct rm_cpu *r, u32 msr)
 	case MSR_CORE_PERF_GLOBAL_STATUS:
 		return &r->global_status;
 	case MSR_TSX_FORCE_ABORT:
-		return rm->leaf7_edx & CPUID7_EDX_TSX_FORCE_ABORT ? &r->tfa : NULL;
+		return rc->leaf7_edx & CPUID7_EDX_TSX_FORCE_ABORT ? &r->tfa : NULL;
 	}
-	x = rm_xreg(msr);
+	x = rm_xreg(cpu, msr);
 	return x < 0 ? NULL : &r->x[x];
 }
 
 /* What silicon would do with a write of @val to @msr: the value kept, or -EIO. */
-static int rm_check(u32 msr, u64 *val)
+static int rm_check(u32 cpu, u32 msr, u64 *val)
 {
-	u64 v = *val, gp_w = width_mask(rm->gp_width);
+	const struct rm_caps *rc = rm_of(cpu);
+	u64 v = *val, gp_w = width_mask(rc->gp_width);
 	u32 fixed = MSR_ARCH_PERFMON_FIXED_CTR0;
 	u64 nib_valid = 0;
 	int x, i;
 
 	if (msr >= MSR_ARCH_PERFMON_EVENTSEL0 &&
-	    msr < MSR_ARCH_PERFMON_EVENTSEL0 + rm->nr_gp)
+	    msr < MSR_ARCH_PERFMON_EVENTSEL0 + rc->nr_gp)
 		return v >> 32 ||
-		       (rm->any_deprecated && (v & ARCH_PERFMON_EVENTSEL_ANY)) ? -EIO : 0;
+		       (rc->any_deprecated && (v & ARCH_PERFMON_EVENTSEL_ANY)) ? -EIO : 0;
 	if (msr >= MSR_ARCH_PERFMON_PERFCTR0 &&
-	    msr < MSR_ARCH_PERFMON_PERFCTR0 + rm->nr_gp) {
+	    msr < MSR_ARCH_PERFMON_PERFCTR0 + rc->nr_gp) {
 		/* Legacy writes set 32 bits, sign-extended [SDM]. */
 		*val = (u64)(s64)(s32)(u32)v & gp_w;
 		return 0;
 	}
-	if (msr >= MSR_IA32_PMC0 && msr < MSR_IA32_PMC0 + rm->nr_gp)
+	if (msr >= MSR_IA32_PMC0 && msr < MSR_IA32_PMC0 + rc->nr_gp)
 		return v & ~gp_w ? -EIO : 0;
-	if (msr >= fixed && rm_fixed_present(msr - fixed))
-		return v & ~width_mask(rm->fixed_width) ? -EIO : 0;
+	if (msr >= fixed && rm_fixed_present(rc, msr - fixed))
+		return v & ~width_mask(rc->fixed_width) ? -EIO : 0;
 	switch (msr) {
 	case MSR_ARCH_PERFMON_FIXED_CTR_CTRL:
 		/*
@@ -224,22 +287,22 @@ static int rm_check(u32 msr, u64 *val)
 		 * exists on v3 and v4, and on v5+ unless deprecated.
 		 */
 		for (i = 0; i < PMUCTL_MAX_FIXED; i++) {
-			if (!rm_fixed_present(i))
+			if (!rm_fixed_present(rc, i))
 				continue;
-			nib_valid |= (rm_any_thread() ? 0xfULL : 0xbULL) << (4 * i);
+			nib_valid |= (rm_any_thread(rc) ? 0xfULL : 0xbULL) << (4 * i);
 		}
 		return v & ~nib_valid ? -EIO : 0;
 	case MSR_CORE_PERF_GLOBAL_CTRL:
-		return v & ~(width_mask(rm->nr_gp) |
-			     rm_fixed_mask() << 32) ? -EIO : 0;
+		return v & ~(width_mask(rc->nr_gp) |
+			     rm_fixed_mask(rc) << 32) ? -EIO : 0;
 	case MSR_CORE_PERF_GLOBAL_STATUS:
 		return -EIO;	/* read-only */
 	case MSR_TSX_FORCE_ABORT:
 		return v & ~TFA_VALID ? -EIO : 0;
 	}
-	x = rm_xreg(msr);
+	x = rm_xreg(cpu, msr);
 	if (x >= 0)
-		return v & ~pmuctl_pmu.model->xregs[x].valid ? -EIO : 0;
+		return v & ~pmuctl_cpu_type(cpu)->model->xregs[x].valid ? -EIO : 0;
 	return -EIO;
 }
 
@@ -251,8 +314,8 @@ static int rm_write_cpu(u32 cpu, u32 msr, u64 val, bool inject)
 	int err;
 
 	raw_spin_lock_irqsave(&rm_lock, flags);
-	reg = rm_reg(r, msr);
-	err = reg ? rm_check(msr, &val) : -EIO;
+	reg = rm_reg(cpu, r, msr);
+	err = reg ? rm_check(cpu, msr, &val) : -EIO;
 	if (inject && r->fail_left && r->fail_skip) {
 		r->fail_skip--;
 	} else if (inject && r->fail_left) {
@@ -278,16 +341,17 @@ static int rm_write(u32 msr, u64 val)
 
 static int rm_read(u32 msr, u64 *val)
 {
-	struct rm_cpu *r = this_cpu_ptr(&rm_regs);
+	u32 cpu = smp_processor_id();
+	struct rm_cpu *r = per_cpu_ptr(&rm_regs, cpu);
 	unsigned long flags;
 	u64 *reg;
 
 	if (msr == MSR_IA32_PERF_CAPABILITIES) {
-		*val = rm->perf_capabilities;
+		*val = rm_of(cpu)->perf_capabilities;
 		return 0;
 	}
 	raw_spin_lock_irqsave(&rm_lock, flags);
-	reg = rm_reg(r, msr);
+	reg = rm_reg(cpu, r, msr);
 	*val = reg ? *reg : 0;
 	raw_spin_unlock_irqrestore(&rm_lock, flags);
 	return reg ? 0 : -EIO;
@@ -319,9 +383,15 @@ static const struct rm_caps *rm_auto(u32 leaf1_eax)
 	return rm_find("skl");
 }
 
-/* The guest's own vendor and signature, with leaf 0AH from the model. */
+/*
+ * The guest's own vendor and signature, with leaf 0AH from the model; a
+ * hybrid preset presents its signature, the hybrid bit, and the leaves
+ * 1AH, 7.1 and 23H of the core type of the CPU this runs on (the caller
+ * decodes each CPU on that CPU; at load, any CPU will do).
+ */
 static int rm_cpuid(struct pmuctl_cpuid *id)
 {
+	const struct rm_caps *rc;
 	int ret;
 
 	ret = pmuctl_msr.cpuid(id);
@@ -331,11 +401,14 @@ static int rm_cpuid(struct pmuctl_cpuid *id)
 	if (!rm && !strcmp(regmodel_caps, "auto"))
 		rm = rm_auto(id->leaf1_eax);
 	if (!rm) {
-		pr_err("regmodel_caps=%s: not one of knm, knm4, skl, icx, spr, skl-tfa, skl-v6, hybrid, wide, auto\n",
+		pr_err("regmodel_caps=%s: not one of knm, knm4, skl, icx, spr, skl-tfa, skl-v6, hybrid, adl, mtl, wide, auto\n",
 		       regmodel_caps);
 		return -EINVAL;
 	}
+	rc = rm_of(raw_smp_processor_id());
 	id->max_leaf = max(id->max_leaf, 0xaU);
+	if (rm->leaf1_eax)
+		id->leaf1_eax = rm->leaf1_eax;
 	id->leafa_eax = rm->version | rm->nr_gp << 8 | rm->gp_width << 16 |
 			(rm->nr_events ? rm->nr_events : 7) << 24;
 	id->leafa_ebx = 0;
@@ -346,11 +419,20 @@ static int rm_cpuid(struct pmuctl_cpuid *id)
 	id->leaf7_edx &= ~(CPUID7_EDX_RTM_ALWAYS_ABORT |
 			   CPUID7_EDX_TSX_FORCE_ABORT | CPUID7_EDX_HYBRID);
 	id->leaf7_edx |= rm->leaf7_edx;
+	/* The guest's own leaves 1AH and 23H never reach the decode. */
+	id->leaf7_1_eax = (id->leaf7_1_eax & ~CPUID7_1_EAX_PERFMON_EXT) |
+			  rm->leaf7_1_eax;
+	id->leaf1a_eax = rc->leaf1a_eax;
+	id->leaf23_eax = rc->leaf23_eax;
+	id->leaf23_1_eax = rc->leaf23_1_eax;
+	id->leaf23_1_ebx = rc->leaf23_1_ebx;
+	if (rc->leaf1a_eax)
+		id->max_leaf = max(id->max_leaf, rc->leaf23_eax ? 0x23U : 0x1aU);
 	id->leaf1_ecx &= ~CPUID1_ECX_PDCM;
 	id->perf_capabilities = 0;
-	if (rm->perf_capabilities) {
+	if (rc->perf_capabilities) {
 		id->leaf1_ecx |= CPUID1_ECX_PDCM;
-		id->perf_capabilities = rm->perf_capabilities;
+		id->perf_capabilities = rc->perf_capabilities;
 	}
 	return 0;
 }
@@ -379,19 +461,22 @@ static int rm_regs_show(struct seq_file *m, void *unused)
 		raw_spin_lock_irqsave(&rm_lock, flags);
 		r = *per_cpu_ptr(&rm_regs, cpu);
 		raw_spin_unlock_irqrestore(&rm_lock, flags);
-		for (i = 0; i < rm->nr_gp; i++)
+		const struct rm_caps *rc = rm_of(cpu);
+		const struct pmuctl_type *t = pmuctl_cpu_type(cpu);
+
+		for (i = 0; i < rc->nr_gp; i++)
 			rm_show_reg(m, cpu, MSR_ARCH_PERFMON_EVENTSEL0 + i, r.evtsel[i]);
-		for (i = 0; i < rm->nr_gp; i++)
+		for (i = 0; i < rc->nr_gp; i++)
 			rm_show_reg(m, cpu, MSR_ARCH_PERFMON_PERFCTR0 + i, r.pmc[i]);
 		for (i = 0; i < PMUCTL_MAX_FIXED; i++)
-			if (rm_fixed_present(i))
+			if (rm_fixed_present(rc, i))
 				rm_show_reg(m, cpu, MSR_ARCH_PERFMON_FIXED_CTR0 + i,
 					    r.fixed[i]);
 		rm_show_reg(m, cpu, MSR_ARCH_PERFMON_FIXED_CTR_CTRL, r.fixed_ctrl);
 		rm_show_reg(m, cpu, MSR_CORE_PERF_GLOBAL_CTRL, r.global_ctrl);
-		for (i = 0; i < pmuctl_pmu.model->nr_xregs; i++)
-			rm_show_reg(m, cpu, pmuctl_pmu.model->xregs[i].msr, r.x[i]);
-		if (rm->leaf7_edx & CPUID7_EDX_TSX_FORCE_ABORT)
+		for (i = 0; t && i < t->model->nr_xregs; i++)
+			rm_show_reg(m, cpu, t->model->xregs[i].msr, r.x[i]);
+		if (rc->leaf7_edx & CPUID7_EDX_TSX_FORCE_ABORT)
 			rm_show_reg(m, cpu, MSR_TSX_FORCE_ABORT, r.tfa);
 	}
 	return 0;

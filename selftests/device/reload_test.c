@@ -480,7 +480,8 @@ static bool kernel_6_11_or_later(void)
 	return major > 6 || (major == 6 && minor >= 11);
 }
 
-TEST_F(reload, hybrid_cpu_refused_at_load)
+/* A hybrid CPU whose leaf 1AH names no type, on no Alder Lake: refused. */
+TEST_F(reload, hybrid_cpu_without_core_type_refused_at_load)
 {
 	char line[256];
 	int kmsg, ret;
@@ -499,7 +500,181 @@ TEST_F(reload, hybrid_cpu_refused_at_load)
 	ksft_print_msg("kernel log: \"%s\"\n", line);
 	EXPECT_EQ(1U, n);
 	EXPECT_EQ(0, strcmp(line, RM_NOT_LOADING
-			    "hybrid CPU: its core types have different PMUs, not supported yet"));
+			    "hybrid CPU whose core type cannot be told (CPUID leaf 1AH empty)"));
+}
+
+/* Every CPU's holding entry, the caps and model fields included. */
+static int holdings_v1(int fd, struct pmuctl_info *in, struct pmuctl_holding *h,
+		       unsigned int n)
+{
+	memset(in, 0, sizeof(*in));
+	memset(h, 0xa5, n * sizeof(*h));
+	in->holdings = (__u64)(uintptr_t)h;
+	in->holding_size = sizeof(*h);
+	in->holdings_size = n * sizeof(*h);
+	return dev_ioctl(fd, PMUCTL_IOC_INFO, in);
+}
+
+struct hyb_type {
+	__u32 model;
+	__u8 nr_gp, core_type;
+	__u32 fixed_mask, native;
+};
+
+/*
+ * The register model's hybrid presets (kmod/regmodel.c): even CPUs are
+ * the Core type, odd ones the Atom type, behind one leaf 0AH of what both
+ * share.  Each CPU's holding entry says its own PMU; INFO the first
+ * type's, flagged hybrid.
+ */
+static void expect_types(struct __test_metadata *_metadata, int fd,
+			 const struct hyb_type *want)
+{
+	struct pmuctl_holding h[8];
+	struct pmuctl_info in;
+	unsigned int cpu, n;
+
+	ASSERT_EQ(0, holdings_v1(fd, &in, h, 8));
+	ASSERT_EQ((__u32)PMUCTL_HOLDING_SIZE_VER1, in.holding_size);
+	EXPECT_TRUE(!!(in.caps.flags & PMUCTL_CAP_HYBRID));
+	EXPECT_EQ(want[0].model, in.pmu_model);
+	EXPECT_EQ(want[0].nr_gp, in.caps.nr_gp);
+	n = in.holdings_nr;
+	for (cpu = 0; cpu < n; cpu++) {
+		const struct hyb_type *w = &want[cpu & 1];
+
+		ksft_print_msg("cpu %u: model %u, core type %#x native %#x, %u generic, fixed %#x\n",
+			       cpu, h[cpu].pmu_model, h[cpu].caps.core_type,
+			       h[cpu].caps.native_model, h[cpu].caps.nr_gp,
+			       h[cpu].caps.fixed_mask);
+		if (!(h[cpu].flags & PMUCTL_HOLDING_ONLINE))
+			continue;
+		EXPECT_EQ(w->model, h[cpu].pmu_model) TH_LOG("cpu %u", cpu);
+		EXPECT_EQ(w->nr_gp, h[cpu].caps.nr_gp) TH_LOG("cpu %u", cpu);
+		EXPECT_EQ(w->fixed_mask, h[cpu].caps.fixed_mask) TH_LOG("cpu %u", cpu);
+		EXPECT_EQ(w->core_type, h[cpu].caps.core_type) TH_LOG("cpu %u", cpu);
+		EXPECT_EQ(w->native, h[cpu].caps.native_model) TH_LOG("cpu %u", cpu);
+		EXPECT_TRUE(!!(h[cpu].caps.flags & PMUCTL_CAP_HYBRID));
+	}
+}
+
+static const char *hybrid_unfit(void)
+{
+	if (access(PARAM_DIR "/regmodel_caps", F_OK))
+		return "needs the register-model build";
+	if (cpus_online() < 2)
+		return "needs CPUs 0 and 1 online (one of each core type)";
+	return NULL;
+}
+
+/*
+ * Alder Lake (6/0x97): Golden Cove's 8 generic counters and fixed 0-3 by
+ * Linux's rule, Gracemont's 6 and fixed 0-2 as leaf 0AH says; a group is
+ * placed with its CPUs' PMU, on CPUs of one type only; task scope is
+ * refused while there are two types; a refusal changes nothing.
+ */
+TEST_F(reload, hybrid_alder_lake_places_per_core_type)
+{
+	static const struct hyb_type want[2] = {
+		{ PMUCTL_MODEL_ADL_GLC, 8, 0x40, 0xf, 1 },
+		{ PMUCTL_MODEL_ADL_GRT, 6, 0x20, 0x7, 1 },
+	};
+	struct pmuctl_event ev[8], slots;
+	struct pmuctl_program p;
+	struct snap before = { 0 };
+	const char *why = hybrid_unfit();
+	struct pregs rg;
+	unsigned int i;
+	int fd, ret;
+
+	if (why)
+		SKIP(return, "%s", why);
+	ret = load_variant(self, "adl", "");
+	ASSERT_EQ(0, ret) TH_LOG("insmod regmodel_caps=adl: %s", strerror(-ret));
+	fd = self->fd = dev_open();
+	ASSERT_LE(0, fd);
+	expect_types(_metadata, fd, want);
+
+	for (i = 0; i < 8; i++)
+		ev[i] = ev_make(EV_BR | USR, 0, GONLY);
+	/* CPUs of two types: refused, nothing changes */
+	ASSERT_EQ(0, snap_take(&before));
+	ret = dev_program(fd, ev, 1, 0x3, &p);
+	EXPECT_EQ(-EINVAL, ret);
+	EXPECT_EQ((__u32)PMUCTL_R_CPU_TYPE, p.err_reason);
+	EXPECT_EQ(1U, p.err_cpu);
+	EXPECT_UNCHANGED(&before, false);
+	/* the Atom type has 6 generic counters: 7 events do not fit */
+	ret = dev_program(fd, ev, 7, 0x2, &p);
+	EXPECT_EQ(-EBUSY, ret);
+	EXPECT_EQ((__u32)PMUCTL_R_COUNTERS_BUSY, p.err_reason);
+	EXPECT_UNCHANGED(&before, false);
+	/* TOPDOWN.SLOTS, fixed counter 3: the Core type only */
+	slots = ev_make(0x0400 | USR, 0, 0);
+	ret = dev_program(fd, &slots, 1, 0x2, &p);
+	EXPECT_EQ(-EINVAL, ret);
+	EXPECT_EQ((__u32)PMUCTL_R_NO_ELIGIBLE_COUNTER, p.err_reason);
+	EXPECT_UNCHANGED(&before, false);
+	snap_free(&before);
+	/* task scope: a thread would move between the types */
+	ret = dev_program_task(fd, ev, 1, 0, &p);
+	EXPECT_EQ(-EINVAL, ret);
+	EXPECT_EQ((__u32)PMUCTL_R_CPU_TYPE, p.err_reason);
+
+	/* 8 generic counters on the Core type, PMC7 written on CPU 0 */
+	ret = dev_program(fd, ev, 8, 0x1, &p);
+	ASSERT_EQ(0, ret) TH_LOG("reason %u index %u", p.err_reason, p.err_index);
+	EXPECT_EQ(7U, ev[7].counter);
+	ASSERT_EQ(0, regs_read(&rg));
+	EXPECT_EQ((__u64)(EV_BR | USR), regs_get(&rg, 0, 0x186 + 7) & 0xffffffff);
+	/* the Atom CPU has no PMC7, and was not touched */
+	EXPECT_EQ(~0ULL, regs_get(&rg, 1, 0x186 + 7));
+	EXPECT_EQ(0ULL, regs_get(&rg, 1, 0x186));
+	EXPECT_EQ(0, dev_ctl(fd, PMUCTL_IOC_RELEASE));
+	ret = dev_program(fd, &slots, 1, 0x1, &p);
+	EXPECT_EQ(0, ret) TH_LOG("reason %u", p.err_reason);
+	EXPECT_EQ((__u32)(PMUCTL_COUNTER_FIXED | 3), slots.counter);
+	EXPECT_EQ(0, dev_ctl(fd, PMUCTL_IOC_RELEASE));
+	close(fd);
+	self->fd = -1;
+	EXPECT_EQ(0, state_wait_clean(1000));
+}
+
+/*
+ * Meteor Lake (6/0xaa): both types' counters from leaf 23H (Redwood Cove
+ * 8 generic and fixed 0-3, Crestmont 8 and fixed 0-2); their models are
+ * Granite Rapids' and Sierra Forest's tables: the Crestmont CPU refuses
+ * 0x0127 (MSR_SNOOP_RSP_0, not arbitrated), the Redwood Cove CPU, whose
+ * table has no such rule, takes it.
+ */
+TEST_F(reload, hybrid_meteor_lake_types_from_leaf_23h)
+{
+	static const struct hyb_type want[2] = {
+		{ PMUCTL_MODEL_GNR, 8, 0x40, 0xf, 2 },
+		{ PMUCTL_MODEL_SRF, 8, 0x20, 0x7, 2 },
+	};
+	struct pmuctl_event ev;
+	struct pmuctl_program p;
+	const char *why = hybrid_unfit();
+	int fd, ret;
+
+	if (why)
+		SKIP(return, "%s", why);
+	ret = load_variant(self, "mtl", "");
+	ASSERT_EQ(0, ret) TH_LOG("insmod regmodel_caps=mtl: %s", strerror(-ret));
+	fd = self->fd = dev_open();
+	ASSERT_LE(0, fd);
+	expect_types(_metadata, fd, want);
+	ev = ev_make(0x0127 | USR, 0, 0);
+	ret = dev_program(fd, &ev, 1, 0x2, &p);
+	EXPECT_EQ(-EINVAL, ret);
+	EXPECT_EQ((__u32)PMUCTL_R_EXTRA_UNSUPPORTED, p.err_reason);
+	ret = dev_program(fd, &ev, 1, 0x1, &p);
+	EXPECT_EQ(0, ret) TH_LOG("reason %u", p.err_reason);
+	EXPECT_EQ(0, dev_ctl(fd, PMUCTL_IOC_RELEASE));
+	close(fd);
+	self->fd = -1;
+	EXPECT_EQ(0, state_wait_clean(1000));
 }
 
 TEST_F(reload, perfmon_v6_program_refused_where_perf_is_unreserved)
