@@ -54,6 +54,7 @@ static const struct {
 	{ PMUCTL_CAP_FULL_WIDTH_WRITE, "full_width_write" },
 	{ PMUCTL_CAP_GP_CLAMPED, "gp_clamped" },
 	{ PMUCTL_CAP_FIXED_CLAMPED, "fixed_clamped" },
+	{ PMUCTL_CAP_HYBRID, "hybrid" },
 };
 
 /* ioctl numbers of uapi/linux/pmuctl.h, for pmuctl_info.commands. */
@@ -206,42 +207,110 @@ static void xreg_cell(const struct pmuctl_holding *h, unsigned int x,
 			 (unsigned long long)h->xreg[x].value, h->xreg[x].refcount);
 }
 
+/* The caps of a holding entry's CPU: its own, or INFO's from a module without them. */
+static const struct pmuctl_caps *row_caps(const struct pmuctl_info *info,
+					  const struct pmuctl_holding *h)
+{
+	return h->pmu_model ? &h->caps : &info->caps;
+}
+
+/*
+ * Hybrid CPUs: one line per core type, with its PMU and its CPUs, and the
+ * CPUs whose type is not known yet.
+ */
+static void print_types(const struct pmuctl_info *info,
+			const struct pmuctl_holding *h, unsigned int nr)
+{
+	bool *done;
+
+	if (!(info->caps.flags & PMUCTL_CAP_HYBRID))
+		return;
+	done = calloc(nr ? nr : 1, sizeof(*done));
+	if (!done)
+		return;
+	printf("\ncore types: each has its own PMU; a group is placed on CPUs of one type\n");
+	for (unsigned int r = 0; r < nr; r++) {
+		const struct pmuctl_caps *c = &h[r].caps;
+		const char *sep = "";
+
+		if (done[r])
+			continue;
+		if (!h[r].pmu_model)
+			printf("  not known yet (not online since the module loaded): cpus");
+		else
+			printf("  %s (core type %#x, native model %#x): %s, %u generic x %u bits, fixed mask 0x%x: cpus",
+			       c->core_type == 0x40 ? "Core" : c->core_type == 0x20 ? "Atom" : "other",
+			       c->core_type, c->native_model,
+			       pmuctl_model_name(h[r].pmu_model), c->nr_gp,
+			       c->gp_width, c->fixed_mask);
+		for (unsigned int k = r; k < nr; k++) {
+			if (done[k] || h[k].pmu_model != h[r].pmu_model ||
+			    memcmp(&h[k].caps, &h[r].caps, sizeof(h[k].caps)))
+				continue;
+			done[k] = true;
+			printf("%s %u", sep, h[k].cpu);
+			sep = ",";
+		}
+		printf("\n");
+	}
+	free(done);
+}
+
 /* One table cell per counter and extra MSR, then the rows. */
 static void print_holdings(const struct pmuctl_info *info,
 			   const struct pmuctl_holding *h, unsigned int nr)
 {
-	const struct pmuctl_caps *c = &info->caps;
 	unsigned int col[PMUCTL_HOLDING_COUNTERS], nr_cols = 0, nr_x = 0;
-	char head[PMUCTL_HOLDING_COUNTERS + PMUCTL_HOLDING_XREGS][24];
-	unsigned int width[PMUCTL_HOLDING_COUNTERS + PMUCTL_HOLDING_XREGS];
+	char head[PMUCTL_HOLDING_COUNTERS + 2 * PMUCTL_HOLDING_XREGS][24];
+	unsigned int width[PMUCTL_HOLDING_COUNTERS + 2 * PMUCTL_HOLDING_XREGS];
+	uint32_t xmsr[2 * PMUCTL_HOLDING_XREGS];
+	unsigned int nr_gp = info->caps.nr_gp;
+	uint32_t fixed = info->caps.fixed_mask;
 	char cell[40], buf[24];
 
-	for (unsigned int i = 0; i < c->nr_gp && i < 32; i++) {
+	/* Every counter and extra MSR some CPU has (hybrid: the types differ). */
+	for (unsigned int r = 0; r < nr; r++) {
+		const struct pmuctl_caps *c = row_caps(info, &h[r]);
+
+		if (c->nr_gp > nr_gp)
+			nr_gp = c->nr_gp;
+		fixed |= c->fixed_mask;
+		for (unsigned int x = 0; x < PMUCTL_HOLDING_XREGS && h[r].xreg[x].msr; x++) {
+			unsigned int k = 0;
+
+			while (k < nr_x && xmsr[k] != h[r].xreg[x].msr)
+				k++;
+			if (k == nr_x && nr_x < ARRAY_SIZE(xmsr))
+				xmsr[nr_x++] = h[r].xreg[x].msr;
+		}
+	}
+	for (unsigned int i = 0; i < nr_gp && i < 32; i++) {
 		col[nr_cols] = i;
 		snprintf(head[nr_cols++], sizeof(head[0]), "pmc%u", i);
 	}
 	for (unsigned int i = 0; i < 16; i++) {
-		if (!(c->fixed_mask & (1U << i)))
+		if (!(fixed & (1U << i)))
 			continue;
 		col[nr_cols] = 32 + i;
 		snprintf(head[nr_cols++], sizeof(head[0]), "fixed%u", i);
 	}
-	/* The model's extra MSRs are the same on every CPU. */
-	for (unsigned int x = 0; nr && x < PMUCTL_HOLDING_XREGS && h[0].xreg[x].msr; x++) {
+	for (unsigned int x = 0; x < nr_x; x++)
 		snprintf(head[nr_cols + x], sizeof(head[0]), "%s",
-			 xreg_name(h[0].xreg[x].msr, buf, sizeof(buf)));
-		nr_x++;
-	}
+			 xreg_name(xmsr[x], buf, sizeof(buf)));
 
 	for (unsigned int k = 0; k < nr_cols + nr_x; k++)
 		width[k] = (unsigned int)strlen(head[k]);
 	for (unsigned int r = 0; r < nr; r++) {
-		for (unsigned int x = 0; x < nr_x; x++) {
-			if (!h[r].xreg[x].refcount)
+		for (unsigned int x = 0; x < PMUCTL_HOLDING_XREGS && h[r].xreg[x].msr; x++) {
+			unsigned int k = 0;
+
+			while (k < nr_x && xmsr[k] != h[r].xreg[x].msr)
+				k++;
+			if (k == nr_x || !h[r].xreg[x].refcount)
 				continue;
 			xreg_cell(&h[r], x, cell, sizeof(cell));
-			if (strlen(cell) > width[nr_cols + x])
-				width[nr_cols + x] = (unsigned int)strlen(cell);
+			if (strlen(cell) > width[nr_cols + k])
+				width[nr_cols + k] = (unsigned int)strlen(cell);
 		}
 		for (unsigned int k = 0; k < nr_cols; k++) {
 			owner_cell(h[r].owner[col[k]], cell, sizeof(cell));
@@ -250,24 +319,39 @@ static void print_holdings(const struct pmuctl_info *info,
 		}
 	}
 
-	printf("\nholdings: session ids per counter ('*' another session), VALUE/USERS per extra MSR, '-' free\n");
+	printf("\nholdings: session ids per counter ('*' another session), VALUE/USERS per extra MSR, '-' free%s\n",
+	       info->caps.flags & PMUCTL_CAP_HYBRID ? ", blank: not on that CPU's core type" : "");
 	printf("%4s  %-7s", "cpu", "state");
 	for (unsigned int k = 0; k < nr_cols + nr_x; k++)
 		printf("  %*s", (int)width[k], head[k]);
 	printf("\n");
 	for (unsigned int r = 0; r < nr; r++) {
+		const struct pmuctl_caps *c = row_caps(info, &h[r]);
+
 		printf("%4u  %-7s", h[r].cpu,
 		       h[r].flags & PMUCTL_HOLDING_ONLINE ? "online" : "offline");
 		for (unsigned int k = 0; k < nr_cols; k++) {
-			owner_cell(h[r].owner[col[k]], cell, sizeof(cell));
+			bool has = col[k] < 32 ? col[k] < c->nr_gp :
+				   !!(c->fixed_mask & (1U << (col[k] - 32)));
+
+			if (has)
+				owner_cell(h[r].owner[col[k]], cell, sizeof(cell));
+			else
+				cell[0] = 0;
 			printf("  %*s", (int)width[k], cell);
 		}
-		for (unsigned int x = 0; x < nr_x; x++) {
-			if (h[r].xreg[x].refcount)
+		for (unsigned int k = 0; k < nr_x; k++) {
+			unsigned int x = 0;
+
+			while (x < PMUCTL_HOLDING_XREGS && h[r].xreg[x].msr != xmsr[k])
+				x++;
+			if (x == PMUCTL_HOLDING_XREGS)
+				cell[0] = 0;
+			else if (h[r].xreg[x].refcount)
 				xreg_cell(&h[r], x, cell, sizeof(cell));
 			else
 				snprintf(cell, sizeof(cell), "-");
-			printf("  %*s", (int)width[nr_cols + x], cell);
+			printf("  %*s", (int)width[nr_cols + k], cell);
 		}
 		printf("\n");
 	}
@@ -316,6 +400,7 @@ int cmd_info(int argc, char **argv)
 				 strerror(-ret));
 	}
 	print_info(info);
+	print_types(info, h, (unsigned int)ret);
 	print_holdings(info, h, (unsigned int)ret);
 	free(h);
 	pmuctl_close(p);

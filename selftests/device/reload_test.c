@@ -558,6 +558,44 @@ static void expect_types(struct __test_metadata *_metadata, int fd,
 	}
 }
 
+/* `pmuctl info` names each type and its CPUs (the rig's 2 CPUs). */
+static void __attribute__((noinline))
+expect_info_types(struct __test_metadata *_metadata)
+{
+	static const char *const want[] = {
+		"core types: each has its own PMU",
+		"  Core (core type 0x40, native model 0x1): adl_glc, 8 generic x 48 bits, fixed mask 0xf: cpus 0\n",
+		"  Atom (core type 0x20, native model 0x1): adl_grt, 6 generic x 48 bits, fixed mask 0x7: cpus 1\n",
+		"hybrid",
+	};
+	char out[8192];
+	size_t len;
+	unsigned int i;
+	FILE *f;
+
+	if (cpus_possible() != 2) {
+		ksft_print_msg("pmuctl info not checked: %u possible CPUs, the text expects 2\n",
+			       cpus_possible());
+		return;
+	}
+	f = popen("pmuctl info 2>&1", "r");
+	ASSERT_TRUE(f != NULL);
+	len = fread(out, 1, sizeof(out) - 1, f);
+	out[len] = 0;
+	pclose(f);
+	if (strstr(out, "not found")) {
+		ksft_print_msg("pmuctl info not checked: no pmuctl in PATH\n");
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		bool found = strstr(out, want[i]) != NULL;
+
+		if (!found)
+			ksft_print_msg("want \"%s\" in:\n%s\n", want[i], out);
+		EXPECT_TRUE(found);
+	}
+}
+
 static const char *hybrid_unfit(void)
 {
 	if (access(PARAM_DIR "/regmodel_caps", F_OK))
@@ -638,6 +676,7 @@ TEST_F(reload, hybrid_alder_lake_places_per_core_type)
 	close(fd);
 	self->fd = -1;
 	EXPECT_EQ(0, state_wait_clean(1000));
+	expect_info_types(_metadata);
 }
 
 /*
