@@ -91,6 +91,7 @@ $(PC): user/libpmuctl.pc.in FORCE
 $(DKMS_CONF): dist/dkms.conf.in FORCE
 	$(call subst_in,$<,$@)
 
+#: library, tool, man pages, udev rule, DKMS source (PREFIX=)
 install: build/lib/libpmuctl.so.1.0.0 build/lib/libpmuctl.a $(PC) \
 	 $(DKMS_CONF) build/bin/pmuctl
 	$(INSTALL) -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(LIBDIR)' \
@@ -118,6 +119,7 @@ install: build/lib/libpmuctl.so.1.0.0 build/lib/libpmuctl.a $(PC) \
 		echo ldconfig; ldconfig; \
 	fi
 
+#: remove what install put (same PREFIX=, DESTDIR=)
 uninstall:
 	rm -f '$(DESTDIR)$(BINDIR)/pmuctl'
 	rm -f '$(DESTDIR)$(LIBDIR)/libpmuctl.so.$(LIB_VERSION)' \
