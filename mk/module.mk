@@ -11,6 +11,8 @@
 # default (Debian: package linux-headers-$(uname -r)); give another to
 # build for another kernel.  When KDIR is not there, one line says so and
 # the module is skipped: make still exits 0, with the library and the tool.
+# The line that says so names the kernel as its modules' vermagic does
+# (UTS_RELEASE: Debian's kernel.release file says 6.1.192 for 6.1.0-56-amd64).
 # Load it with "sudo insmod build/kmod/pmuctl.ko" (or "make run", which
 # builds its own and explains what the host lacks).
 # Included by the top Makefile after mk/install.mk (DKMS_FILES).
@@ -35,4 +37,4 @@ module: $(KMOD_FILES)
 		exit 0; \
 	fi; \
 	$(MAKE) -C '$(KDIR)' M='$(CURDIR)/$(KMOD_DIR)' modules && \
-	echo "pmuctl.ko: $(KMOD_DIR)/pmuctl.ko for kernel $$(cat '$(KDIR)/include/config/kernel.release' 2>/dev/null || echo '$(KDIR)')"
+	echo "pmuctl.ko: $(KMOD_DIR)/pmuctl.ko for kernel $$(sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' '$(KDIR)/include/generated/utsrelease.h' 2>/dev/null)"
