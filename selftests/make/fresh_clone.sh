@@ -104,7 +104,7 @@ skipped() {
 		ok "$3"
 	else
 		not_ok "$3" "want one line 'pmuctl.ko: skipped: no kernel build tree at $1 (...)' and no build/kmod/pmuctl.ko" \
-			"line: $line" "$(ls "$clone/build/kmod" 2>&1 | tr '\n' ' ')"
+			"line: $line" "build/kmod: $(find "$clone/build/kmod" -maxdepth 1 2>&1 | tr "\n" " ")"
 	fi
 }
 
