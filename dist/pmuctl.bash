@@ -18,7 +18,9 @@
 #                   host's), for check the --pmu given on the line.  In an
 #                   -e list, the event after the last comma.
 # Names match case-insensitively: "inst" offers instructions and
-# INST_RETIRED.  After stat's "--": commands, then files.
+# INST_RETIRED.  The value of an option its --help calls FILE: files.
+# After stat's "--" (or its first word that is no option): commands, then
+# files.
 #
 # The words are taken from COMP_LINE up to COMP_POINT, split at blanks
 # (COMP_WORDS splits EVENT:UMASK at the colon); what bash replaces is the
@@ -26,7 +28,8 @@
 # from each reply.
 
 # _pmuctl_opts PMUCTL COMMAND: "OPTION ARG" per option of COMMAND's --help,
-# ARG 1 when it takes a value (an upper-case word follows it), else 0.
+# ARG the upper-case word that follows it when it takes a value (LIST,
+# FILE...), else 0.
 _pmuctl_opts()
 {
 	"$1" "$2" --help 2>/dev/null | awk '
@@ -35,9 +38,10 @@ _pmuctl_opts()
 			for (i = 2; i <= n; i++) {
 				if (w[i] !~ /^--?[A-Za-z]/)
 					break
-				arg = (w[i + 1] ~ /^[A-Z][A-Z,.]*$/) ? 1 : 0
-				if (w[i] ~ /^-[A-Za-z]$/ && w[i + 1] ~ /^--/)
-					arg = (w[i + 2] ~ /^[A-Z][A-Z,.]*$/) ? 1 : 0
+				v = w[i + 1]
+				if (w[i] ~ /^-[A-Za-z]$/ && v ~ /^--/)
+					v = w[i + 2]
+				arg = (v ~ /^[A-Z][A-Z,.]*$/) ? v : 0
 				print w[i], arg
 			}
 		}'
@@ -86,6 +90,8 @@ _pmuctl()
 			opts+=("$o")
 			takes[$o]=$a
 		done < <(_pmuctl_opts "$bin" "${words[cmd]}")
+		# Every command takes --help, with option lines or not (info).
+		[ -n "${takes[--help]:-}" ] || opts+=(--help)
 		# Its options up to the cursor, the --pmu given, and where
 		# stat's command starts ("--" or its first word).
 		for ((i = cmd + 1; i < nwords - 1; i++)); do
@@ -95,7 +101,7 @@ _pmuctl()
 			-p | --pmu) pmu=${words[i + 1]} ;;
 			-*) ;;
 			*)
-				if [[ ${words[i - 1]} == -* && ${takes[${words[i - 1]}]:-0} == 1 ]]; then
+				if [[ ${words[i - 1]} == -* && ${takes[${words[i - 1]}]:-0} != 0 ]]; then
 					:
 				elif [ "${words[cmd]}" = stat ]; then
 					run=$i
@@ -127,7 +133,7 @@ _pmuctl()
 		# The value of an option: after it, or after its "=".
 		if [[ $cur == --*=* ]]; then
 			opt=${cur%%=*} val=${cur#*=}
-		elif [[ $prev == -* && ${takes[$prev]:-0} == 1 ]]; then
+		elif [[ $prev == -* && ${takes[$prev]:-0} != 0 ]]; then
 			opt=$prev val=$cur
 		fi
 		if [ -n "$opt" ]; then
@@ -142,8 +148,10 @@ _pmuctl()
 				mapfile -t replies < <("$bin" list --names 2>/dev/null |
 					_pmuctl_match "$val")
 				replies=("${replies[@]/#/$head}") ;;
-			-o | --output)
-				mapfile -t replies < <(compgen -f -- "$val") ;;
+			*)
+				# Any option whose value --help calls FILE.
+				[ "${takes[$opt]:-0}" = FILE ] &&
+					mapfile -t replies < <(compgen -f -- "$val") ;;
 			esac
 			[[ $cur == --*=* ]] && replies=("${replies[@]/#/$opt=}")
 		elif [[ $cur == -* ]]; then

@@ -129,6 +129,19 @@ else
 	skip completes_the_last_event_of_an_e_list "pmuctl list --names knows no PMU on this host"
 fi
 
+expect completes_help_of_a_command_without_option_lines 'pmuctl info --' --help
+# An option whose value --help calls FILE (stat -o FILE): files.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+touch "$tmp/report.txt"
+expect completes_files_for_a_file_option "pmuctl stat -o $tmp/rep" "$tmp/report.txt"
+expect completes_files_after_equals "pmuctl stat --output=$tmp/rep" "$tmp/report.txt"
+# stat's command: a command name after "--", then its files.
+got=$(comp 'pmuctl stat -e cycles -- bas')
+report "$(grep -qx bash <<<"$got" && echo 1)" completes_the_command_after_dashdash \
+	"got: $(tr '\n' ' ' <<<"$got")"
+expect completes_the_commands_files "pmuctl stat -- cat $tmp/rep" "$tmp/report.txt"
+
 expect unknown_command_prefix_gives_nothing 'pmuctl zz' ''
 expect unknown_option_prefix_gives_nothing 'pmuctl check --zz' ''
 expect unknown_event_prefix_gives_nothing 'pmuctl check --pmu skl zzz' ''
