@@ -23,8 +23,10 @@
 # udev/rules.d directories built into bookworm's systemd-udevd 252): with
 # another PREFIX, give UDEVRULESDIR=/etc/udev/rules.d.  DKMSDIR does not
 # follow PREFIX: DKMS takes sources from /usr/src only (dkms(8)).
-# bash-completion loads completions from /usr/share and, through
-# XDG_DATA_DIRS, /usr/local/share (bash_completion 2.11, bookworm's).
+# bash-completion's loader looks in DIR/bash-completion/completions for
+# each DIR of XDG_DATA_DIRS (default /usr/local/share:/usr/share), so both
+# the default PREFIX and /usr work; it is not installed on the machines
+# here, and selftests/tool/completion.sh sources the script itself.
 # Nothing outside these files is created or changed: no group, no
 # modprobe.d entry, no module build (run "dkms install pmuctl/VERSION");
 # with an empty DESTDIR, ldconfig refreshes the loader's cache.

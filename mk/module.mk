@@ -15,6 +15,8 @@
 # (UTS_RELEASE: Debian's kernel.release file says 6.1.192 for 6.1.0-56-amd64).
 # Load it with "sudo insmod build/kmod/pmuctl.ko" (or "make run", which
 # builds its own and explains what the host lacks).
+# selftests/make/fresh_clone.sh builds it on a fresh clone beside the
+# product, and the skip.
 # Included by the top Makefile after mk/install.mk (DKMS_FILES).
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
