@@ -2,10 +2,19 @@
 #
 # pmuctl top-level Makefile (GNU make).
 #
+# "make" builds the product: libpmuctl (shared and static, build/lib/), the
+# pmuctl tool (build/bin/pmuctl) and, when the running kernel's headers are
+# installed, pmuctl.ko (build/kmod/pmuctl.ko, mk/module.mk); no test, no
+# kselftest file, no guest.  "make help" lists every target.
+#
 # The kernel module is built by kbuild from the Kbuild file:
 #   make -C /lib/modules/$(uname -r)/build M=$PWD
 # kbuild reads Kbuild in preference to this file, so nothing here is seen
 # by that build.
+#
+# A target a user calls is in .PHONY and has a "#: WHAT IT DOES" line right
+# above its rule: "make help" prints those lines, and
+# selftests/make/help.sh fails when a target has none.
 #
 # make install [PREFIX=/usr/local] [DESTDIR=]: the library, its headers and
 # libpmuctl.pc, the tool, the man pages, the udev rule, the modprobe.d
@@ -38,25 +47,34 @@ TESTS :=
 BINS :=
 include $(sort $(wildcard mk/*.mk))
 
-.PHONY: all check tests deps ksrc run clean install uninstall
+.PHONY: all check tests deps ksrc run clean install uninstall help
 
-all: tests
+# The product (the names come from mk/lib.mk and mk/tool.mk; "module" is
+# mk/module.mk's).
+#: (default) libpmuctl, pmuctl, pmuctl.ko if kernel headers
+all: $(LIB_SO) build/lib/libpmuctl.so.$(LIB_SOVERSION) build/lib/libpmuctl.so \
+     $(LIB_A) build/bin/pmuctl module
+	@echo "built: build/bin/pmuctl, build/lib/$(notdir $(LIB_SO)) and $(notdir $(LIB_A)) (make install puts them in $(PREFIX))"
 
 # Install missing packages, fetch kernel files, build and run every test.
 # The last line printed is "P passed, F failed, S skipped".
+#: install what is missing, build and run every test
 check:
 	@KSRC=$(KSRC) MAKE="$(MAKE)" bash scripts/check.sh
 
 # Build every test program into build/tests/ and the tools into build/bin/.
+#: build every test program (needs make ksrc first)
 tests: $(TESTS) $(BINS)
 
 build/tests build/bin:
 	@mkdir -p $@
 
+#: install the Debian packages everything needs (root)
 deps:
 	@bash scripts/deps.sh core kernel vm qemu
 
 # Extract kselftest_harness.h, checkpatch.pl and friends into $(KSRC).
+#: kselftest harness, checkpatch.pl into build/ksrc (KSRC=)
 ksrc:
 	@bash scripts/ksrc.sh $(KSRC)
 
@@ -65,8 +83,19 @@ ksrc:
 # and count a workload of known instruction count in a QEMU guest on the
 # emulated PMU, beside the expected value and perf's count.
 # RUN=host or RUN=vm forces one.
+#: pmuctl stat on this host's PMU, else in a guest (RUN=)
 run:
 	@bash scripts/run.sh $(RUN)
 
+#: remove build/: everything made here
 clean:
 	rm -rf build
+
+# "#: TEXT" above a rule is the target's line here (Makefile, then mk/*.mk).
+#: this list
+help:
+	@echo "make TARGET [VAR=VALUE]..., TARGET one of:"
+	@awk '/^#: / { d = substr($$0, 4); next } \
+	     d != "" && /^[A-Za-z][A-Za-z0-9_-]*:/ { t = $$0; sub(/:.*/, "", t); \
+		printf "  %-16s %s\n", t, d } \
+	     { d = "" }' Makefile $(sort $(wildcard mk/*.mk))

@@ -45,6 +45,7 @@ TESTS += build/tests/bench-readpath_test
 
 .PHONY: bench
 
+#: the read path's cost: instructions, vs perf, in a guest
 bench: build/bench/readpath.o build/bench/compare build/vmtests/waves_test \
        build/bench/vm/compare build/bench/vm/taskswitch
 	@bash scripts/bench.sh build/bench/readpath.o

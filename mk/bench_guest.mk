@@ -87,5 +87,6 @@ build/vmtests/waves_test: selftests/bench/waves.c selftests/device/lib.c \
 # One emulated-PMU guest of the newest kernel (Skylake-Server, -smp 4)
 # runs waves_test and compare: the table of costs per operation, and the
 # timed rows under QEMU TCG (about 2-4 minutes).
+#: bench's guest part alone (costs per operation)
 bench-guest: build/vmtests/waves_test build/bench/vm/compare build/bench/vm/taskswitch
 	@bash scripts/bench-guest.sh

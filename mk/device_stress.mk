@@ -51,6 +51,7 @@ vmtests: $(HOTPLUG_VMTESTS)
 .PHONY: vmcheck-hotplug
 
 # Boot the -smp 4 hotplug guests alone; VM_ARGS as for "make vmcheck".
+#: the CPU hotplug tests in -smp 4 guests
 vmcheck-hotplug: vmtests
 	@bash scripts/vm/run.sh $(VM_ARGS) -s 4 -A tcg,thread=single -l hotplug \
 		-t build/vmtests-hotplug

@@ -69,6 +69,7 @@ vmtests: $(HW_PMUTESTS) build/vmtests-pmu/hw-tool_counts_test
 $(KSRC)/tools/testing/selftests/kselftest/runner.sh:
 	@bash scripts/ksrc.sh $(KSRC)
 
+#: hardware selftests on this host's PMU, pmuctl.ko loaded
 hwtest: build/lib/libpmuctl.a $(KSRC)/tools/testing/selftests/kselftest/runner.sh
 	@mkdir -p build/hwtest
 	@rm -f build/hwtest/*.tap

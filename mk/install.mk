@@ -16,12 +16,17 @@
 #   $(MANDIR)           man1/pmuctl.1, man3/ (user/man/)
 #   $(UDEVRULESDIR)     60-pmuctl.rules: /dev/pmuctl for group "pmu"
 #   $(DOCDIR)           pmuctl.conf, a modprobe.d example (not active)
+#   $(BASHCOMPDIR)      pmuctl, the bash completion (dist/pmuctl.bash)
 #   $(DKMSDIR)          the module's sources and dkms.conf, for DKMS
 #
 # udev reads rules from /usr/lib, /usr/local/lib, /etc and /run (the
 # udev/rules.d directories built into bookworm's systemd-udevd 252): with
 # another PREFIX, give UDEVRULESDIR=/etc/udev/rules.d.  DKMSDIR does not
 # follow PREFIX: DKMS takes sources from /usr/src only (dkms(8)).
+# bash-completion's loader looks in DIR/bash-completion/completions for
+# each DIR of XDG_DATA_DIRS (default /usr/local/share:/usr/share), so both
+# the default PREFIX and /usr work; it is not installed on the machines
+# here, and selftests/tool/completion.sh sources the script itself.
 # Nothing outside these files is created or changed: no group, no
 # modprobe.d entry, no module build (run "dkms install pmuctl/VERSION");
 # with an empty DESTDIR, ldconfig refreshes the loader's cache.
@@ -40,6 +45,7 @@ PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 MANDIR ?= $(PREFIX)/share/man
 DOCDIR ?= $(PREFIX)/share/doc/pmuctl
 UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 DKMSDIR ?= /usr/src/pmuctl-$(VERSION)
 
 INSTALL ?= install
@@ -91,13 +97,14 @@ $(PC): user/libpmuctl.pc.in FORCE
 $(DKMS_CONF): dist/dkms.conf.in FORCE
 	$(call subst_in,$<,$@)
 
+#: library, tool, man pages, udev rule, DKMS source (PREFIX=)
 install: build/lib/libpmuctl.so.1.0.0 build/lib/libpmuctl.a $(PC) \
 	 $(DKMS_CONF) build/bin/pmuctl
 	$(INSTALL) -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(LIBDIR)' \
 		'$(DESTDIR)$(INCLUDEDIR)/linux' '$(DESTDIR)$(PKGCONFIGDIR)' \
 		'$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(MANDIR)/man3' \
 		'$(DESTDIR)$(UDEVRULESDIR)' '$(DESTDIR)$(DOCDIR)' \
-		'$(DESTDIR)$(DKMSDIR)'
+		'$(DESTDIR)$(BASHCOMPDIR)' '$(DESTDIR)$(DKMSDIR)'
 	$(INSTALL) -m 755 build/bin/pmuctl '$(DESTDIR)$(BINDIR)/pmuctl'
 	$(INSTALL) -m 755 $(LIB_SO) '$(DESTDIR)$(LIBDIR)/'
 	ln -sfn $(notdir $(LIB_SO)) '$(DESTDIR)$(LIBDIR)/libpmuctl.so.$(LIB_SOVERSION)'
@@ -110,6 +117,7 @@ install: build/lib/libpmuctl.so.1.0.0 build/lib/libpmuctl.a $(PC) \
 	$(INSTALL) -m 644 $(MAN3:%=user/man/man3/%) '$(DESTDIR)$(MANDIR)/man3/'
 	$(INSTALL) -m 644 dist/60-pmuctl.rules '$(DESTDIR)$(UDEVRULESDIR)/'
 	$(INSTALL) -m 644 dist/pmuctl.conf '$(DESTDIR)$(DOCDIR)/'
+	$(INSTALL) -m 644 dist/pmuctl.bash '$(DESTDIR)$(BASHCOMPDIR)/pmuctl'
 	for f in $(DKMS_FILES); do \
 		$(INSTALL) -D -m 644 "$$f" '$(DESTDIR)$(DKMSDIR)'/"$$f" || exit 1; \
 	done
@@ -118,6 +126,7 @@ install: build/lib/libpmuctl.so.1.0.0 build/lib/libpmuctl.a $(PC) \
 		echo ldconfig; ldconfig; \
 	fi
 
+#: remove what install put (same PREFIX=, DESTDIR=)
 uninstall:
 	rm -f '$(DESTDIR)$(BINDIR)/pmuctl'
 	rm -f '$(DESTDIR)$(LIBDIR)/libpmuctl.so.$(LIB_VERSION)' \
@@ -130,6 +139,7 @@ uninstall:
 	rm -f $(MAN3:%='$(DESTDIR)$(MANDIR)/man3/%')
 	rm -f '$(DESTDIR)$(UDEVRULESDIR)/60-pmuctl.rules'
 	rm -f '$(DESTDIR)$(DOCDIR)/pmuctl.conf'
+	rm -f '$(DESTDIR)$(BASHCOMPDIR)/pmuctl'
 	rm -f $(DKMS_FILES:%='$(DESTDIR)$(DKMSDIR)/%') '$(DESTDIR)$(DKMSDIR)/dkms.conf'
 	@# pmuctl's own directories, when empty (someone's file left keeps it).
 	@for d in '$(DESTDIR)$(DOCDIR)' '$(DESTDIR)$(DKMSDIR)'; do \

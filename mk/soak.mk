@@ -9,6 +9,7 @@
 
 .PHONY: soak
 
+#: boot guests SOAK_BOOTS=100 times, count the oopses
 soak:
 	@mkdir -p build/vmtests-pmu
 	$(if $(strip $(VMTESTS_PMU) $(VMBINS)),@$(MAKE) --no-print-directory $(VMTESTS_PMU) $(VMBINS))

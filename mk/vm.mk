@@ -30,27 +30,33 @@
 
 .PHONY: vmcheck vmcheck-pmu vmcheck-debug vmtests qemu dkernel
 
+#: build the static programs the guests run
 vmtests:
 	@mkdir -p build/vmtests build/vmtests-pmu
 	$(if $(strip $(VMTESTS) $(VMTESTS_PMU) $(VMBINS)),@$(MAKE) --no-print-directory $(VMTESTS) $(VMTESTS_PMU) $(VMBINS))
 
+#: the module in Debian 6.1/6.12 guests, register model
 vmcheck: vmtests
 	@bash scripts/vm/run.sh $(VM_ARGS) $(foreach b,$(VMBINS),-x $(b))
 
+#: the guests on the patched QEMU's emulated PMU
 vmcheck-pmu: vmtests
 	@bash scripts/vm/run.sh -P -l pmu -t build/vmtests-pmu $(VM_ARGS) \
 		$(foreach b,$(VMBINS),-x $(b))
 
 # The patched QEMU's path (built on the first run).
+#: build (once) the patched QEMU, print its path
 qemu:
 	@bash scripts/vm/qemu.sh
 
 # The debug kernel's tree (built on the first run, about 10 min).
+#: build (once) the debug kernel, print its tree
 dkernel:
 	@bash scripts/vm/dkernel.sh
 
 DEBUG_GUESTS := vm-6.12-debug-Skylake-Server.debug vm-6.12-debug-Skylake-Server.debug-pmu
 
+#: the debug-kernel guests and the module's coverage
 vmcheck-debug: vmtests
 	@rc=0; \
 	bash scripts/vm/run.sh -D -c Skylake-Server -l debug -T 600 $(VM_ARGS) \

@@ -374,7 +374,7 @@ static void events_default(const struct pmuctl_caps *caps, struct tool_events *e
  * NAME[:u][:k] (neither: both levels, as perf and libpfm4 count by
  * default); libpfm4's tables name them differently on each PMU.
  */
-static bool alias_parse(const char *s, struct pmuctl_event *ev)
+bool tool_event_alias(const char *s, struct pmuctl_event *ev)
 {
 	const char *colon = strchr(s, ':');
 	size_t len = colon ? (size_t)(colon - s) : strlen(s);
@@ -439,7 +439,7 @@ int tool_events_get(const char *cmd, const struct pmuctl_info *info,
 	for (char *s = strtok_r(copy, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
 		int ret;
 
-		if (alias_parse(s, &e->ev[e->nr])) {
+		if (tool_event_alias(s, &e->ev[e->nr])) {
 			e->name[e->nr++] = s;
 			continue;
 		}

@@ -4,6 +4,8 @@
  * descriptions, straight from libpfm4's tables.  The PMU is the one the
  * module drives when the device is there (its names are the ones stat and
  * watch resolve), else --pmu, else the one libpfm4 detects on this host.
+ * --names prints only the names, one a line, for scripts and the shell
+ * completion (dist/pmuctl.bash); --pmus the PMUs --pmu takes.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -19,7 +21,8 @@
 
 void list_usage(FILE *f)
 {
-	fputs("usage: pmuctl list [--pmu PMU] [PATTERN]\n"
+	fputs("usage: pmuctl list [--pmu PMU] [--names] [PATTERN]\n"
+	      "       pmuctl list --pmus\n"
 	      "\n"
 	      "List the events of a PMU with their umasks, modifiers and descriptions\n"
 	      "(libpfm4).  The PMU is, in this order: --pmu; the model of the pmuctl\n"
@@ -30,6 +33,11 @@ void list_usage(FILE *f)
 	      "                  adl_grt, srf or arch (libpfm4 4.13 has no table\n"
 	      "                  for gnr, adl_glc, adl_grt, srf: architectural\n"
 	      "                  events only)\n"
+	      "      --names     only the names stat, watch and check take, one a\n"
+	      "                  line: perf's generic names that resolve on the\n"
+	      "                  PMU (instructions, cycles...), then each event\n"
+	      "                  and each EVENT:UMASK\n"
+	      "      --pmus      only the PMUs --pmu takes, one a line\n"
 	      "  -h, --help      show this help\n"
 	      "\n"
 	      "PATTERN selects events by name, case-insensitively: a glob when it\n"
@@ -76,6 +84,26 @@ static bool matches(const char *pattern, const char *name)
 	return strcasestr(name, pattern) != NULL;
 }
 
+/*
+ * perf's generic hardware event names (perf list hw): --names prints the
+ * ones the tool resolves on the PMU, by the calls stat and watch make
+ * (tool_event_alias(), then pmuctl_event_parse()).
+ */
+static const char *const perf_names[] = {
+	"cycles", "cpu-cycles", "instructions", "cache-references",
+	"cache-misses", "branches", "branch-instructions", "branch-misses",
+	"bus-cycles", "stalled-cycles-frontend", "stalled-cycles-backend",
+	"ref-cycles",
+};
+
+static bool resolves(const char *pfm, const char *name)
+{
+	struct pmuctl_event ev;
+
+	return tool_event_alias(name, &ev) ||
+	       !pmuctl_event_parse(pfm, name, &ev, NULL, 0);
+}
+
 static bool attr_info(int ev, int a, pfm_event_attr_info_t *ai)
 {
 	memset(ai, 0, sizeof(*ai));
@@ -112,11 +140,24 @@ static void print_event(const pfm_event_info_t *ei)
 		printf("\n");
 }
 
+/* --names: EVENT, then EVENT:UMASK for each umask. */
+static void print_names(const pfm_event_info_t *ei)
+{
+	pfm_event_attr_info_t ai;
+
+	printf("%s\n", ei->name);
+	for (int a = 0; a < ei->nattrs; a++)
+		if (attr_info(ei->idx, a, &ai) && ai.type == PFM_ATTR_UMASK)
+			printf("%s:%s\n", ei->name, ai.name);
+}
+
 int cmd_list(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "pmu",  required_argument, NULL, 'p' },
-		{ "help", no_argument,       NULL, 'h' },
+		{ "pmu",   required_argument, NULL, 'p' },
+		{ "names", no_argument,       NULL, 'N' },
+		{ "pmus",  no_argument,       NULL, 'P' },
+		{ "help",  no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct tool_pmu *named = NULL;
@@ -126,6 +167,7 @@ int cmd_list(int argc, char **argv)
 	pfm_event_info_t ei;
 	struct pmuctl *p;
 	int opt, ret, idx, shown = 0;
+	bool names = false, pmus = false;
 
 	opterr = 0;
 	optind = 1;
@@ -136,6 +178,12 @@ int cmd_list(int argc, char **argv)
 			if (!named)
 				return tool_usage_error("list", "unknown pmu '%s' (knm, knl, skl, icl, icx, spr, gnr, adl_glc, adl_grt, srf, arch)",
 							optarg);
+			break;
+		case 'N':
+			names = true;
+			break;
+		case 'P':
+			pmus = true;
 			break;
 		case 'h':
 			list_usage(stdout);
@@ -153,6 +201,13 @@ int cmd_list(int argc, char **argv)
 	if (optind < argc)
 		return tool_usage_error("list", "unexpected argument '%s': give one PATTERN",
 					argv[optind]);
+	if (pmus) {
+		if (named || names || pattern)
+			return tool_usage_error("list", "--pmus takes no --pmu, --names or PATTERN");
+		for (unsigned int i = 0; i < tool_nr_pmus; i++)
+			printf("%s\n", tool_pmus[i].name);
+		return 0;
+	}
 
 	ret = named ? 0 : tool_open_quiet(&p);
 	if (named) {
@@ -186,9 +241,18 @@ int cmd_list(int argc, char **argv)
 		if (pass && !shown)
 			return tool_fail("list", "no event of PMU %s matches '%s': try a shorter pattern, or none",
 					 pi.name, pattern ? pattern : "");
-		if (pass)
+		if (pass && !names)
 			printf("# pmu: %s (libpfm4 %s): %s\n", name ? name : pi.name,
 			       pi.name, source);
+		for (size_t i = 0; names && i < ARRAY_SIZE(perf_names); i++) {
+			if (!matches(pattern, perf_names[i]) ||
+			    !resolves(pfm, perf_names[i]))
+				continue;
+			if (pass)
+				printf("%s\n", perf_names[i]);
+			else
+				shown++;
+		}
 		for (int i = pi.first_event; i >= 0; i = pfm_get_event_next(i)) {
 			memset(&ei, 0, sizeof(ei));
 			ei.size = sizeof(ei);
@@ -198,7 +262,9 @@ int cmd_list(int argc, char **argv)
 				break;
 			if (!matches(pattern, ei.name))
 				continue;
-			if (pass)
+			if (pass && names)
+				print_names(&ei);
+			else if (pass)
 				print_event(&ei);
 			else
 				shown++;

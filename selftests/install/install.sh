@@ -57,7 +57,8 @@ src=usr/src/pmuctl-$version
 		usr/include/linux/pmuctl.h usr/lib/libpmuctl.a usr/lib/libpmuctl.so \
 		usr/lib/libpmuctl.so.1 usr/lib/libpmuctl.so.1.0.0 \
 		usr/lib/pkgconfig/libpmuctl.pc usr/lib/udev/rules.d/60-pmuctl.rules \
-		usr/share/doc/pmuctl/pmuctl.conf "$src/Kbuild" "$src/dkms.conf" \
+		usr/share/doc/pmuctl/pmuctl.conf usr/share/bash-completion/completions/pmuctl \
+		"$src/Kbuild" "$src/dkms.conf" \
 		"$src/uapi/linux/pmuctl.h"
 	(cd user/man && find man1 man3 -type f) | sed 's|^|usr/share/man/|'
 	find kmod -type f -name '*.[ch]' | sed "s|^|$src/|"
@@ -94,6 +95,7 @@ for pair in user/libpmuctl.h:usr/include/libpmuctl.h \
 	    uapi/linux/pmuctl.h:usr/include/linux/pmuctl.h \
 	    dist/60-pmuctl.rules:usr/lib/udev/rules.d/60-pmuctl.rules \
 	    dist/pmuctl.conf:usr/share/doc/pmuctl/pmuctl.conf \
+	    dist/pmuctl.bash:usr/share/bash-completion/completions/pmuctl \
 	    build/bin/pmuctl:usr/bin/pmuctl build/lib/libpmuctl.a:usr/lib/libpmuctl.a \
 	    build/lib/libpmuctl.so.1.0.0:usr/lib/libpmuctl.so.1.0.0 \
 	    build/dist/dkms.conf:$src/dkms.conf Kbuild:$src/Kbuild; do
@@ -306,7 +308,8 @@ if mk install DESTDIR="$r3"; then
 	want "$r3/usr/local/bin/pmuctl" "$r3/usr/local/lib/libpmuctl.so.1.0.0" \
 	     "$r3/usr/local/include/libpmuctl.h" "$r3/usr/local/share/man/man3/libpmuctl.3" \
 	     "$r3/usr/local/share/doc/pmuctl/pmuctl.conf" \
-	     "$r3/usr/local/lib/udev/rules.d/60-pmuctl.rules" "$r3/$src/dkms.conf"
+	     "$r3/usr/local/lib/udev/rules.d/60-pmuctl.rules" "$r3/$src/dkms.conf" \
+	     "$r3/usr/local/share/bash-completion/completions/pmuctl"
 	grep -qx 'prefix=/usr/local' "$r3/usr/local/lib/pkgconfig/libpmuctl.pc" 2>/dev/null ||
 		d+=("usr/local/lib/pkgconfig/libpmuctl.pc does not say prefix=/usr/local")
 	if mk uninstall DESTDIR="$r3"; then
