@@ -192,6 +192,40 @@ const char *tool_backend_name(uint32_t backend);
 void tool_json_str(FILE *f, const char *s);
 
 /*
+ * pmuctl watch's fleet output (user/tool_prom.c): Prometheus text 0.0.4
+ * or OpenMetrics 1.0, one counter family per event, the samples
+ * PREFIX_total{cpu="N",event="NAME"} VALUE.
+ */
+enum tool_prom_format {
+	TOOL_PROM_NONE,
+	TOOL_PROM_TEXT,		/* --format prometheus */
+	TOOL_PROM_OPENMETRICS,	/* --format openmetrics: ends with # EOF */
+};
+
+struct tool_prom {
+	enum tool_prom_format format;
+	unsigned int nr_events;
+	const char *const *name;	/* [nr_events]: the events as given */
+	unsigned int nr_cpus;
+	const unsigned int *cpu;	/* [nr_cpus]: their numbers */
+	const uint64_t *total;		/* [nr_cpus][nr_events] */
+	const bool *counted;		/* [nr_cpus]: false leaves a CPU out */
+};
+
+/* Write "pmuctl_" and @event with each byte outside [a-zA-Z0-9_] as '_'. */
+void tool_prom_name(FILE *f, const char *event);
+/* Write @s as a label value: quoted; backslash, quote, newline escaped. */
+void tool_prom_label(FILE *f, const char *s);
+/* Write one exposition of @m to @f.  Return: 0 or -EIO. */
+int tool_prom_write(FILE *f, const struct tool_prom *m);
+/*
+ * Replace @path atomically by an exposition of @m: write @path.tmp,
+ * fsync it, rename it over @path (removed on failure).
+ * Return: 0 or -errno.
+ */
+int tool_prom_replace(const char *path, const struct tool_prom *m);
+
+/*
  * Starting a command to count (user/tool_launch.c, which explains both
  * launches): exact, held by ptrace at its exec and started counting there;
  * or plain, counting started just before its exec.
