@@ -28,12 +28,6 @@
 /* Largest CPU number + 1 the tool handles: the module's bitmap limit. */
 #define TOOL_MAX_CPUS	(PMUCTL_MAX_CPU_BITMAP * 8)
 
-/*
- * Test hook: read this file instead of /proc/cpuinfo when telling "no PMU"
- * from "module not loaded" (selftests/tool/ fake both on any host).
- */
-#define TOOL_CPUINFO_ENV	"PMUCTL_CPUINFO"
-
 /* The subcommands: argv[0] is the subcommand's name. */
 int cmd_check(int argc, char **argv);
 int cmd_info(int argc, char **argv);
@@ -87,14 +81,16 @@ const char *tool_device_path(void);
 /*
  * Open a session without the rdpmc emulation (the tool reads with
  * PMUCTL_IOC_READ).  On failure print the one line that says why and what
- * to do (module not loaded, no PMU, permissions, not the device, ABI).
+ * to do (module not loaded, no PMU, permissions, not the device, ABI):
+ * pmuctl_strerror()'s, the library's words.
  * Return: 0 or -errno.
  */
 int tool_open(const char *cmd, struct pmuctl **out);
 
 /*
  * Same, without printing: for list, which falls back to another PMU.
- * tool_open_explain() prints the line for a failure of it.
+ * tool_open_explain() prints the line for a failure of it, right after it
+ * (the library keeps the last failure of the thread's pmuctl_open()).
  */
 int tool_open_quiet(struct pmuctl **out);
 void tool_open_explain(const char *cmd, int ret);
