@@ -9,8 +9,9 @@
 
 LIB_SOVERSION := 1
 LIB_VERSION := $(LIB_SOVERSION).0.0
-LIB_SRCS := user/libpmuctl.c user/pfm.c user/reason.c
-LIB_HDRS := user/libpmuctl.h user/pfm.h user/reason.h uapi/linux/pmuctl.h
+LIB_SRCS := user/libpmuctl.c user/open_error.c user/pfm.c user/reason.c
+LIB_HDRS := user/libpmuctl.h user/open_error.h user/pfm.h user/reason.h \
+	    uapi/linux/pmuctl.h
 LIB_SO := build/lib/libpmuctl.so.$(LIB_VERSION)
 LIB_A := build/lib/libpmuctl.a
 LIB_MAP := user/libpmuctl.map

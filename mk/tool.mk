@@ -15,7 +15,7 @@ BINS += build/bin/pmuctl build/vmbin/pmuctl
 
 TOOL_SRCS := user/pmuctl.c user/tool_common.c user/tool_check.c \
 	     user/tool_info.c user/tool_launch.c user/tool_list.c \
-	     user/tool_stat.c user/tool_watch.c
+	     user/tool_prom.c user/tool_stat.c user/tool_watch.c
 TOOL_DEPS := $(TOOL_SRCS) user/tool.h user/libpmuctl.h user/pfm.h \
 	     $(CORE_SRCS) kmod/core/core.h kmod/core/core_types.h \
 	     uapi/linux/pmuctl.h build/lib/libpmuctl.a

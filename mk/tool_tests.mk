@@ -7,6 +7,9 @@
 #                 held at its exec by ptrace, or plainly, or programming
 #                 task scope in the child before its exec; it runs the
 #                 known-count workload (build/vmbin/workload, mk/bench_guest.mk).
+#   prom_test     pmuctl watch --format (user/tool_prom.c) read back by
+#                 python3-prometheus-client's parsers; the file replaced
+#                 atomically.
 # Included by the top Makefile, which defines CC, CFLAGS and KSFT_CFLAGS.
 
 TESTS += build/tests/tool-launch_test
@@ -15,6 +18,21 @@ build/tests/tool-launch_test: selftests/tool/launch_test.c user/tool_launch.c \
 		user/tool.h user/libpmuctl.h uapi/linux/pmuctl.h build/vmbin/workload
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(KSFT_CFLAGS) -o $@ $< user/tool_launch.c
+
+TESTS += build/tests/tool-prom_test
+
+build/tests/tool-prom_test: selftests/tool/prom_test.c user/tool_prom.c \
+		user/tool.h user/libpmuctl.h uapi/linux/pmuctl.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(KSFT_CFLAGS) -o $@ $< user/tool_prom.c
+
+# A made-up module for the real tool (LD_PRELOAD, selftests/tool/fake_module.c):
+# selftests/tool/watch_prom.sh runs "pmuctl watch --format" against it.
+BINS += build/testlib/fake_module.so
+
+build/testlib/fake_module.so: selftests/tool/fake_module.c uapi/linux/pmuctl.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -shared -fPIC -o $@ $<
 
 # The emulated-PMU guests (scripts/vm/run.sh -P, "make vmcheck-pmu") run
 # build/vmtests-pmu/: there "pmuctl stat" must count the known-count

@@ -15,7 +15,11 @@ set -euo pipefail
 # Package groups. To add a group, add a variable here and list it in PKG_GROUPS.
 # shellcheck disable=SC2034 # read through ${!var} in expand()
 # man-db (with groff-base, bsdextrautils): selftests/install/man.sh renders the man pages.
-GROUP_core="gcc make libc6-dev pkg-config xz-utils libpfm4-dev linux-source-6.1 sparse man-db rsync"
+# python3-prometheus-client (200 KB, brings python3): the Prometheus text and
+# OpenMetrics parsers that read back "pmuctl watch --format"
+# (selftests/tool/prom_test.c, watch_prom.sh); Debian's prometheus package
+# would bring promtool, but it is 96 MB and a server that starts on install.
+GROUP_core="gcc make libc6-dev pkg-config xz-utils libpfm4-dev linux-source-6.1 sparse man-db rsync python3-prometheus-client"
 # The kernel headers are looked up in apt: the newest 6.1 and 6.12 builds
 # (scripts/kernels.sh), with dwarves for 6.12's BTF step.
 # shellcheck disable=SC2034

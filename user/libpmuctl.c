@@ -21,6 +21,7 @@
 #include <sys/syscall.h>
 
 #include "libpmuctl.h"
+#include "open_error.h"
 #include "pfm.h"
 
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
@@ -58,20 +59,30 @@ static int info_get(int fd, struct pmuctl_info *info,
 
 int pmuctl_open(const char *path, unsigned int flags, struct pmuctl **out)
 {
+	enum open_source src = OPEN_ARG;
 	struct pmuctl *p;
 	int ret;
 
 	*out = NULL;
-	if (flags & ~PMUCTL_OPEN_FLAGS_ALL)
-		return -EINVAL;
-	if (!path)
+	pmuctl_open_record(0, NULL, src, 0);
+	if (!path) {
 		path = getenv("PMUCTL_DEVICE");
-	if (!path || !*path)
+		src = OPEN_ENV;
+	}
+	if (!path || !*path) {
 		path = PMUCTL_DEVICE_PATH;
+		src = OPEN_DEFAULT;
+	}
+	if (flags & ~PMUCTL_OPEN_FLAGS_ALL) {
+		pmuctl_open_record(-EINVAL, path, src, flags);
+		return -EINVAL;
+	}
 
 	p = calloc(1, sizeof(*p));
-	if (!p)
+	if (!p) {
+		pmuctl_open_record(-ENOMEM, path, src, flags);
 		return -ENOMEM;
+	}
 	p->flags = flags;
 	p->emu_slot = -1;
 	p->fd = open(path, O_RDWR | O_CLOEXEC);
@@ -93,6 +104,7 @@ close_fd:
 	close(p->fd);
 free_p:
 	free(p);
+	pmuctl_open_record(ret, path, src, flags);
 	return ret;
 }
 
@@ -930,7 +942,8 @@ char *pmuctl_strerror(int ret, const struct pmuctl_error *err, char *buf,
 	if (!len)
 		return buf;
 	if (!err || err->reason == PMUCTL_R_NONE) {
-		snprintf(buf, len, "%s", strerror(ret < 0 ? -ret : ret));
+		if (!pmuctl_open_explain(ret < 0 ? ret : -ret, buf, len))
+			snprintf(buf, len, "%s", strerror(ret < 0 ? -ret : ret));
 		return buf;
 	}
 	if (err->cpu != UINT32_MAX)

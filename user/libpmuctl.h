@@ -127,6 +127,8 @@ struct pmuctl_counters {
  * CAP_PERFMON only with paranoid <= 2); -EMFILE when this user (without
  * CAP_PERFMON) has user_max_sessions sessions open; -EPROTO for a module of another
  * ABI version; -ENOMEM; another -errno from open(2) or the INFO ioctl.
+ * pmuctl_strerror(ret, NULL, ...) then says why and what to do, as the
+ * pmuctl tool does.
  */
 int pmuctl_open(const char *path, unsigned int flags, struct pmuctl **out);
 
@@ -531,8 +533,16 @@ const char *pmuctl_reason_text(uint32_t r);
  * @buf:	out: the line, NUL-terminated, truncated to fit.
  * @len:	size of @buf.
  *
- * "event 2: EDGE_NO_CMASK: <reason text> (CPU 1)" when @err names a rule,
- * else strerror(-@ret).
+ * "event 2: EDGE_NO_CMASK: <reason text> (CPU 1)" when @err names a rule.
+ * Else, when @ret is what this thread's last pmuctl_open() failed with
+ * (and until its next pmuctl_open()), the line the pmuctl tool prints for
+ * it: "/dev/pmuctl does not exist: the pmuctl module is not loaded; load
+ * it with 'sudo modprobe pmuctl' ...", or that there is no PMU the module
+ * drives (not Intel; no arch_perfmon flag in /proc/cpuinfo: in a VM, no
+ * virtual PMU), the device's permissions (group 'pmu', mode 0660), the
+ * module's paranoid level, another ABI version, not the device.  Else
+ * strerror(-@ret).  $PMUCTL_CPUINFO names a file read instead of
+ * /proc/cpuinfo (for tests).
  *
  * Return: @buf.
  */

@@ -28,12 +28,6 @@
 /* Largest CPU number + 1 the tool handles: the module's bitmap limit. */
 #define TOOL_MAX_CPUS	(PMUCTL_MAX_CPU_BITMAP * 8)
 
-/*
- * Test hook: read this file instead of /proc/cpuinfo when telling "no PMU"
- * from "module not loaded" (selftests/tool/ fake both on any host).
- */
-#define TOOL_CPUINFO_ENV	"PMUCTL_CPUINFO"
-
 /* The subcommands: argv[0] is the subcommand's name. */
 int cmd_check(int argc, char **argv);
 int cmd_info(int argc, char **argv);
@@ -87,14 +81,16 @@ const char *tool_device_path(void);
 /*
  * Open a session without the rdpmc emulation (the tool reads with
  * PMUCTL_IOC_READ).  On failure print the one line that says why and what
- * to do (module not loaded, no PMU, permissions, not the device, ABI).
+ * to do (module not loaded, no PMU, permissions, not the device, ABI):
+ * pmuctl_strerror()'s, the library's words.
  * Return: 0 or -errno.
  */
 int tool_open(const char *cmd, struct pmuctl **out);
 
 /*
  * Same, without printing: for list, which falls back to another PMU.
- * tool_open_explain() prints the line for a failure of it.
+ * tool_open_explain() prints the line for a failure of it, right after it
+ * (the library keeps the last failure of the thread's pmuctl_open()).
  */
 int tool_open_quiet(struct pmuctl **out);
 void tool_open_explain(const char *cmd, int ret);
@@ -197,6 +193,40 @@ const char *tool_backend_name(uint32_t backend);
 
 /* Write @s as a JSON string (quotes and escapes) to @f. */
 void tool_json_str(FILE *f, const char *s);
+
+/*
+ * pmuctl watch's fleet output (user/tool_prom.c): Prometheus text 0.0.4
+ * or OpenMetrics 1.0, one counter family per event, the samples
+ * PREFIX_total{cpu="N",event="NAME"} VALUE.
+ */
+enum tool_prom_format {
+	TOOL_PROM_NONE,
+	TOOL_PROM_TEXT,		/* --format prometheus */
+	TOOL_PROM_OPENMETRICS,	/* --format openmetrics: ends with # EOF */
+};
+
+struct tool_prom {
+	enum tool_prom_format format;
+	unsigned int nr_events;
+	const char *const *name;	/* [nr_events]: the events as given */
+	unsigned int nr_cpus;
+	const unsigned int *cpu;	/* [nr_cpus]: their numbers */
+	const uint64_t *total;		/* [nr_cpus][nr_events] */
+	const bool *counted;		/* [nr_cpus]: false leaves a CPU out */
+};
+
+/* Write "pmuctl_" and @event with each byte outside [a-zA-Z0-9_] as '_'. */
+void tool_prom_name(FILE *f, const char *event);
+/* Write @s as a label value: quoted; backslash, quote, newline escaped. */
+void tool_prom_label(FILE *f, const char *s);
+/* Write one exposition of @m to @f.  Return: 0 or -EIO. */
+int tool_prom_write(FILE *f, const struct tool_prom *m);
+/*
+ * Replace @path atomically by an exposition of @m: write @path.tmp,
+ * fsync it, rename it over @path (removed on failure).
+ * Return: 0 or -errno.
+ */
+int tool_prom_replace(const char *path, const struct tool_prom *m);
 
 /*
  * Starting a command to count (user/tool_launch.c, which explains both

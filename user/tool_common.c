@@ -79,102 +79,15 @@ const char *tool_device_path(void)
 }
 
 /*
- * Can this CPU have a PMU pmuctl drives?  The module refuses to load (and
- * udev never makes the device) on a CPU that is not Intel or lacks
- * architectural perfmon, typically a VM without a virtual PMU; the kernel
- * shows both in /proc/cpuinfo (vendor_id, the arch_perfmon flag).
- * Return: NULL when it can (or cpuinfo cannot be read: then assume it
- * can), else what is missing.
+ * The library says why an open failed and what to do (user/open_error.c:
+ * module not loaded, no PMU, permissions, paranoid, not the device), so
+ * the tool and every program on libpmuctl say the same.
  */
-static const char *cpu_lacks_pmu(char *buf, size_t len)
-{
-	const char *path = getenv(TOOL_CPUINFO_ENV);
-	bool have_vendor = false, have_flags = false, perfmon = false;
-	char line[4096], vendor[64] = "";
-	FILE *f;
-
-	if (!path || !*path)
-		path = "/proc/cpuinfo";
-	f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	while (fgets(line, sizeof(line), f) && !(have_vendor && have_flags)) {
-		char *colon = strchr(line, ':');
-
-		if (!colon)
-			continue;
-		if (!have_vendor && !strncmp(line, "vendor_id", 9)) {
-			have_vendor = sscanf(colon + 1, " %63s", vendor) == 1;
-		} else if (!have_flags && !strncmp(line, "flags", 5)) {
-			for (char *w = strtok(colon + 1, " \t\n"); w;
-			     w = strtok(NULL, " \t\n"))
-				if (!strcmp(w, "arch_perfmon"))
-					perfmon = true;
-			have_flags = true;
-		}
-	}
-	fclose(f);
-	if (have_vendor && strcmp(vendor, "GenuineIntel")) {
-		snprintf(buf, len, "this CPU is not Intel (vendor_id %s) and pmuctl drives only the Intel core PMU",
-			 vendor);
-		return buf;
-	}
-	if (have_flags && !perfmon) {
-		snprintf(buf, len, "this CPU shows no PMU (no arch_perfmon flag in /proc/cpuinfo): in a VM, give the guest a virtual PMU (e.g. QEMU/KVM -cpu host,pmu=on)");
-		return buf;
-	}
-	return NULL;
-}
-
 void tool_open_explain(const char *cmd, int ret)
 {
-	const char *path = tool_device_path();
-	bool env = getenv("PMUCTL_DEVICE") && *getenv("PMUCTL_DEVICE");
-	char why[256];
+	char why[1024];
 
-	switch (ret) {
-	case -ENOENT:
-		if (!access("/sys/module/pmuctl", F_OK)) {
-			tool_fail(cmd, "%s does not exist although the pmuctl module is loaded: %s",
-				  path, env ? "fix or unset PMUCTL_DEVICE" :
-				  "create it as /sys/class/misc/pmuctl/dev says (udev or mknod)");
-		} else if (cpu_lacks_pmu(why, sizeof(why))) {
-			tool_fail(cmd, "%s does not exist: no PMU that pmuctl drives: %s",
-				  path, why);
-		} else {
-			tool_fail(cmd, "%s does not exist: the pmuctl module is not loaded; load it with 'sudo modprobe pmuctl' (or 'sudo insmod pmuctl.ko' in the build tree)%s",
-				  path, env ? ", or fix PMUCTL_DEVICE" : "");
-		}
-		break;
-	case -EACCES:
-		tool_fail(cmd, "no permission to open %s: run as root, or get access to it (a udev rule giving it to group 'pmu' with MODE=\"0660\", and membership in 'pmu')",
-			  path);
-		break;
-	case -EPERM:
-		tool_fail(cmd, "%s admits only CAP_PERFMON or root (module parameter paranoid=3, the default): run as root, or let users count CPU-wide with paranoid=0 ('sudo modprobe pmuctl paranoid=0', or write 0 to /sys/module/pmuctl/parameters/paranoid), as kernel.perf_event_paranoid=0 does for perf",
-			  path);
-		break;
-	case -EMFILE:
-		tool_fail(cmd, "this user has as many %s sessions open as the module parameter user_max_sessions allows: close some, or raise it",
-			  path);
-		break;
-	case -EPROTO:
-		tool_fail(cmd, "%s speaks another ABI version than this pmuctl (ABI %d): install a pmuctl.ko and pmuctl of the same release",
-			  path, PMUCTL_ABI_VERSION);
-		break;
-	case -ENOTTY:
-	case -EISDIR:
-	case -ENOTDIR:
-	case -ENXIO:
-	case -EINVAL:
-		tool_fail(cmd, "%s is not the pmuctl device (%s): %s", path,
-			  strerror(-ret), env ? "point PMUCTL_DEVICE at /dev/pmuctl or unset it" :
-			  "another driver owns that name: check 'ls -l /dev/pmuctl' and /sys/class/misc/pmuctl");
-		break;
-	default:
-		tool_fail(cmd, "cannot open %s: %s", path, strerror(-ret));
-		break;
-	}
+	tool_fail(cmd, "%s", pmuctl_strerror(ret, NULL, why, sizeof(why)));
 }
 
 int tool_open_quiet(struct pmuctl **out)

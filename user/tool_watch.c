@@ -21,7 +21,7 @@
 void watch_usage(FILE *f)
 {
 	fputs("usage: pmuctl watch [-e EVENT,...] [-C CPUS] [-I MS] [-n COUNT]\n"
-	      "                    [-x SEP | --json]\n"
+	      "                    [-x SEP | --json | --format FMT [-o FILE]]\n"
 	      "\n"
 	      "Count events on CPUs, system-wide (every task that runs there), and\n"
 	      "print each CPU's counts at every interval, until COUNT intervals have\n"
@@ -37,6 +37,12 @@ void watch_usage(FILE *f)
 	      "                      time,cpu,value,unit,event,counter,backend\n"
 	      "  -j, --json          JSON Lines, one object per CPU and event: time, cpu,\n"
 	      "                      event, value, counter, backend\n"
+	      "      --format FMT    the counts since counting started, as Prometheus\n"
+	      "                      counters: FMT 'prometheus' (text format 0.0.4,\n"
+	      "                      what node_exporter's textfile collector reads) or\n"
+	      "                      'openmetrics' (OpenMetrics 1.0, ends with # EOF)\n"
+	      "  -o, --output FILE   with --format: replace FILE at every interval,\n"
+	      "                      atomically (FILE.tmp written, fsync'ed, renamed)\n"
 	      "  -h, --help          show this help\n"
 	      "\n"
 	      "Output goes to stdout, flushed at every interval.  Table: the line\n"
@@ -46,6 +52,17 @@ void watch_usage(FILE *f)
 	      "'%16.9f  %4u  %18s  %s' TIME CPU VALUE EVENT.  TIME is seconds since\n"
 	      "counting started; VALUE the events counted in that interval, or\n"
 	      "'<not counted>' (JSON null) while the CPU is offline.\n"
+	      "\n"
+	      "--format: at every interval one exposition, one counter family per\n"
+	      "event, pmuctl_NAME (NAME with every byte outside [a-zA-Z0-9_] as _),\n"
+	      "samples 'pmuctl_NAME_total{cpu=\"N\",event=\"EVENT\"} VALUE': VALUE\n"
+	      "is the events counted on CPU N since counting started (the sum of\n"
+	      "the intervals' counts; pmuctl does not multiplex, so nothing is\n"
+	      "scaled), exact while each interval is shorter than the counter's\n"
+	      "wrap time; a CPU offline is left out, its offline intervals never\n"
+	      "counted.  A new pmuctl watch starts from 0 (a counter reset).  For\n"
+	      "node_exporter: --format prometheus -o DIR/pmuctl.prom, DIR its\n"
+	      "--collector.textfile.directory.\n"
 	      "\n"
 	      "Exit status: 0 success, 1 failure, 2 usage error.\n", f);
 }
@@ -57,6 +74,8 @@ struct watch_opts {
 	unsigned long long count;	/* 0: until a signal */
 	const char *sep;
 	bool json;
+	enum tool_prom_format format;
+	const char *output;
 };
 
 static volatile sig_atomic_t watch_stop;
@@ -76,6 +95,8 @@ static int watch_parse(int argc, char **argv, struct watch_opts *o)
 		{ "count",           required_argument, NULL, 'n' },
 		{ "field-separator", required_argument, NULL, 'x' },
 		{ "json",            no_argument,       NULL, 'j' },
+		{ "format",          required_argument, NULL, 'F' },
+		{ "output",          required_argument, NULL, 'o' },
 		{ "help",            no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -86,7 +107,7 @@ static int watch_parse(int argc, char **argv, struct watch_opts *o)
 	o->interval_ms = 1000;
 	opterr = 0;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":e:C:I:n:x:jh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":e:C:I:n:x:jo:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
 			if (tool_events_syntax("watch", optarg))
@@ -116,6 +137,20 @@ static int watch_parse(int argc, char **argv, struct watch_opts *o)
 		case 'j':
 			o->json = true;
 			break;
+		case 'F':
+			if (!strcmp(optarg, "prometheus"))
+				o->format = TOOL_PROM_TEXT;
+			else if (!strcmp(optarg, "openmetrics"))
+				o->format = TOOL_PROM_OPENMETRICS;
+			else
+				return tool_usage_error("watch", "unknown format '%s': prometheus or openmetrics",
+							optarg);
+			break;
+		case 'o':
+			if (!*optarg)
+				return tool_usage_error("watch", "empty output file name");
+			o->output = optarg;
+			break;
 		case 'h':
 			watch_usage(stdout);
 			return -1;
@@ -127,8 +162,10 @@ static int watch_parse(int argc, char **argv, struct watch_opts *o)
 						argv[optind - 1]);
 		}
 	}
-	if (o->sep && o->json)
-		return tool_usage_error("watch", "-x and --json exclude each other: pick one output format");
+	if (!!o->sep + o->json + !!o->format > 1)
+		return tool_usage_error("watch", "-x, --json and --format exclude each other: pick one output format");
+	if (o->output && !o->format)
+		return tool_usage_error("watch", "-o writes the --format outputs only: add --format prometheus or openmetrics");
 	if (optind < argc)
 		return tool_usage_error("watch", "unexpected argument '%s'", argv[optind]);
 	return 0;
@@ -144,7 +181,34 @@ struct watch_ctx {
 	unsigned int nr_cpus;
 	uint64_t *prev;			/* [nr_cpus][e.nr]: the last READ */
 	bool *valid;			/* prev holds a READ of an online CPU */
+	uint64_t *total;		/* [nr_cpus][e.nr]: since START (--format) */
 };
+
+/* --format: the totals of every CPU online now, to stdout or -o's file. */
+static int prom_output(const struct watch_ctx *w)
+{
+	const struct tool_prom m = {
+		.format = w->o->format,
+		.nr_events = w->e.nr,
+		.name = w->e.name,
+		.nr_cpus = w->nr_cpus,
+		.cpu = w->cpu,
+		.total = w->total,
+		.counted = w->valid,
+	};
+	int ret;
+
+	if (!w->o->output) {
+		if (tool_prom_write(stdout, &m))
+			return tool_fail("watch", "writing the output: %s", strerror(EIO));
+		return 0;
+	}
+	ret = tool_prom_replace(w->o->output, &m);
+	if (ret)
+		return tool_fail("watch", "cannot replace %s: %s", w->o->output,
+				 strerror(-ret));
+	return 0;
+}
 
 static void print_row(const struct watch_ctx *w, double t, unsigned int c,
 		      unsigned int i, const uint64_t *delta)
@@ -240,12 +304,17 @@ static int watch_loop(struct watch_ctx *w)
 				bool counted = ret && w->valid[c];
 
 				d[i] = pmuctl_delta(w->ctr, i, prev[i], v[i]);
-				print_row(w, t, c, i, counted ? &d[i] : NULL);
+				if (w->o->format && counted)
+					w->total[c * w->e.nr + i] += d[i];
+				else if (!w->o->format)
+					print_row(w, t, c, i, counted ? &d[i] : NULL);
 			}
 			if (ret)
 				memcpy(prev, v, sizeof(*v) * w->e.nr);
 			w->valid[c] = ret;
 		}
+		if (w->o->format && prom_output(w))
+			return EXIT_FAIL;
 		if (fflush(stdout))
 			return tool_fail("watch", "writing the output: %s", strerror(errno));
 	}
@@ -320,7 +389,8 @@ int cmd_watch(int argc, char **argv)
 	w.ctr = pmuctl_get_counters(w.p);
 	w.prev = calloc((size_t)w.nr_cpus * w.e.nr, sizeof(*w.prev));
 	w.valid = calloc(w.nr_cpus, sizeof(*w.valid));
-	if (!w.prev || !w.valid) {
+	w.total = calloc((size_t)w.nr_cpus * w.e.nr, sizeof(*w.total));
+	if (!w.prev || !w.valid || !w.total) {
 		ret = tool_fail("watch", "%s", strerror(ENOMEM));
 		goto out;
 	}
@@ -328,7 +398,7 @@ int cmd_watch(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	if (!o.json && !o.sep) {
+	if (!o.json && !o.sep && !o.format) {
 		printf("# pmuctl watch: CPUs %s, every %u ms, system-wide\n",
 		       tool_cpulist_format(set, setsize, list, sizeof(list)),
 		       o.interval_ms);
@@ -341,6 +411,7 @@ out:
 	pmuctl_close(w.p);
 	free(w.prev);
 	free(w.valid);
+	free(w.total);
 	free(w.cpu);
 	CPU_FREE(set);
 	return ret;

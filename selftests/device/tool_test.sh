@@ -47,6 +47,7 @@ stat_json_parses
 watch_prints_two_intervals_per_cpu
 watch_counts_what_the_registers_advanced_in_one_interval
 watch_json_parses
+watch_openmetrics_file_holds_the_count_since_start
 busy_counters_name_the_reason
 no_device_says_how_to_load_the_module"
 
@@ -397,6 +398,28 @@ watch_json_parses() {
 	[ "$(lines "$tmp/out")" = 10 ] || fail "want 2 intervals x 5 events"
 	bad=$(grep -Evc "^\\{\"time\":[0-9.]+,\"cpu\":$last_cpu,\"event\":\"[a-z-]+\",\"value\":[0-9]+,\"counter\":\"(fixed|pmc)[0-9]\",\"backend\":\"model\"\\}\$" "$tmp/out")
 	[ "$bad" = 0 ] || fail "$bad object(s) without the documented keys"
+}
+
+# --format openmetrics -o FILE on the real module: the preset shows in the
+# file as CPU 0's count since counting started, every other CPU's 0; the
+# file is whole (# EOF) and no FILE.tmp is left.  Python's parser reads it
+# on the host (selftests/tool/watch_prom.sh); here the lines themselves.
+watch_openmetrics_file_holds_the_count_since_start() {
+	(wait_held 0 && sleep 0.5 && echo "0 $MSR_FIXED0 500" >$REGS) &
+	writer=$!
+	run watch --format openmetrics -o "$tmp/pmuctl.prom" -e instruction_retired:u -I 300 -n 4
+	wait $writer || fail "the writer never saw watch hold CPU 0's counter"
+	expect_rc 0
+	[ -s "$tmp/out" ] && fail "stdout is not empty"
+	[ -e "$tmp/pmuctl.prom.tmp" ] && fail "pmuctl.prom.tmp was left"
+	cp "$tmp/pmuctl.prom" "$tmp/out"
+	has "$tmp/out" '^# TYPE pmuctl_instruction_retired_u counter$'
+	has "$tmp/out" '^pmuctl_instruction_retired_u_total[{]cpu="0",event="instruction_retired:u"[}] 500$'
+	[ "$(tail -n 1 "$tmp/out")" = "# EOF" ] || fail "the last line is not # EOF"
+	[ "$(grep -c '^pmuctl_instruction_retired_u_total[{]cpu="[0-9]*",event="instruction_retired:u"[}] [0-9]*$' "$tmp/out")" = "$ncpu" ] ||
+		fail "want one sample per CPU"
+	bad=$(grep -c '^pmuctl_instruction_retired_u_total[{]cpu="[1-9][0-9]*",.* [1-9][0-9]*$' "$tmp/out")
+	[ "$bad" = 0 ] || fail "$bad other CPU(s) counted something"
 }
 
 # Another session holds every generic counter of CPU 0.

@@ -119,10 +119,17 @@ else
 		"$(cat "$root/usr/lib/pkgconfig/libpmuctl.pc")"
 fi
 
-# probe.c's output, from its comment; the example's, with no device.
+# probe.c's output, from its comment; the example's, with no device: the
+# library's explanation (pmuctl_strerror() after pmuctl_open()), on a
+# made-up Intel CPU with a PMU ($PMUCTL_CPUINFO).
 printf '%s\n' 'instruction_retired:u 0x100c0 0x0' 'EDGE_NO_CMASK knm ix86arch' \
 	>"$tmp/probe.want"
-echo 'pmuctl_open: No such file or directory' >"$tmp/example.want"
+printf 'processor\t: 0\nvendor_id\t: GenuineIntel\nflags\t\t: fpu arch_perfmon\n' >"$tmp/cpuinfo"
+if [ -e /sys/module/pmuctl ]; then
+	echo "pmuctl_open: $tmp/no-device does not exist although the pmuctl module is loaded: fix or unset PMUCTL_DEVICE"
+else
+	echo "pmuctl_open: $tmp/no-device does not exist: the pmuctl module is not loaded; load it with 'sudo modprobe pmuctl' (or 'sudo insmod pmuctl.ko' in the build tree), or fix PMUCTL_DEVICE"
+fi >"$tmp/example.want"
 awk '/^\.SH EXAMPLES/ { ex = 1 } ex && /^\.EE/ { exit } ex && on { print } ex && /^\.EX/ { on = 1 }' \
 	user/man/man3/libpmuctl.3 | sed -e 's/\\-/-/g' -e 's/\\e/\\/g' >"$tmp/example.c"
 cp selftests/install/probe.c "$tmp/probe.c"
@@ -161,7 +168,8 @@ build_run() {
 			return
 		fi
 	fi
-	out=$(PMUCTL_DEVICE=$tmp/no-device LD_LIBRARY_PATH=$root/usr/lib "$bin" 2>&1)
+	out=$(PMUCTL_DEVICE=$tmp/no-device PMUCTL_CPUINFO=$tmp/cpuinfo \
+		LD_LIBRARY_PATH=$root/usr/lib "$bin" 2>&1)
 	if [ "$out" = "$(cat "$tmp/$prog.want")" ]; then
 		ok "$name"
 	else

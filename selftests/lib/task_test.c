@@ -687,4 +687,23 @@ TEST(emulation_passes_a_thread_it_does_not_count_on)
 	pmuctl_close(a);
 }
 
+/*
+ * A pmuctl_open() that succeeds forgets the failure of the one before:
+ * pmuctl_strerror() no longer explains that value as an open's failure
+ * (selftests/lib/open_test.c tests the explanations).
+ */
+TEST(open_success_forgets_the_failure_before)
+{
+	char buf[512];
+	struct pmuctl *p;
+
+	fake_reset(PMUCTL_RDPMC_SESSION, PMUCTL_BACKEND_MSR, 48, 48);
+	ASSERT_EQ(-ENOENT, pmuctl_open("/nonexistent/pmuctl", 0, &p));
+	EXPECT_NE(NULL, strstr(pmuctl_strerror(-ENOENT, NULL, buf, sizeof(buf)),
+			       "/nonexistent/pmuctl does not exist"));
+	p = fake_open(_metadata, PMUCTL_OPEN_NO_EMULATION);
+	EXPECT_STREQ(strerror(ENOENT), pmuctl_strerror(-ENOENT, NULL, buf, sizeof(buf)));
+	pmuctl_close(p);
+}
+
 TEST_HARNESS_MAIN
