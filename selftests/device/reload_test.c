@@ -214,6 +214,9 @@ FIXTURE_TEARDOWN(reload)
 {
 	if (self->fd >= 0)
 		close(self->fd);
+	/* A test that took cpu1 offline and stopped half way. */
+	if (cpus_possible() > 1)
+		cpu_set_online(1, true);
 	if (self->reload && loaded()) {
 		state_wait_clean(1000);
 		mod_unload();
@@ -677,6 +680,54 @@ TEST_F(reload, hybrid_alder_lake_places_per_core_type)
 	self->fd = -1;
 	EXPECT_EQ(0, state_wait_clean(1000));
 	expect_info_types(_metadata);
+}
+
+/*
+ * A hybrid CPU offline at load has no known type: its holding entry says
+ * none, a group naming it is refused (CPU_TYPE, err_cpu it), task scope
+ * too; once it comes online it is typed on itself and takes a group.
+ */
+TEST_F(reload, hybrid_cpu_offline_at_load_is_typed_when_it_comes_online)
+{
+	struct pmuctl_holding h[8];
+	struct pmuctl_info in;
+	struct pmuctl_event ev = ev_make(EV_BR | USR, 0, GONLY);
+	struct pmuctl_program p;
+	const char *why = hybrid_unfit();
+	int fd, ret;
+
+	if (why)
+		SKIP(return, "%s", why);
+	if (cpu_set_online(1, false))
+		SKIP(return, "cpu1 cannot go offline here");
+	ret = load_variant(self, "adl", "");
+	if (ret)
+		cpu_set_online(1, true);
+	ASSERT_EQ(0, ret) TH_LOG("insmod regmodel_caps=adl: %s", strerror(-ret));
+	fd = self->fd = dev_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, holdings_v1(fd, &in, h, 8));
+	EXPECT_EQ((__u32)PMUCTL_MODEL_ADL_GLC, h[0].pmu_model);
+	EXPECT_EQ((__u32)PMUCTL_MODEL_NONE, h[1].pmu_model);
+	EXPECT_EQ(0U, h[1].caps.nr_gp);
+	ret = dev_program(fd, &ev, 1, 0x2, &p);
+	EXPECT_EQ(-EINVAL, ret);
+	EXPECT_EQ((__u32)PMUCTL_R_CPU_TYPE, p.err_reason);
+	EXPECT_EQ(1U, p.err_cpu);
+	/* one type known, one CPU not known: a thread could run there */
+	ret = dev_program_task(fd, &ev, 1, 0, &p);
+	EXPECT_EQ(-EINVAL, ret);
+	EXPECT_EQ((__u32)PMUCTL_R_CPU_TYPE, p.err_reason);
+
+	ASSERT_EQ(0, cpu_set_online(1, true));
+	ASSERT_EQ(0, holdings_v1(fd, &in, h, 8));
+	EXPECT_EQ((__u32)PMUCTL_MODEL_ADL_GRT, h[1].pmu_model);
+	EXPECT_EQ(6U, h[1].caps.nr_gp);
+	ret = dev_program(fd, &ev, 1, 0x2, &p);
+	EXPECT_EQ(0, ret) TH_LOG("reason %u", p.err_reason);
+	close(fd);
+	self->fd = -1;
+	EXPECT_EQ(0, state_wait_clean(1000));
 }
 
 /*
