@@ -66,7 +66,7 @@ int pmuctl_open(const char *path, unsigned int flags, struct pmuctl **out)
 	*out = NULL;
 	pmuctl_open_record(0, NULL, src, 0);
 	if (!path) {
-		path = getenv("PMUCTL_DEVICE");
+		path = secure_getenv("PMUCTL_DEVICE");
 		src = OPEN_ENV;
 	}
 	if (!path || !*path) {

@@ -55,7 +55,7 @@ void pmuctl_open_record(int ret, const char *path, enum open_source src,
  */
 static const char *cpu_lacks_pmu(char *buf, size_t len)
 {
-	const char *path = getenv(CPUINFO_ENV);
+	const char *path = secure_getenv(CPUINFO_ENV);
 	bool have_vendor = false, have_flags = false, perfmon = false;
 	char line[4096], vendor[64] = "";
 	FILE *f;
