@@ -59,7 +59,16 @@
 #define HW_LEGACY_GP	8
 
 #define GP_MASK(n)	(BIT_ULL(n) - 1)
-#define FIXED_BITS	(~0ULL << PMUCTL_IDX_FIXED)
+#define FIXED_BITS	GENMASK_ULL(PMUCTL_IDX_MAX - 1, PMUCTL_IDX_FIXED)
+
+/*
+ * IA32_PERF_METRICS [SDM vol. 3B, "Performance Metrics"; LNX:
+ * GLOBAL_CTRL_EN_PERF_METRICS]: every topdown metric index stands for
+ * this one register, at index PMUCTL_IDX_METRIC in hw.c's masks, and its
+ * GLOBAL_CTRL enable is that same bit, 48.
+ */
+#define METRICS_BIT	BIT_ULL(PMUCTL_IDX_METRIC)
+#define HW_NR_REGS	(PMUCTL_IDX_METRIC + 1)	/* counter registers, PERF_METRICS last */
 
 /* FIXED_CTR_CTRL, 4 bits per counter [SDM]: OS, USR, AnyThread, PMI. */
 #define FIXED_OS	0x1
@@ -105,7 +114,7 @@ struct pmuctl_pcpu {
 	struct pmuctl_cpu_state acct;	/* pmuctl_lock */
 	struct pmuctl_shadow sh;	/* wanted; pmuctl_lock + hotplug lock */
 	struct pmuctl_shadow bak;	/* sh before the operation under way */
-	u64 val[PMUCTL_IDX_MAX];	/* counter values a wave zeroed */
+	u64 val[HW_NR_REGS];		/* counter values a wave zeroed */
 	bool saved;			/* found holds the state before pmuctl */
 	bool tfa;			/* pmuctl set MSR_TSX_FORCE_ABORT[0] */
 	u64 refused;			/* counters the last wave found in use */
@@ -185,11 +194,35 @@ static u32 hw_nr_gp(const struct pmuctl_pcpu *pc)
 	return min_t(u32, pc->t->caps.nr_gp, HW_LEGACY_GP);
 }
 
-/* Every counter index a CPU's PMU has and pmuctl may address. */
+/* Every counter register a CPU's PMU has and pmuctl may address. */
 static u64 hw_all_counters(const struct pmuctl_pcpu *pc)
 {
-	return GP_MASK(hw_nr_gp(pc)) |
-	       (u64)pc->t->caps.fixed_mask << PMUCTL_IDX_FIXED;
+	u64 all = GP_MASK(hw_nr_gp(pc)) |
+		  (u64)pc->t->caps.fixed_mask << PMUCTL_IDX_FIXED;
+
+	if ((pc->t->caps.flags & PMUCTL_CAP_PERF_METRICS) &&
+	    pc->t->model->nr_metrics)
+		all |= METRICS_BIT;
+	return all;
+}
+
+/* The register of a counter index: a topdown metric's is PERF_METRICS. */
+static u64 hw_reg(u32 idx)
+{
+	return idx >= PMUCTL_IDX_METRIC ? METRICS_BIT : BIT_ULL(idx);
+}
+
+/* The registers of a mask of counter indexes. */
+static u64 hw_regs(u64 mask)
+{
+	return (mask & ~PMUCTL_METRIC_MASK) |
+	       (mask & PMUCTL_METRIC_MASK ? METRICS_BIT : 0);
+}
+
+/* The counter registers the sessions hold on a CPU. */
+static u64 hw_held(const struct pmuctl_pcpu *pc)
+{
+	return hw_regs(pmuctl_cpu_held(&pc->acct));
 }
 
 /**
@@ -222,6 +255,8 @@ const struct pmuctl_type *pmuctl_first_type(void)
 
 static u32 counter_msr(u32 idx)
 {
+	if (idx >= PMUCTL_IDX_METRIC)
+		return MSR_PERF_METRICS;
 	if (idx >= PMUCTL_IDX_FIXED)
 		return MSR_ARCH_PERFMON_FIXED_CTR0 + idx - PMUCTL_IDX_FIXED;
 	return MSR_ARCH_PERFMON_PERFCTR0 + idx;
@@ -240,6 +275,7 @@ static int hw_put_count(const struct pmuctl_pcpu *pc, u32 idx, u64 val)
 		return hw_wr(MSR_IA32_PMC0 + idx, val);
 	if (idx < PMUCTL_IDX_FIXED)
 		return hw_wr(counter_msr(idx), (u32)val);
+	/* Fixed counters and PERF_METRICS take every bit. */
 	return hw_wr(counter_msr(idx), val);
 }
 
@@ -395,7 +431,7 @@ static int hw_restore_local(struct pmuctl_pcpu *pc, bool all)
 static int hw_sync_local(struct pmuctl_pcpu *pc, const struct pmuctl_wave *w)
 {
 	const struct pmuctl_model *m = pc->t->model;
-	u64 held = pmuctl_cpu_held(&pc->acct);
+	u64 held = hw_held(pc);
 	u64 all = hw_all_counters(pc), touch = w->touch & all;
 	u64 zero = (w->zero | w->put) & all;
 	u32 xtouch = w->xtouch;
@@ -441,7 +477,7 @@ static int hw_sync_local(struct pmuctl_pcpu *pc, const struct pmuctl_wave *w)
 	for (i = 0; i < m->nr_xregs; i++)
 		if (xtouch & BIT(i))
 			err |= hw_wr(m->xregs[i].msr, pc->sh.xval[i]);
-	for (i = 0; i < PMUCTL_IDX_MAX; i++) {
+	for (i = 0; i < HW_NR_REGS; i++) {
 		if (!(zero & BIT_ULL(i)))
 			continue;
 		if ((w->save & BIT_ULL(i)) &&
@@ -571,13 +607,14 @@ static int hw_wave(struct pmuctl_session *s, const struct cpumask *cpus,
 	return atomic_read(&w->failed) ? -EIO : 0;
 }
 
+/* The counter registers of the session's group (PERF_METRICS for metrics). */
 static u64 session_counters(const struct pmuctl_session *s)
 {
 	u64 mask = 0;
 	u32 i;
 
 	for (i = 0; i < s->nr; i++)
-		mask |= BIT_ULL(s->place[i].idx);
+		mask |= hw_reg(s->place[i].idx);
 	return mask;
 }
 
@@ -614,17 +651,22 @@ static u64 place_fixed_ctrl(u64 ctrl, const struct pmuctl_place *p, bool run)
 	return run ? ctrl | nib << shift : ctrl;
 }
 
+/*
+ * A topdown metric has no control of its own: PERF_METRICS runs with its
+ * GLOBAL_CTRL bit 48, which every metric of the group sets and clears
+ * together (they are one session's, with its slots event).
+ */
 static void shadow_set(struct pmuctl_shadow *sh, const struct pmuctl_place *p,
 		       bool run)
 {
 	if (p->idx < PMUCTL_IDX_FIXED)
 		sh->evtsel[p->idx] = place_evtsel(p, run);
-	else
+	else if (p->idx < PMUCTL_IDX_MAX)
 		sh->fixed_ctrl = place_fixed_ctrl(sh->fixed_ctrl, p, run);
 	if (run)
-		sh->global_ctrl |= BIT_ULL(p->idx);
+		sh->global_ctrl |= hw_reg(p->idx);
 	else
-		sh->global_ctrl &= ~BIT_ULL(p->idx);
+		sh->global_ctrl &= ~hw_reg(p->idx);
 }
 
 static void shadow_clear(struct pmuctl_shadow *sh, const struct pmuctl_place *p)
@@ -1063,12 +1105,16 @@ static void hw_task_global(struct pmuctl_pcpu *pc)
  * pmuctl_hw_task_policy() - the policy bits every task-scope group gets
  *
  * Where RTM corrupts PMC3 (TSX force abort), the MSR_TSX_FORCE_ABORT dance
- * follows the CPU-scope claims; the pool never takes PMC3 there.
+ * follows the CPU-scope claims; the pool never takes PMC3 there.  No
+ * topdown metric: PERF_METRICS would have to be saved and written back at
+ * every switch, a value it is not documented to take.
  */
 u32 pmuctl_hw_task_policy(void)
 {
-	return pmuctl_pmu.type[0].caps.flags & PMUCTL_CAP_TSX_FORCE_ABORT ?
-	       PMUCTL_POLICY_NO_PMC3 : 0;
+	/* PERF_METRICS is not saved and given back per thread. */
+	return PMUCTL_POLICY_NO_METRICS |
+	       (pmuctl_pmu.type[0].caps.flags & PMUCTL_CAP_TSX_FORCE_ABORT ?
+		PMUCTL_POLICY_NO_PMC3 : 0);
 }
 
 /**
@@ -1448,7 +1494,7 @@ static void hw_type_local(struct pmuctl_pcpu *pc, u32 cpu)
 static int hw_cpu_online(unsigned int cpu)
 {
 	struct pmuctl_pcpu *pc = hw_pcpu(cpu);
-	u64 held = pmuctl_cpu_held(&pc->acct);
+	u64 held = hw_held(pc);
 	struct pmuctl_wave w = { .touch = held, .zero = pc->sh.zero & held };
 	unsigned long flags;
 	int err;
@@ -1477,7 +1523,7 @@ static int hw_cpu_offline(unsigned int cpu)
 	unsigned long flags;
 	int err;
 
-	if (!pmuctl_cpu_held(&pc->acct) && !pc->poisoned && !pmuctl_task_pool)
+	if (!hw_held(pc) && !pc->poisoned && !pmuctl_task_pool)
 		return 0;
 	local_irq_save(flags);
 	err = hw_restore_local(pc, true);

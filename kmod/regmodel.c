@@ -56,6 +56,7 @@ MODULE_PARM_DESC(regmodel_drop_writes,
 		 "accept every MSR write and keep none, as a hypervisor without a virtual PMU may");
 
 #define PERF_CAP_FW_WRITE	BIT_ULL(13)
+#define PERF_CAP_PERF_METRICS	BIT_ULL(15)	/* IA32_PERF_METRICS, GLOBAL_CTRL bit 48 */
 #define CPUID1_ECX_PDCM		BIT(15)
 #define CPUID7_EDX_RTM_ALWAYS_ABORT	BIT(11)
 #define CPUID7_EDX_TSX_FORCE_ABORT	BIT(13)
@@ -125,18 +126,27 @@ static const struct rm_caps rm_mtl_e = {
  * (model 0x8f, GenuineIntel00806F8_SapphireRapids_05_CPUID.txt): both read
  * EAX 0x08300805 EBX 0 ECX 0xf EDX 0x8604 (v5, 8 generic x 48 bits, fixed
  * counters 0-3 x 48 bits, AnyThread deprecated); full-width writes
- * (PERF_CAPABILITIES bit 13) as both parts have them.
+ * (PERF_CAPABILITIES bit 13) and PERF_METRICS (bit 15) as both parts
+ * have them (Linux enables topdown metrics on every Ice Lake and Sapphire
+ * Rapids).  PERF_METRICS keeps what is written, as a register; it counts
+ * nothing here.  Both present their part's signature (6/0x6a/6, 6/0x8f/8)
+ * on a guest of another family and model, so that the model table is the
+ * part's on any guest.
  */
 static const struct rm_caps rm_models[] = {
 	{ "knm", 3, 2, 40, 3, 40, 0 },
 	{ "knm4", 3, 4, 40, 3, 40, 0 },
 	{ "skl", 4, 4, 48, 3, 48, PERF_CAP_FW_WRITE },
 	{ .name = "icx", .version = 5, .nr_gp = 8, .gp_width = 48, .nr_fixed = 4,
-	  .fixed_width = 48, .perf_capabilities = PERF_CAP_FW_WRITE,
-	  .fixed_bitmap = 0xf, .any_deprecated = true, .nr_events = 8 },
+	  .fixed_width = 48,
+	  .perf_capabilities = PERF_CAP_FW_WRITE | PERF_CAP_PERF_METRICS,
+	  .fixed_bitmap = 0xf, .any_deprecated = true, .nr_events = 8,
+	  .leaf1_eax = 0x000606a6 },
 	{ .name = "spr", .version = 5, .nr_gp = 8, .gp_width = 48, .nr_fixed = 4,
-	  .fixed_width = 48, .perf_capabilities = PERF_CAP_FW_WRITE,
-	  .fixed_bitmap = 0xf, .any_deprecated = true, .nr_events = 8 },
+	  .fixed_width = 48,
+	  .perf_capabilities = PERF_CAP_FW_WRITE | PERF_CAP_PERF_METRICS,
+	  .fixed_bitmap = 0xf, .any_deprecated = true, .nr_events = 8,
+	  .leaf1_eax = 0x000806f8 },
 	{ "skl-tfa", 4, 4, 48, 3, 48, PERF_CAP_FW_WRITE, CPUID7_EDX_TSX_FORCE_ABORT },
 	{ "skl-v6", 6, 4, 48, 3, 48, PERF_CAP_FW_WRITE },
 	{ "hybrid", 4, 4, 48, 3, 48, PERF_CAP_FW_WRITE, CPUID7_EDX_HYBRID },
@@ -159,6 +169,7 @@ struct rm_cpu {
 	u64 pmc[PMUCTL_MAX_GP];
 	u64 fixed[PMUCTL_MAX_FIXED];
 	u64 fixed_ctrl, global_ctrl, global_status;
+	u64 metrics;		/* MSR_PERF_METRICS, where the caps have it */
 	u64 x[PMUCTL_XREG_MAX];
 	u64 tfa;		/* MSR_TSX_FORCE_ABORT, where the caps have it */
 	u32 fail_skip;		/* writes that go through before ... */
@@ -252,6 +263,8 @@ static u64 *rm_reg(u32 cpu, struct rm_cpu *r, u32 msr)
 		return &r->global_status;
 	case MSR_TSX_FORCE_ABORT:
 		return rc->leaf7_edx & CPUID7_EDX_TSX_FORCE_ABORT ? &r->tfa : NULL;
+	case MSR_PERF_METRICS:
+		return rc->perf_capabilities & PERF_CAP_PERF_METRICS ? &r->metrics : NULL;
 	}
 	x = rm_xreg(cpu, msr);
 	return x < 0 ? NULL : &r->x[x];
@@ -293,12 +306,15 @@ static int rm_check(u32 cpu, u32 msr, u64 *val)
 		}
 		return v & ~nib_valid ? -EIO : 0;
 	case MSR_CORE_PERF_GLOBAL_CTRL:
-		return v & ~(width_mask(rc->nr_gp) |
-			     rm_fixed_mask(rc) << 32) ? -EIO : 0;
+		return v & ~(width_mask(rc->nr_gp) | rm_fixed_mask(rc) << 32 |
+			     (rc->perf_capabilities & PERF_CAP_PERF_METRICS ?
+			      BIT_ULL(48) : 0)) ? -EIO : 0;
 	case MSR_CORE_PERF_GLOBAL_STATUS:
 		return -EIO;	/* read-only */
 	case MSR_TSX_FORCE_ABORT:
 		return v & ~TFA_VALID ? -EIO : 0;
+	case MSR_PERF_METRICS:
+		return 0;	/* eight bytes, any value */
 	}
 	x = rm_xreg(cpu, msr);
 	if (x >= 0)
@@ -407,7 +423,8 @@ static int rm_cpuid(struct pmuctl_cpuid *id)
 	}
 	rc = rm_of(raw_smp_processor_id());
 	id->max_leaf = max(id->max_leaf, 0xaU);
-	if (rm->leaf1_eax)
+	/* The preset's part, unless the guest already is one (its stepping). */
+	if (rm->leaf1_eax && (id->leaf1_eax & 0xfff0ff0) != (rm->leaf1_eax & 0xfff0ff0))
 		id->leaf1_eax = rm->leaf1_eax;
 	id->leafa_eax = rm->version | rm->nr_gp << 8 | rm->gp_width << 16 |
 			(rm->nr_events ? rm->nr_events : 7) << 24;
@@ -476,6 +493,8 @@ static int rm_regs_show(struct seq_file *m, void *unused)
 		rm_show_reg(m, cpu, MSR_CORE_PERF_GLOBAL_CTRL, r.global_ctrl);
 		for (i = 0; t && i < t->model->nr_xregs; i++)
 			rm_show_reg(m, cpu, t->model->xregs[i].msr, r.x[i]);
+		if (rc->perf_capabilities & PERF_CAP_PERF_METRICS)
+			rm_show_reg(m, cpu, MSR_PERF_METRICS, r.metrics);
 		if (rc->leaf7_edx & CPUID7_EDX_TSX_FORCE_ABORT)
 			rm_show_reg(m, cpu, MSR_TSX_FORCE_ABORT, r.tfa);
 	}
@@ -616,6 +635,7 @@ static int rm_suspend(PMUCTL_SYSCORE_ARGS)
 	r->fixed_ctrl = 0;
 	r->global_ctrl = 0;
 	r->global_status = 0;
+	r->metrics = 0;
 	rm_nr_suspends++;
 	raw_spin_unlock_irqrestore(&rm_lock, flags);
 	return 0;

@@ -129,6 +129,10 @@ static const struct reason_desc reasons[] = {
 	  "this event selects an extra MSR pmuctl does not program (Crestmont's MSR_SNOOP_RSP_0/1), so it would count with whatever that MSR holds: pmuctl refuses it"),
 
 	/* hybrid CPUs */
+	R(METRICS_UNAVAILABLE,
+	  "this is a topdown metric event (event 0, umask 0x80 and up), and this PMU has no PERF_METRICS register (IA32_PERF_CAPABILITIES[15]) or not that metric (Ice Lake has 4, Golden Cove and later 8), or the group is task-scope, where PERF_METRICS cannot be switched per thread: use the TOPDOWN events on generic counters instead"),
+	R(METRICS_NEED_SLOTS,
+	  "a topdown metric event divides the slots of fixed counter 3: put TOPDOWN.SLOTS (0x0400, perf's 'slots') in the same group, with the same user/kernel levels"),
 	R(CPU_TYPE,
 	  "on this hybrid CPU the group's CPUs are not all of one core type (or one has not been online since the module loaded, so its type is not known): program one group per core type (pmuctl info lists which CPUs are which); task scope is refused while CPUs of more than one type exist, as a thread would move between PMUs"),
 };

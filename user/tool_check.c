@@ -134,10 +134,19 @@ static int caps_build(const struct tool_pmu *p, const struct caps_override *ov,
 		.leafa_edx = fixed | width << 5 |
 			     ((ov->any_depr >= 0 ? ov->any_depr : p->any_depr) ? 1U << 15 : 0),
 	};
+	const struct pmuctl_model *m = pmuctl_model_by_id(p->model_id);
 	u32 reason;
 	int ret;
 
 	memcpy(id.vendor, intel, sizeof(intel));
+	/*
+	 * The models with topdown metrics are parts that have PERF_METRICS
+	 * (IA32_PERF_CAPABILITIES[15], reached through CPUID.1:ECX[15]).
+	 */
+	if (m && m->nr_metrics) {
+		id.leaf1_ecx |= 1U << 15;
+		id.perf_capabilities |= 1ULL << 15;
+	}
 	ret = pmuctl_caps_decode(&id, caps, &reason);
 	if (ret)
 		return ret;
@@ -311,6 +320,11 @@ static void check_print(const struct check_ev *ev)
 	case EV_OK:
 		if (ev->pfm_refused)
 			printf("error LIBPFM4: %s\n", ev->msg);
+		else if (idx >= PMUCTL_IDX_METRIC)
+			printf("ok metric%u 0x%llx 0x%llx\n",
+			       idx - PMUCTL_IDX_METRIC,
+			       (unsigned long long)ev->place.config,
+			       (unsigned long long)ev->place.extra);
 		else if (idx >= PMUCTL_IDX_FIXED)
 			printf("ok fixed%u 0x%llx 0x%llx\n",
 			       idx - PMUCTL_IDX_FIXED,

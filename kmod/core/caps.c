@@ -18,6 +18,7 @@
 #define CPUID1_ECX_PDCM		(1U << 15)	/* IA32_PERF_CAPABILITIES exists */
 #define CPUIDA_EDX_ANY_DEPR	(1U << 15)	/* v5+: AnyThread deprecated */
 #define PERF_CAP_FW_WRITE	(1ULL << 13)	/* full-width writes via IA32_A_PMCx */
+#define PERF_CAP_PERF_METRICS	(1ULL << 15)	/* IA32_PERF_METRICS [LNX: perf_metrics] */
 /* CPUID.(7,0):EDX [LNX: arch/x86/include/asm/cpufeatures.h, word 18] */
 #define CPUID7_EDX_RTM_ALWAYS_ABORT	(1U << 11)
 #define CPUID7_EDX_TSX_FORCE_ABORT	(1U << 13)
@@ -255,6 +256,8 @@ int pmuctl_caps_decode(const struct pmuctl_cpuid *id, struct pmuctl_caps *caps,
 		caps->perf_capabilities = id->perf_capabilities;
 		if (id->perf_capabilities & PERF_CAP_FW_WRITE)
 			caps->flags |= PMUCTL_CAP_FULL_WIDTH_WRITE;
+		if (id->perf_capabilities & PERF_CAP_PERF_METRICS)
+			caps->flags |= PMUCTL_CAP_PERF_METRICS;
 	}
 	return 0;
 }

@@ -36,6 +36,17 @@ static_assert(sizeof(struct pmuctl_threads) == 56, "pmuctl_threads size");
 #define PMUCTL_MAX_FIXED	16
 #define PMUCTL_IDX_FIXED	32
 #define PMUCTL_IDX_MAX		(PMUCTL_IDX_FIXED + PMUCTL_MAX_FIXED)
+/*
+ * Topdown metric i has index PMUCTL_IDX_METRIC + i (Linux's
+ * INTEL_PMC_IDX_METRIC_BASE): not a counter but a byte of PERF_METRICS,
+ * held with it; the counters are below PMUCTL_IDX_MAX, every index below
+ * PMUCTL_IDX_ALL.
+ */
+#define PMUCTL_IDX_METRIC	PMUCTL_IDX_MAX
+#define PMUCTL_MAX_METRICS	8
+#define PMUCTL_IDX_ALL		(PMUCTL_IDX_METRIC + PMUCTL_MAX_METRICS)
+#define PMUCTL_METRIC_MASK	(((1ULL << PMUCTL_MAX_METRICS) - 1) << PMUCTL_IDX_METRIC)
+#define PMUCTL_SLOTS_CODE	0x0400	/* TOPDOWN.SLOTS, fixed counter 3 */
 #define PMUCTL_XREG_MAX		4	/* extra MSRs a model may have */
 
 /*
@@ -151,6 +162,7 @@ struct pmuctl_model {
 	u64 ofc_any_response;	/* the ANY_RESPONSE bit */
 	u64 ofc_outstanding;	/* the OUTSTANDING bit, 0 if none */
 	bool arch_only;		/* architectural and fixed-counter events only */
+	u8 nr_metrics;		/* topdown metrics of PERF_METRICS, 0 none */
 };
 
 const struct pmuctl_model *pmuctl_model_match(u32 family, u32 model);
@@ -164,6 +176,7 @@ extern const u32 pmuctl_nr_models;
 #define PMUCTL_POLICY_UNPRIV	(1U << 0)	/* user mode only, no AnyThread */
 #define PMUCTL_POLICY_NO_PMC3	(1U << 1)	/* PMC3 withheld (TSX force abort) */
 #define PMUCTL_POLICY_NO_ANY	(1U << 2)	/* no AnyThread (unprivileged, paranoid 1) */
+#define PMUCTL_POLICY_NO_METRICS (1U << 3)	/* no topdown metric (task scope) */
 
 /* What validation learns about one event. */
 struct pmuctl_class {
@@ -185,8 +198,8 @@ struct pmuctl_xslot {
 };
 
 struct pmuctl_cpu_state {
-	u32 owner[PMUCTL_IDX_MAX];	/* session id, 0 = free */
-	u8 xref[PMUCTL_IDX_MAX];	/* 1 + extra MSR the counter's event holds, 0 none */
+	u32 owner[PMUCTL_IDX_ALL];	/* session id, 0 = free */
+	u8 xref[PMUCTL_IDX_ALL];	/* 1 + extra MSR the counter's event holds, 0 none */
 	struct pmuctl_xslot x[PMUCTL_XREG_MAX];
 };
 
@@ -228,6 +241,8 @@ int pmuctl_cpu_release(struct pmuctl_cpu_state *st, u32 owner,
 /* rdpmc ECX value of a counter index, and back. */
 static inline u32 pmuctl_idx_to_counter(u32 idx)
 {
+	if (idx >= PMUCTL_IDX_METRIC)
+		return PMUCTL_COUNTER_METRICS;
 	if (idx >= PMUCTL_IDX_FIXED)
 		return PMUCTL_COUNTER_FIXED | (idx - PMUCTL_IDX_FIXED);
 	return idx;

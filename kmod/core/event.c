@@ -106,6 +106,20 @@ static bool cons_match(const struct pmuctl_constraint *c, u32 code)
 }
 
 /*
+ * A topdown metric pseudo event [LNX: is_metric_event(), INTEL_TD_METRIC_*]:
+ * event select 0, umask 0x80 + metric; its metric number, or -1.
+ */
+static int metric_of(u32 code)
+{
+	u32 umask = code >> 8;
+
+	if ((code & PMUCTL_CFG_EVENT) || umask < 0x80 ||
+	    umask >= 0x80 + PMUCTL_MAX_METRICS)
+		return -1;
+	return umask - 0x80;
+}
+
+/*
  * Counters that can count @config before AnyThread and offcore rules.
  * *@why says why there are none when it is not simply the configuration:
  * PMUCTL_R_EVENT_UNAVAILABLE or PMUCTL_R_NOT_ARCHITECTURAL.
@@ -118,8 +132,20 @@ static u64 eligible(const struct pmuctl_model *m,
 	const struct pmuctl_fixed_event *fe = fixed_events(m, &nfe);
 	u32 code = config & CFG_CODE, i;
 	u64 gp = (1ULL << caps->nr_gp) - 1, fixed = 0;
+	int metric = metric_of(code);
 
 	*why = PMUCTL_R_NO_ELIGIBLE_COUNTER;
+	/* A byte of PERF_METRICS: no filter of its own, nothing else counts it. */
+	if (metric >= 0) {
+		if (!(caps->flags & PMUCTL_CAP_PERF_METRICS) ||
+		    (u32)metric >= m->nr_metrics) {
+			*why = PMUCTL_R_METRICS_UNAVAILABLE;
+			return 0;
+		}
+		if ((config & CFG_NOT_FIXED) || (flags & PMUCTL_EVENT_GENERIC_ONLY))
+			return 0;
+		return 1ULL << (PMUCTL_IDX_METRIC + metric);
+	}
 	for (i = 0; i < nfe; i++)
 		if (code == fe[i].code && !(config & CFG_NOT_FIXED) &&
 		    (caps->fixed_mask & (1U << fe[i].idx)))
@@ -216,7 +242,8 @@ static int offcore_check(const struct pmuctl_model *m,
  * The checks run in this order, the first broken rule is reported:
  * KERNEL_BITS, PIN_CONTROL, RESERVED_BITS, NO_PRIV_LEVEL, UNPRIV_KERNEL_MODE,
  * UNPRIV_ANY_THREAD, EDGE_NO_CMASK, EVENT_UNAVAILABLE or (generic model)
- * NOT_ARCHITECTURAL, NO_ELIGIBLE_COUNTER, ANY_NOT_ALLOWED,
+ * NOT_ARCHITECTURAL or (a topdown metric) METRICS_UNAVAILABLE,
+ * NO_ELIGIBLE_COUNTER, METRICS_UNAVAILABLE (task scope), ANY_NOT_ALLOWED,
  * EXTRA_UNSUPPORTED, then the extra value: EXTRA_UNEXPECTED, or for
  * OFFCORE_RSP: OUTSTANDING_ON_RSP1, EXTRA_MASK, OFFCORE_NO_REQUEST,
  * OUTSTANDING_WITH_RESPONSE, OFFCORE_NO_RESPONSE,
@@ -259,6 +286,9 @@ int pmuctl_event_classify(const struct pmuctl_model *m,
 		cls->counters &= ~(1ULL << 3);
 	if (!cls->counters)
 		return refuse(reason, why);
+	if ((policy & PMUCTL_POLICY_NO_METRICS) &&
+	    (cls->counters & PMUCTL_METRIC_MASK))
+		return refuse(reason, PMUCTL_R_METRICS_UNAVAILABLE);
 
 	if (config & PMUCTL_CFG_ANY) {
 		u64 ok = 0;

@@ -257,6 +257,8 @@ static const struct pmuctl_xreg icl_xregs[] = {
  * perfmon version for these cores gets no AnyThread bit written either.
  * Offcore fields as Skylake's [PFM: intel_icl_events.h; INT]: request
  * bits 0..15, ANY_RESPONSE bit 16, supplier and snoop bits 17..37.
+ * PERF_METRICS holds 4 topdown metrics [LNX: num_topdown_events = 4 for
+ * Ice Lake; 8 from Golden Cove on, intel_pmu_init_glc()].
  */
 #define ICL_MODEL(_name, _id) {						\
 	.name = _name, .id = _id,					\
@@ -267,6 +269,7 @@ static const struct pmuctl_xreg icl_xregs[] = {
 	.ofc_request = 0xffffULL,					\
 	.ofc_response = 0x3ffffe0000ULL,				\
 	.ofc_any_response = 1ULL << 16,					\
+	.nr_metrics = 4,						\
 }
 
 static const struct pmuctl_model model_icl = ICL_MODEL("icl", PMUCTL_MODEL_ICL);
@@ -369,7 +372,8 @@ static const struct pmuctl_xsel rwc_xsels[] = {
 	.fixed = glc_fixed, .nr_fixed = PMUCTL_NELEM(glc_fixed),	\
 	.ofc_request = 0xffffULL,					\
 	.ofc_response = 0x3ffffe0000ULL,				\
-	.ofc_any_response = 1ULL << 16
+	.ofc_any_response = 1ULL << 16,					\
+	.nr_metrics = 8
 
 static const struct pmuctl_model model_spr = {
 	.name = "spr", .id = PMUCTL_MODEL_SPR,

@@ -29,7 +29,7 @@ u64 pmuctl_cpu_held(const struct pmuctl_cpu_state *st)
 	u64 held = 0;
 	u32 i;
 
-	for (i = 0; i < PMUCTL_IDX_MAX; i++)
+	for (i = 0; i < PMUCTL_IDX_ALL; i++)
 		if (st->owner[i])
 			held |= 1ULL << i;
 	return held;
@@ -280,6 +280,36 @@ static int latency_check(const struct sched *s, const struct pmuctl_place *place
 }
 
 /*
+ * Topdown metrics [LNX 6.12: intel_pmu_hw_config(), a metric event needs
+ * the slots event in its group, as leader]: a byte of PERF_METRICS means
+ * nothing without fixed counter 3 counting the slots it divides, at the
+ * privilege levels it was asked for.  pmuctl takes the group's order as
+ * it comes: the slots event may be anywhere in it.
+ */
+static int metrics_check(const struct sched *s, u32 *reason, u32 *index)
+{
+	const u64 priv = PMUCTL_CFG_USR | PMUCTL_CFG_OS;
+	u32 i, j;
+
+	for (i = 0; i < s->n; i++) {
+		bool slots = false;
+
+		if (!(s->cls[i].counters & PMUCTL_METRIC_MASK))
+			continue;
+		for (j = 0; j < s->n && !slots; j++)
+			slots = (s->ev[j].config & CFG_CODE) == PMUCTL_SLOTS_CODE &&
+				s->cls[j].counters == 1ULL << (PMUCTL_IDX_FIXED + 3) &&
+				(s->ev[j].config & priv) == (s->ev[i].config & priv);
+		if (!slots) {
+			*reason = PMUCTL_R_METRICS_NEED_SLOTS;
+			*index = i;
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
  * Maximum bipartite matching of events to counters, one augmenting-path
  * search (breadth first) per event in order.  Event i finds no path only
  * if events 0..i have no complete matching, so it is the one to blame.
@@ -287,13 +317,13 @@ static int latency_check(const struct sched *s, const struct pmuctl_place *place
 static int place_counters(const struct sched *s, struct pmuctl_place *place,
 			  u32 *reason, u32 *index)
 {
-	s8 holder[PMUCTL_IDX_MAX];	/* event matched to counter, -1 none */
-	s8 via[PMUCTL_IDX_MAX];		/* BFS: event that reached the counter */
+	s8 holder[PMUCTL_IDX_ALL];	/* event matched to counter, -1 none */
+	s8 via[PMUCTL_IDX_ALL];		/* BFS: event that reached the counter */
 	s8 assigned[PMUCTL_MAX_EVENTS];
 	u8 queue[PMUCTL_MAX_EVENTS];
 	u32 i, c;
 
-	for (c = 0; c < PMUCTL_IDX_MAX; c++)
+	for (c = 0; c < PMUCTL_IDX_ALL; c++)
 		holder[c] = -1;
 	for (i = 0; i < s->n; i++) {
 		u64 seen = 0;
@@ -307,9 +337,9 @@ static int place_counters(const struct sched *s, struct pmuctl_place *place,
 
 			e = queue[head++];
 			avail = s->cls[e].counters & ~s->v->busy & ~seen;
-			for (j = 0; j < PMUCTL_IDX_MAX; j++) {
+			for (j = 0; j < PMUCTL_IDX_ALL; j++) {
 				/* Fixed counters first, generic ones kept free. */
-				int k = (j + PMUCTL_IDX_FIXED) % PMUCTL_IDX_MAX;
+				int k = (j + PMUCTL_IDX_FIXED) % PMUCTL_IDX_ALL;
 
 				if (!(avail & (1ULL << k)))
 					continue;
@@ -397,7 +427,9 @@ int pmuctl_group_schedule(const struct pmuctl_model *m,
 	}
 	*index = 0;
 
-	ret = place_xregs(&s, place, reason, index);
+	ret = metrics_check(&s, reason, index);
+	if (!ret)
+		ret = place_xregs(&s, place, reason, index);
 	if (!ret)
 		ret = latency_check(&s, place, reason, index);
 	if (!ret)
@@ -430,7 +462,7 @@ int pmuctl_cpu_claim(struct pmuctl_cpu_state *st, u32 owner,
 	for (i = 0; i < n; i++) {
 		const struct pmuctl_place *p = &place[i];
 
-		if (p->idx >= PMUCTL_IDX_MAX || (want & (1ULL << p->idx)) ||
+		if (p->idx >= PMUCTL_IDX_ALL || (want & (1ULL << p->idx)) ||
 		    p->xreg >= PMUCTL_XREG_MAX)
 			return -EINVAL;
 		want |= 1ULL << p->idx;
@@ -483,7 +515,7 @@ int pmuctl_cpu_release(struct pmuctl_cpu_state *st, u32 owner,
 	for (i = 0; i < n; i++) {
 		const struct pmuctl_place *p = &place[i];
 
-		if (p->idx >= PMUCTL_IDX_MAX || (seen & (1ULL << p->idx)) ||
+		if (p->idx >= PMUCTL_IDX_ALL || (seen & (1ULL << p->idx)) ||
 		    p->xreg >= PMUCTL_XREG_MAX || st->owner[p->idx] != owner ||
 		    st->xref[p->idx] != p->xreg + 1)
 			return -EINVAL;

@@ -243,9 +243,23 @@ for p in icl icx spr gnr; do
 		check --pmu $p r30400 r30100 r300c0
 	expect ${p}_refuses_any_thread 1 'error ANY_NOT_ALLOWED: .+' -- \
 		check --pmu $p r2300c4
-	expect ${p}_refuses_topdown_metric_pseudo_events 1 \
-		'error NO_ELIGIBLE_COUNTER: .+' -- check --pmu $p r38000
+	# topdown metrics: in a group with TOPDOWN.SLOTS at the same levels
+	expect ${p}_places_topdown_metrics_with_slots 0 \
+		'ok fixed3 0x30400 0x0' 'ok metric0 0x38000 0x0' 'ok metric3 0x38300 0x0' -- \
+		check --group --pmu $p r30400 r38000 r38300
+	expect ${p}_refuses_topdown_metric_without_slots 1 \
+		'error METRICS_NEED_SLOTS: .+' -- check --pmu $p r38000
+	expect ${p}_refuses_topdown_metric_at_other_levels 1 \
+		'error GROUP: not scheduled, event 2 failed' 'error METRICS_NEED_SLOTS: .+' -- \
+		check --group --pmu $p r10400 r38000
 done
+expect icx_has_four_topdown_metrics 1 \
+	'error GROUP: not scheduled, event 2 failed' 'error METRICS_UNAVAILABLE: .+' -- \
+	check --group --pmu icx r30400 r38400
+expect spr_has_eight_topdown_metrics 0 \
+	'ok fixed3 0x30400 0x0' 'ok metric7 0x38700 0x0' -- check --group --pmu spr r30400 r38700
+expect skl_has_no_topdown_metrics 1 'error METRICS_UNAVAILABLE: .+' -- \
+	check --pmu skl r38000
 expect icl_names_its_events 0 \
 	'ok fixed3 0x30400 0x0' 'ok pmc0 0x301b7 0x10001' -- \
 	check --pmu icl topdown:slots offcore_response_0:demand_data_rd_any_response

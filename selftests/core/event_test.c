@@ -1656,6 +1656,8 @@ struct nvec {
 	u8 xr;			/* XR(i), or 0 */
 	bool v4;
 	u32 fm;			/* FM(x) */
+	bool pm;		/* PERF_CAPABILITIES[15]: PMUCTL_CAP_PERF_METRICS */
+	u32 pol;		/* PMUCTL_POLICY_* */
 };
 
 #define N(...)	{ .line = __LINE__, __VA_ARGS__ }
@@ -1726,9 +1728,29 @@ static const struct nvec nvecs[] = {
 	N(.models = GLC, .cfg = 0x013c | USR, .cnt = 0xff | BIT(PMUCTL_IDX_FIXED + 2)),
 	N(.models = ICX, .cfg = 0x013c | USR, .cnt = 0xff),
 	N(.models = NEW, .cfg = 0x0300 | USR, .cnt = BIT(PMUCTL_IDX_FIXED + 2)),
-	/* topdown metrics read PERF_METRICS, which pmuctl does not map */
-	N(.models = NEW, .cfg = 0x8000 | USR, .why = PMUCTL_R_NO_ELIGIBLE_COUNTER),
-	N(.models = NEW, .cfg = 0x8300 | USR, .why = PMUCTL_R_NO_ELIGIBLE_COUNTER),
+	/*
+	 * Topdown metrics: bytes of PERF_METRICS where PERF_CAPABILITIES[15]
+	 * says it exists, 4 on Ice Lake, 8 from Golden Cove on [LNX 6.12:
+	 * INTEL_TD_METRIC_*, num_topdown_events]; the slots rule is the
+	 * group's (sched_test).
+	 */
+	N(.models = NEW, .cfg = 0x8000 | USR, .why = PMUCTL_R_METRICS_UNAVAILABLE),
+	N(.models = NEW, .cfg = 0x8300 | USR, .why = PMUCTL_R_METRICS_UNAVAILABLE),
+	N(.models = NEW " adl_glc", .pm = true, .cfg = 0x8000 | USR, .cnt = BIT(PMUCTL_IDX_METRIC)),
+	N(.models = NEW " adl_glc", .pm = true, .cfg = 0x8300 | USR | OS,
+	  .cnt = BIT(PMUCTL_IDX_METRIC + 3)),
+	N(.models = ICX, .pm = true, .cfg = 0x8400 | USR, .why = PMUCTL_R_METRICS_UNAVAILABLE),
+	N(.models = GLC " adl_glc", .pm = true, .cfg = 0x8400 | USR, .cnt = BIT(PMUCTL_IDX_METRIC + 4)),
+	N(.models = GLC " adl_glc", .pm = true, .cfg = 0x8700 | USR, .cnt = BIT(PMUCTL_IDX_METRIC + 7)),
+	N(.models = "skl arch adl_grt srf", .pm = true, .cfg = 0x8000 | USR,
+	  .why = PMUCTL_R_METRICS_UNAVAILABLE),
+	N(.models = NEW, .pm = true, .cfg = 0x8800 | USR, .why = PMUCTL_R_NO_ELIGIBLE_COUNTER),
+	N(.models = NEW, .pm = true, .cfg = 0x8000 | USR | INV | CMASK(1),
+	  .why = PMUCTL_R_NO_ELIGIBLE_COUNTER),
+	N(.models = NEW, .pm = true, .cfg = 0x8000 | USR | ANY, .why = PMUCTL_R_ANY_NOT_ALLOWED),
+	N(.models = NEW, .pm = true, .pol = PMUCTL_POLICY_NO_METRICS, .cfg = 0x8000 | USR,
+	  .why = PMUCTL_R_METRICS_UNAVAILABLE),
+	N(.models = ICX, .pm = true, .cfg = 0x8001 | USR, .cnt = 0xff),	/* event 1: no metric */
 	/* ---- AnyThread: none, whatever the version says ---- */
 	N(.models = NEW, .cfg = 0x00c0 | USR | ANY, .why = PMUCTL_R_ANY_NOT_ALLOWED),
 	N(.models = NEW, .v4 = true, .cfg = 0x00c0 | USR | ANY, .why = PMUCTL_R_ANY_NOT_ALLOWED),
@@ -1846,7 +1868,10 @@ TEST(todays_cores_follow_their_tables)
 				c.fixed_mask = v->fm & 0xffff;
 				c.nr_fixed = 32 - __builtin_clz(c.fixed_mask | 1);
 			}
-			ret = pmuctl_event_classify(m, &c, 0, v->cfg, v->extra, 0, &cls, &reason);
+			if (v->pm)
+				c.flags |= PMUCTL_CAP_PERF_METRICS;
+			ret = pmuctl_event_classify(m, &c, v->pol, v->cfg, v->extra, 0,
+						    &cls, &reason);
 			if (v->why != PMUCTL_R_NONE) {
 				EXPECT_EQ(-EINVAL, ret) TH_LOG("line %d %s", v->line, m->name);
 				EXPECT_EQ(v->why, reason) {

@@ -1348,7 +1348,7 @@ TEST_F(arb, conflicting_claim_changes_nothing)
 	EXPECT_EQ(-EINVAL, pmuctl_cpu_claim(&self->st, 2, q, 2));
 	EXPECT_EQ(0, memcmp(&before, &self->st, sizeof(before)));
 	/* out-of-range counter index and register */
-	q[0] = (struct pmuctl_place){ .idx = PMUCTL_IDX_MAX, .xreg = -1 };
+	q[0] = (struct pmuctl_place){ .idx = PMUCTL_IDX_ALL, .xreg = -1 };
 	EXPECT_EQ(-EINVAL, pmuctl_cpu_claim(&self->st, 2, q, 1));
 	q[0] = (struct pmuctl_place){ .idx = 3, .xreg = PMUCTL_XREG_MAX };
 	EXPECT_EQ(-EINVAL, pmuctl_cpu_claim(&self->st, 2, q, 1));
@@ -1843,6 +1843,86 @@ TEST(prefers_fixed_counters)
 	EXPECT_GT(4, p[2].idx);
 	EXPECT_EQ(PMUCTL_COUNTER_FIXED | 1, pmuctl_idx_to_counter(p[1].idx));
 	EXPECT_EQ((u32)p[2].idx, pmuctl_idx_to_counter(p[2].idx));
+}
+
+/*
+ * Topdown metrics (PERF_METRICS, Linux 6.12's metric events 0x8000 +
+ * 0x100 * i): each needs TOPDOWN.SLOTS 0x0400 in its group at the same
+ * levels, anywhere in it; a metric is a byte of PERF_METRICS, held with
+ * fixed counter 3 by one session; task scope (POLICY_NO_METRICS) has none.
+ */
+TEST(metrics_ride_on_slots)
+{
+	const struct pmuctl_model *m = pmuctl_model_by_name("spr");
+	struct pmuctl_caps caps = caps_spr8;
+	struct pmuctl_event e[4] = {
+		evt(0x8000 | USR, 0), evt(0x0400 | USR, 0), evt(0x8700 | USR, 0),
+		evt(0x00c4 | USR, 0),
+	};
+	struct pmuctl_cpu_state st;
+	struct pmuctl_place p[4];
+	struct pmuctl_view v;
+	u32 reason, index;
+
+	/* no PERF_CAPABILITIES[15]: no metric */
+	EXPECT_EQ(-EINVAL, sched_on(m, &caps, NULL, e, 3, p, &reason, &index));
+	EXPECT_EQ((u32)PMUCTL_R_METRICS_UNAVAILABLE, reason);
+	EXPECT_EQ(0U, index);
+	caps.flags |= PMUCTL_CAP_PERF_METRICS;
+	ASSERT_EQ(0, sched_on(m, &caps, NULL, e, 4, p, &reason, &index));
+	EXPECT_EQ(PMUCTL_IDX_METRIC + 0, p[0].idx);
+	EXPECT_EQ(PMUCTL_IDX_FIXED + 3, p[1].idx);
+	EXPECT_EQ(PMUCTL_IDX_METRIC + 7, p[2].idx);
+	EXPECT_GT(PMUCTL_IDX_FIXED, p[3].idx);
+	EXPECT_EQ(PMUCTL_COUNTER_METRICS, pmuctl_idx_to_counter(p[0].idx));
+	EXPECT_EQ(PMUCTL_COUNTER_METRICS, pmuctl_idx_to_counter(p[2].idx));
+	/* without the slots event, or at other levels: refused, naming the metric */
+	EXPECT_EQ(-EINVAL, sched_on(m, &caps, NULL, &e[2], 2, p, &reason, &index));
+	EXPECT_EQ((u32)PMUCTL_R_METRICS_NEED_SLOTS, reason);
+	EXPECT_EQ(0U, index);
+	e[1].config |= OS;
+	EXPECT_EQ(-EINVAL, sched_on(m, &caps, NULL, e, 4, p, &reason, &index));
+	EXPECT_EQ((u32)PMUCTL_R_METRICS_NEED_SLOTS, reason);
+	EXPECT_EQ(0U, index);
+	e[0].config |= OS;
+	e[2].config |= OS;
+	ASSERT_EQ(0, sched_on(m, &caps, NULL, e, 3, p, &reason, &index));
+	/* SLOTS_P 0x01a4 on a generic counter divides nothing */
+	e[1].config = 0x01a4 | USR | OS;
+	EXPECT_EQ(-EINVAL, sched_on(m, &caps, NULL, e, 3, p, &reason, &index));
+	EXPECT_EQ((u32)PMUCTL_R_METRICS_NEED_SLOTS, reason);
+	e[1].config = 0x0400 | USR | OS;
+	/* one metric twice: one byte, one event */
+	e[2].config = 0x8000 | USR | OS;
+	EXPECT_EQ(-EBUSY, sched_on(m, &caps, NULL, e, 3, p, &reason, &index));
+	EXPECT_EQ((u32)PMUCTL_R_COUNTERS_BUSY, reason);
+	EXPECT_EQ(2U, index);
+	e[2].config = 0x8700 | USR | OS;
+	/* held by a session: slots and the metrics with it */
+	ASSERT_EQ(0, sched_on(m, &caps, NULL, e, 3, p, &reason, &index));
+	memset(&st, 0, sizeof(st));
+	ASSERT_EQ(0, pmuctl_cpu_claim(&st, 1, p, 3));
+	EXPECT_EQ(BIT(PMUCTL_IDX_FIXED + 3) | BIT(PMUCTL_IDX_METRIC) |
+		  BIT(PMUCTL_IDX_METRIC + 7), pmuctl_cpu_held(&st));
+	EXPECT_EQ(-EBUSY, sched_on(m, &caps, &st, e, 3, p, &reason, &index));
+	EXPECT_EQ((u32)PMUCTL_R_COUNTERS_BUSY, reason);
+	ASSERT_EQ(0, sched_on(m, &caps, NULL, e, 3, p, &reason, &index));
+	EXPECT_EQ(0, pmuctl_cpu_release(&st, 1, p, 3));
+	EXPECT_EQ(0ULL, pmuctl_cpu_held(&st));
+	/* task scope: no metric */
+	pmuctl_view_init(&v);
+	EXPECT_EQ(-EINVAL, pmuctl_group_schedule(m, &caps, PMUCTL_POLICY_NO_METRICS,
+						 &v, e, 3, p, &reason, &index));
+	EXPECT_EQ((u32)PMUCTL_R_METRICS_UNAVAILABLE, reason);
+	EXPECT_EQ(0U, index);
+	/* Ice Lake has 4 metrics: 0x8700 is not one */
+	m = pmuctl_model_by_name("icx");
+	EXPECT_EQ(-EINVAL, sched_on(m, &caps, NULL, e, 3, p, &reason, &index));
+	EXPECT_EQ((u32)PMUCTL_R_METRICS_UNAVAILABLE, reason);
+	EXPECT_EQ(2U, index);
+	e[2].config = 0x8300 | USR | OS;
+	ASSERT_EQ(0, sched_on(m, &caps, NULL, e, 3, p, &reason, &index));
+	EXPECT_EQ(PMUCTL_IDX_METRIC + 3, p[2].idx);
 }
 
 TEST_HARNESS_MAIN

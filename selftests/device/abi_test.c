@@ -452,10 +452,13 @@ static const struct {
 	{ __LINE__, "skl", 4, 4, 48, 3, 48,
 	  PMUCTL_CAP_ANY_THREAD | PMUCTL_CAP_FULL_WIDTH_WRITE, 1ULL << 13, 0x7, 0xffffff80U },
 	/* Ice Lake-SP and Sapphire Rapids: EAX 0x08300805 ECX 0xf EDX 0x8604. */
+	/* ... with PERF_METRICS (PERF_CAPABILITIES bit 15). */
 	{ __LINE__, "icx", 5, 8, 48, 4, 48,
-	  PMUCTL_CAP_ANY_DEPRECATED | PMUCTL_CAP_FULL_WIDTH_WRITE, 1ULL << 13, 0xf, 0xffffff00U },
+	  PMUCTL_CAP_ANY_DEPRECATED | PMUCTL_CAP_FULL_WIDTH_WRITE | PMUCTL_CAP_PERF_METRICS,
+	  1ULL << 13 | 1ULL << 15, 0xf, 0xffffff00U },
 	{ __LINE__, "spr", 5, 8, 48, 4, 48,
-	  PMUCTL_CAP_ANY_DEPRECATED | PMUCTL_CAP_FULL_WIDTH_WRITE, 1ULL << 13, 0xf, 0xffffff00U },
+	  PMUCTL_CAP_ANY_DEPRECATED | PMUCTL_CAP_FULL_WIDTH_WRITE | PMUCTL_CAP_PERF_METRICS,
+	  1ULL << 13 | 1ULL << 15, 0xf, 0xffffff00U },
 };
 
 /* The preset regmodel_caps=auto picks for a CPU (kmod/regmodel.c rm_auto). */
@@ -1020,8 +1023,15 @@ static const struct rule_vec {
 	  { E(EV_INST | USR, 0, 0), E(EV_LLC_REF | USR | ANY, 0, 0) } },
 	{ __LINE__, M_ICX | M_SPR, 0, 0, 0, 3,	/* fixed 3, and 0x0200 on fixed 1 */
 	  { E(0x0400 | USR, 0, 0), E(0x0200 | USR, 0, 0), E(EV_SLOTS | USR, 0, 0) } },
-	{ __LINE__, M_ICX | M_SPR, -EINVAL, PMUCTL_R_NO_ELIGIBLE_COUNTER, 0, 1,
-	  { E(0x8000 | USR, 0, 0) } },	/* a topdown metric: no PERF_METRICS */
+	/* topdown metrics (the presets have PERF_METRICS): with slots only */
+	{ __LINE__, M_ICX | M_SPR, -EINVAL, PMUCTL_R_METRICS_NEED_SLOTS, 0, 1,
+	  { E(0x8000 | USR, 0, 0) } },
+	{ __LINE__, M_ICX | M_SPR, -EINVAL, PMUCTL_R_METRICS_NEED_SLOTS, 1, 2,
+	  { E(0x0400 | OS, 0, 0), E(0x8100 | USR, 0, 0) } },
+	{ __LINE__, M_ICX | M_SPR, 0, 0, 0, 3,
+	  { E(0x8100 | USR, 0, 0), E(0x0400 | USR, 0, 0), E(0x8300 | USR, 0, 0) } },
+	{ __LINE__, M_ICX, -EINVAL, PMUCTL_R_METRICS_UNAVAILABLE, 1, 2,
+	  { E(0x0400 | USR, 0, 0), E(0x8400 | USR, 0, 0) } },	/* Ice Lake: 4 */
 	{ __LINE__, M_ICX, -EINVAL, PMUCTL_R_EXTRA_MASK, 0, 1,
 	  { E(SKL_RSP0 | USR, REQ0 | ANYRSP | BIT(14), 0) } },
 	{ __LINE__, M_ICX, -EINVAL, PMUCTL_R_EXTRA_UNEXPECTED, 0, 1,

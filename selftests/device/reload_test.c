@@ -767,6 +767,95 @@ TEST_F(reload, hybrid_meteor_lake_types_from_leaf_23h)
 	EXPECT_EQ(0, state_wait_clean(1000));
 }
 
+/*
+ * Topdown metrics on the register model's Ice Lake-SP (PERF_CAPABILITIES
+ * bit 15): TOPDOWN.SLOTS on fixed counter 3 and two metrics read
+ * PERF_METRICS (rdpmc ECX bit 29); START enables GLOBAL_CTRL bit 48 with
+ * fixed counter 3, STOP clears it; RESET and RELEASE zero fixed counter 3
+ * and PERF_METRICS together; a metric without slots, and in task scope,
+ * is refused and changes nothing.
+ */
+#define MSR_FIXED_CTR3		0x30c
+#define MSR_FIXED_CTRL		0x38d
+#define MSR_GLOBAL_CTRL		0x38f
+#define MSR_PERF_METRICS	0x329
+
+TEST_F(reload, perf_metrics_follow_slots)
+{
+	struct pmuctl_event ev[3] = {
+		ev_make(0x0400 | USR | OS, 0, 0),	/* slots */
+		ev_make(0x8000 | USR | OS, 0, 0),	/* retiring */
+		ev_make(0x8300 | USR | OS, 0, 0),	/* backend bound */
+	};
+	struct pmuctl_program p;
+	struct pmuctl_info in;
+	struct snap before = { 0 };
+	struct pregs rg;
+	__u64 val[3];
+	int fd, ret;
+
+	if (access(PARAM_DIR "/regmodel_caps", F_OK))
+		SKIP(return, "needs the register-model build");
+	ret = load_variant(self, "icx", "");
+	ASSERT_EQ(0, ret) TH_LOG("insmod regmodel_caps=icx: %s", strerror(-ret));
+	fd = self->fd = dev_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, dev_info(fd, &in));
+	EXPECT_TRUE(!!(in.caps.flags & PMUCTL_CAP_PERF_METRICS));
+
+	/* refusals first: nothing changes */
+	ASSERT_EQ(0, snap_take(&before));
+	ret = dev_program(fd, &ev[1], 2, 0x1, &p);
+	EXPECT_EQ(-EINVAL, ret);
+	EXPECT_EQ((__u32)PMUCTL_R_METRICS_NEED_SLOTS, p.err_reason);
+	EXPECT_EQ(0U, p.err_index);
+	ret = dev_program_task(fd, ev, 3, 0, &p);
+	EXPECT_EQ(-EINVAL, ret);
+	EXPECT_EQ((__u32)PMUCTL_R_METRICS_UNAVAILABLE, p.err_reason);
+	EXPECT_EQ(1U, p.err_index);
+	EXPECT_UNCHANGED(&before, false);
+	snap_free(&before);
+
+	ASSERT_EQ(0, regs_preset(0, MSR_PERF_METRICS, 0x0102030405060708ULL));
+	ret = dev_program(fd, ev, 3, 0x1, &p);
+	ASSERT_EQ(0, ret) TH_LOG("reason %u index %u", p.err_reason, p.err_index);
+	EXPECT_EQ((__u32)(PMUCTL_COUNTER_FIXED | 3), ev[0].counter);
+	EXPECT_EQ((__u32)PMUCTL_COUNTER_METRICS, ev[1].counter);
+	EXPECT_EQ((__u32)PMUCTL_COUNTER_METRICS, ev[2].counter);
+	/* programmed stopped and zeroed, PERF_METRICS with fixed counter 3 */
+	ASSERT_EQ(0, regs_read(&rg));
+	EXPECT_EQ(0ULL, regs_get(&rg, 0, MSR_PERF_METRICS));
+	EXPECT_EQ(0ULL, regs_get(&rg, 0, MSR_GLOBAL_CTRL) & (1ULL << 48));
+	EXPECT_EQ(0, dev_ctl(fd, PMUCTL_IOC_START));
+	ASSERT_EQ(0, regs_read(&rg));
+	EXPECT_EQ((1ULL << 48) | (1ULL << 35),
+		  regs_get(&rg, 0, MSR_GLOBAL_CTRL) & ((1ULL << 48) | (1ULL << 35)));
+	EXPECT_EQ(0x3000ULL, regs_get(&rg, 0, MSR_FIXED_CTRL) & 0xf000);
+	/* the raw register, for each metric */
+	ASSERT_EQ(0, regs_preset(0, MSR_FIXED_CTR3, 1000));
+	ASSERT_EQ(0, regs_preset(0, MSR_PERF_METRICS, 0x00000000ff00ff00ULL));
+	ASSERT_EQ(0, dev_read(fd, 0, val, 3));
+	EXPECT_EQ(1000ULL, val[0]);
+	EXPECT_EQ(0xff00ff00ULL, val[1]);
+	EXPECT_EQ(0xff00ff00ULL, val[2]);
+	/* RESET: both zero, still running */
+	EXPECT_EQ(0, dev_ctl(fd, PMUCTL_IOC_RESET));
+	ASSERT_EQ(0, regs_read(&rg));
+	EXPECT_EQ(0ULL, regs_get(&rg, 0, MSR_FIXED_CTR3));
+	EXPECT_EQ(0ULL, regs_get(&rg, 0, MSR_PERF_METRICS));
+	EXPECT_EQ(1ULL << 48, regs_get(&rg, 0, MSR_GLOBAL_CTRL) & (1ULL << 48));
+	EXPECT_EQ(0, dev_ctl(fd, PMUCTL_IOC_STOP));
+	ASSERT_EQ(0, regs_read(&rg));
+	EXPECT_EQ(0ULL, regs_get(&rg, 0, MSR_GLOBAL_CTRL) & ((1ULL << 48) | (1ULL << 35)));
+	ASSERT_EQ(0, regs_preset(0, MSR_PERF_METRICS, 0x55));
+	EXPECT_EQ(0, dev_ctl(fd, PMUCTL_IOC_RELEASE));
+	ASSERT_EQ(0, regs_read(&rg));
+	EXPECT_EQ(0ULL, regs_get(&rg, 0, MSR_PERF_METRICS));
+	close(fd);
+	self->fd = -1;
+	EXPECT_EQ(0, state_wait_clean(1000));
+}
+
 TEST_F(reload, perfmon_v6_program_refused_where_perf_is_unreserved)
 {
 	struct pmuctl_event ev = ev_make(EV_BR | USR, 0, GONLY);

@@ -81,6 +81,12 @@
  */
 #define PMUCTL_COUNTER_FIXED	(1U << 30)
 #define PMUCTL_COUNTER_NONE	0xffffffffU
+/*
+ * rdpmc ECX bit 29 reads IA32_PERF_METRICS (MSR 0x329) [SDM vol. 3B,
+ * "Performance Metrics"; LNX: INTEL_PMC_FIXED_RDPMC_METRICS]: the counter
+ * of every topdown metric event (see struct pmuctl_event).
+ */
+#define PMUCTL_COUNTER_METRICS	(1U << 29)
 
 /* pmuctl_event.flags */
 #define PMUCTL_EVENT_GENERIC_ONLY	(1U << 0)	/* never place on a fixed counter */
@@ -96,10 +102,26 @@
  *		with umask N+1 names fixed counter N alone, as Intel's lists
  *		write it: 0x0100 INST_RETIRED.ANY (Linux: PREC_DIST), 0x0200,
  *		0x0300, and 0x0400 TOPDOWN.SLOTS on fixed counter 3, read with
- *		rdpmc ECX PMUCTL_COUNTER_FIXED | 3.  Linux's topdown metric
- *		pseudo events (event 0, umask 0x80 and up, read through
- *		PERF_METRICS with rdpmc ECX bit 29) have no counter in pmuctl
- *		yet: PMUCTL_R_NO_ELIGIBLE_COUNTER.
+ *		rdpmc ECX PMUCTL_COUNTER_FIXED | 3.
+ *		Topdown metrics (PMUCTL_CAP_PERF_METRICS): Linux's pseudo
+ *		events, event 0 with umask 0x80 + i for metric i of
+ *		IA32_PERF_METRICS: 0x8000 retiring, 0x8100 bad speculation,
+ *		0x8200 frontend bound, 0x8300 backend bound, and from Golden
+ *		Cove on (models spr, gnr, adl_glc) 0x8400 heavy operations,
+ *		0x8500 branch mispredict, 0x8600 fetch latency, 0x8700 memory
+ *		bound.  As perf, a metric event needs TOPDOWN.SLOTS 0x0400 in
+ *		its group (PMUCTL_R_METRICS_NEED_SLOTS), at the same privilege
+ *		levels (USR, OS: PERF_METRICS has no filter of its own, it
+ *		divides the slots of fixed counter 3), without edge, invert,
+ *		cmask or AnyThread; not in task scope
+ *		(PMUCTL_R_METRICS_UNAVAILABLE: the register cannot be saved
+ *		and given back per thread).  Its @counter is
+ *		PMUCTL_COUNTER_METRICS, and reads (rdpmc, PMUCTL_IOC_READ)
+ *		give the raw register, byte i being metric i's share of the
+ *		slots in 255ths since the group started or was reset:
+ *		metric i counts slots * ((raw >> 8 * i) & 0xff) / 0xff slots,
+ *		as perf computes it (libpmuctl: pmuctl_topdown_slots()).
+ *		Fixed counter 3 and PERF_METRICS are zeroed together.
  * @extra:	in: value of the event's extra MSR (OFFCORE_RSP_x, PEBS_FRONTEND,
  *		PEBS_LD_LAT), 0 for events that have none.
  * @flags:	in: PMUCTL_EVENT_*.
@@ -177,6 +199,15 @@ struct pmuctl_event {
  * CPUs" at struct pmuctl_program.
  */
 #define PMUCTL_CAP_HYBRID		(1U << 6)
+/*
+ * IA32_PERF_CAPABILITIES[15]: the IA32_PERF_METRICS register exists,
+ * enabled by GLOBAL_CTRL bit 48; it divides the slots of fixed counter 3
+ * into the topdown metrics (struct pmuctl_event), of which the model
+ * table says how many there are (Ice Lake's icl and icx 4; spr, gnr and
+ * adl_glc 8; none elsewhere).  Meteor Lake reads the bit as 0 (Linux
+ * 6.12 intel_pmu_broken_perf_cap()).
+ */
+#define PMUCTL_CAP_PERF_METRICS		(1U << 8)
 #define PMUCTL_CAP_PMC3_WITHHELD	(1U << 7)	/* no event is placed on PMC3 */
 
 /* Architectural events, CPUID.0AH:EBX bit numbers (bit set = unavailable). */
@@ -747,6 +778,18 @@ enum pmuctl_reason {
 	 * type (or of a type not known yet) exist.
 	 */
 	PMUCTL_R_CPU_TYPE = 45,
+	/*
+	 * A topdown metric event (event 0, umask 0x80 and up) on a PMU
+	 * without PERF_METRICS (PMUCTL_CAP_PERF_METRICS), past the metrics
+	 * its model has (4 on Ice Lake, 8 from Golden Cove on), or in a
+	 * task-scope group.
+	 */
+	PMUCTL_R_METRICS_UNAVAILABLE = 46,
+	/*
+	 * A topdown metric event whose group has no TOPDOWN.SLOTS 0x0400
+	 * event at the same privilege levels (USR, OS).
+	 */
+	PMUCTL_R_METRICS_NEED_SLOTS = 47,
 	PMUCTL_R_NR
 };
 
