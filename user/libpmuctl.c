@@ -574,6 +574,10 @@ static int program_done(struct pmuctl *p, const struct pmuctl_event *ev,
 		unsigned int w = fixed ? p->info.caps.fixed_width
 				       : p->info.caps.gp_width;
 
+		/* PERF_METRICS is eight bytes, not a counter. */
+		if (ev[i].counter == PMUCTL_COUNTER_METRICS)
+			w = 64;
+
 		if (task && p->info.task_bits && p->info.task_bits < w)
 			w = p->info.task_bits;
 		p->ctr.ecx[i] = ev[i].counter;

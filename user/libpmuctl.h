@@ -63,7 +63,8 @@ struct pmuctl_error {
  * for callers; the layout is part of the library's ABI.
  * @ecx:	per event, the rdpmc counter number (PMUCTL_COUNTER_FIXED | i
  *		for fixed counter i), in the order the events were given.
- * @mask:	per event, 2^width - 1 of its counter: deltas wrap there.  For
+ * @mask:	per event, 2^width - 1 of its counter: deltas wrap there
+ *		(all ones for a topdown metric: see pmuctl_topdown_slots()).  For
  *		task scope, 2^task_bits - 1 when pmuctl_info.task_bits is
  *		below the counter's width (32 where the CPU lacks full-width
  *		writes: rdpmc then shows the thread's count modulo 2^32).
@@ -655,6 +656,31 @@ static inline uint64_t pmuctl_delta(const struct pmuctl_counters *c,
 				    uint64_t after)
 {
 	return (after - before) & c->mask[i];
+}
+
+/**
+ * pmuctl_topdown_slots() - the slots a topdown metric event counted
+ * @slots:	TOPDOWN.SLOTS (0x0400, fixed counter 3) of the same group.
+ * @metrics:	the metric event's raw value: PERF_METRICS, as rdpmc
+ *		(PMUCTL_COUNTER_METRICS) or pmuctl_read_values() read it.
+ * @metric:	the metric, the event's umask - 0x80 (0 retiring, 1 bad
+ *		speculation, 2 frontend bound, 3 backend bound, 4..7 heavy
+ *		operations, branch mispredict, fetch latency, memory bound).
+ *
+ * Byte @metric of PERF_METRICS is that metric's share of the slots, in
+ * 255ths, since the group started or was reset (fixed counter 3 and
+ * PERF_METRICS are zeroed together): @slots * byte / 255, as perf computes
+ * it [Linux: icl_get_metrics_event_value()].  Read both with one
+ * pmuctl_read_counters(); the difference of two such values is the
+ * metric over the interval.
+ */
+static inline uint64_t pmuctl_topdown_slots(uint64_t slots, uint64_t metrics,
+					    unsigned int metric)
+{
+	uint64_t share = metric < 8 ? (metrics >> (8 * metric)) & 0xff : 0;
+
+	/* Slots are 48 bits wide: the product fits in 56. */
+	return (slots & ((1ULL << 48) - 1)) * share / 0xff;
 }
 
 /**

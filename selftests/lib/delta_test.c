@@ -144,4 +144,26 @@ TEST(deltas_of_nothing)
 	EXPECT_EQ(77ULL, out);
 }
 
+/*
+ * Topdown metrics as perf scales them (Linux 6.12
+ * icl_get_metrics_event_value(): slots * byte / 0xff): byte i of
+ * PERF_METRICS is metric i's share in 255ths.
+ */
+TEST(topdown_slots_scale_each_byte_of_perf_metrics)
+{
+	const uint64_t metrics = 0x11000000008033ffULL;
+
+	EXPECT_EQ(1000ULL, pmuctl_topdown_slots(1000, metrics, 0));	/* 0xff: all */
+	EXPECT_EQ(200ULL, pmuctl_topdown_slots(1000, metrics, 1));	/* 0x33 */
+	EXPECT_EQ(501ULL, pmuctl_topdown_slots(1000, metrics, 2));	/* 0x80: 128000/255 */
+	EXPECT_EQ(0ULL, pmuctl_topdown_slots(1000, metrics, 3));
+	EXPECT_EQ(66ULL, pmuctl_topdown_slots(1000, metrics, 7));	/* 0x11 */
+	EXPECT_EQ(0ULL, pmuctl_topdown_slots(1000, metrics, 8));	/* no such byte */
+	/* the largest slots count, the largest share: no overflow */
+	EXPECT_EQ((1ULL << 48) - 1,
+		  pmuctl_topdown_slots((1ULL << 48) - 1, 0xff, 0));
+	/* bits past the counter's 48 are not slots */
+	EXPECT_EQ(1000ULL, pmuctl_topdown_slots(1000 | 1ULL << 50, metrics, 0));
+}
+
 TEST_HARNESS_MAIN
