@@ -369,37 +369,6 @@ static void events_default(const struct pmuctl_caps *caps, struct tool_events *e
 	}
 }
 
-/*
- * perf's names of the default events, usable in -e on every PMU as
- * NAME[:u][:k] (neither: both levels, as perf and libpfm4 count by
- * default); libpfm4's tables name them differently on each PMU.
- */
-static bool alias_parse(const char *s, struct pmuctl_event *ev)
-{
-	const char *colon = strchr(s, ':');
-	size_t len = colon ? (size_t)(colon - s) : strlen(s);
-	uint64_t priv = 0;
-
-	for (size_t i = 0; i < ARRAY_SIZE(default_events); i++) {
-		if (strlen(default_events[i].name) != len ||
-		    strncmp(default_events[i].name, s, len))
-			continue;
-		for (const char *m = colon; m; m = strchr(m + 1, ':')) {
-			if (!strncmp(m, ":u", 2) && (m[2] == ':' || !m[2]))
-				priv |= PMUCTL_CFG_USR;
-			else if (!strncmp(m, ":k", 2) && (m[2] == ':' || !m[2]))
-				priv |= PMUCTL_CFG_OS;
-			else
-				return false;	/* libpfm4 says what is wrong */
-		}
-		memset(ev, 0, sizeof(*ev));
-		ev->config = default_events[i].code |
-			     (priv ? priv : PMUCTL_CFG_USR | PMUCTL_CFG_OS);
-		return true;
-	}
-	return false;
-}
-
 int tool_events_syntax(const char *cmd, const char *list)
 {
 	unsigned int n = 1;
@@ -420,7 +389,7 @@ int tool_events_get(const char *cmd, const struct pmuctl_info *info,
 {
 	const char *pmu = pmuctl_pfm_pmu_name(info->pmu_model);
 	char *copy, *save = NULL;
-	char msg[256];
+	char msg[512];
 
 	memset(e, 0, sizeof(*e));
 	if (!list) {
@@ -439,11 +408,9 @@ int tool_events_get(const char *cmd, const struct pmuctl_info *info,
 	for (char *s = strtok_r(copy, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
 		int ret;
 
-		if (alias_parse(s, &e->ev[e->nr])) {
-			e->name[e->nr++] = s;
-			continue;
-		}
-		ret = pmuctl_event_parse(pmu, s, &e->ev[e->nr], msg, sizeof(msg));
+		/* the library's resolver, as check's (perf's names too) */
+		ret = pmuctl_event_resolve(info->pmu_model, s, &e->ev[e->nr],
+					   msg, sizeof(msg));
 		if (ret == PMUCTL_PARSE_LITERAL) {
 			fprintf(stderr, "pmuctl %s: note: libpfm4 refused '%s' (%s); counting pmuctl's literal encoding, which the module judges\n",
 				cmd, s, msg);
