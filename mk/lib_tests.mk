@@ -9,11 +9,13 @@
 #   delta_test   pmuctl_delta(), pmuctl_deltas() on 40- and 48-bit counters;
 #   open_test    pmuctl_open() without a device;
 #   task_test    the task-scope calls and the rdpmc emulation of task
-#                scope, against a made-up module (the test defines ioctl(2)).
+#                scope, against a made-up module (the test defines ioctl(2));
+#   resolve_test pmuctl_event_resolve() on every model against 'pmuctl
+#                check' (build/bin/pmuctl): perf's generic names and more.
 # Included by the top Makefile after mk/lib.mk (LIB_A, LIB_LIBS), with
 # CC, CFLAGS and KSFT_CFLAGS defined.
 
-LIB_TEST_NAMES := names parse delta open task
+LIB_TEST_NAMES := names parse delta open task resolve
 LIB_TESTS := $(LIB_TEST_NAMES:%=build/tests/lib-%_test)
 
 TESTS += $(LIB_TESTS)
@@ -21,3 +23,6 @@ TESTS += $(LIB_TESTS)
 $(LIB_TESTS): build/tests/lib-%_test: selftests/lib/%_test.c $(LIB_A) $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(KSFT_CFLAGS) -o $@ $< $(LIB_A) $(LIB_LIBS)
+
+# resolve_test runs the tool's check on the same strings.
+build/tests/lib-resolve_test: build/bin/pmuctl

@@ -801,29 +801,85 @@ static void msg_set(char *msg, size_t msglen, const char *fmt, const char *s)
 }
 
 /*
- * libpfm4 4.13 encodes Skylake's ANY_REQUEST as 0x18007: bit 16 is
- * ANY_RESPONSE, which its own uequiv and Intel's event lists do not include
- * (ANY_REQUEST is 0x8007).  Next to a supplier or snoop bit (17..37) that
- * makes every such encoding one the module must refuse
- * (OFFCORE_ANY_RESPONSE_MIXED), so the bit goes when a supplier is given
- * and the user did not ask for any_response.  Otherwise it is kept: it is
- * then libpfm4's default response (a snoop alone is not a response).
+ * perf's generic hardware event names (PERF_COUNT_HW_*), encoded as Linux
+ * 6.12 encodes them on Intel (arch/x86/events/intel/core.c,
+ * intel_perfmon_event_map), with perf's aliases cpu-cycles and
+ * branch-instructions.  No model pmuctl drives has another encoding for
+ * them, but for ref-cycles: intel_pmu_ref_cycles_ext(), which
+ * intel_pmu_init_glc() and intel_pmu_init_grt() call (Sapphire and
+ * Granite Rapids, Alder Lake's both cores, Sierra Forest), makes it
+ * 0x013c where CPUID enumerates the architectural reference-cycles event.
+ * Linux drops the names whose architectural event CPUID.0AH:EBX marks
+ * unavailable (intel_arch_events_quirk()); pmuctl's module refuses those
+ * encodings then (EVENT_UNAVAILABLE).  The stall names (stalled-cycles-*)
+ * Linux maps on Nehalem to Ivy Bridge only, none of pmuctl's models.
  */
-#define SKL_OFFCORE_ANY_RESPONSE	(1ULL << 16)
-/* Supplier bits 17..30; a snoop alone is no response, keep ANY_RESPONSE. */
-#define SKL_OFFCORE_SUPPLIER		(((1ULL << 31) - 1) & ~((1ULL << 17) - 1))
+static const struct {
+	const char *name;
+	uint16_t code;		/* umask << 8 | event select */
+} generic_events[] = {
+	{ "cycles",              0x003c },
+	{ "cpu-cycles",          0x003c },
+	{ "instructions",        0x00c0 },
+	{ "cache-references",    0x4f2e },
+	{ "cache-misses",        0x412e },
+	{ "branches",            0x00c4 },
+	{ "branch-instructions", 0x00c4 },
+	{ "branch-misses",       0x00c5 },
+	{ "bus-cycles",          0x013c },
+	{ "ref-cycles",          0x0300 },	/* fixed counter 2's pseudo encoding */
+};
 
-static void skl_any_request_fix(const char *pmu, const char *str,
-				struct pmuctl_event *ev)
+/* Linux 6.12's ref-cycles 0x013c models (generic_events[]). */
+static bool ref_cycles_013c(uint32_t model)
 {
-	uint64_t sel = ev->config & PMUCTL_CFG_EVENT;
+	switch (model) {
+	case PMUCTL_MODEL_SPR:
+	case PMUCTL_MODEL_GNR:
+	case PMUCTL_MODEL_ADL_GLC:
+	case PMUCTL_MODEL_ADL_GRT:
+	case PMUCTL_MODEL_SRF:
+		return true;
+	default:
+		return false;
+	}
+}
 
-	if (!pmu || strcmp(pmu, "skl") || (sel != 0xb7 && sel != 0xbb))
-		return;
-	if ((ev->extra & SKL_OFFCORE_ANY_RESPONSE) &&
-	    (ev->extra & SKL_OFFCORE_SUPPLIER) &&
-	    !pmuctl_pfm_has_attr(str, "any_response"))
-		ev->extra &= ~SKL_OFFCORE_ANY_RESPONSE;
+/*
+ * "NAME[:u][:k]" with NAME one of generic_events[]: 1 and @ev when it is
+ * not one; 0 and @ev set; -ENOENT for another modifier (@msg says so).
+ */
+static int generic_event(uint32_t model, const char *s, struct pmuctl_event *ev,
+			 char *msg, size_t msglen)
+{
+	const char *colon = strchr(s, ':');
+	size_t len = colon ? (size_t)(colon - s) : strlen(s);
+	uint64_t priv = 0;
+	size_t i;
+
+	for (i = 0; i < NELEM(generic_events); i++)
+		if (strlen(generic_events[i].name) == len &&
+		    !strncmp(generic_events[i].name, s, len))
+			break;
+	if (i == NELEM(generic_events))
+		return 1;
+	for (const char *m = colon; m; m = strchr(m + 1, ':')) {
+		if (!strncmp(m, ":u", 2) && (m[2] == ':' || !m[2])) {
+			priv |= PMUCTL_CFG_USR;
+		} else if (!strncmp(m, ":k", 2) && (m[2] == ':' || !m[2])) {
+			priv |= PMUCTL_CFG_OS;
+		} else {
+			if (msg && msglen)
+				snprintf(msg, msglen, "perf's name '%.*s' takes the modifiers u and k only ('%.*s:u', '%.*s:k'): for '%s' use the PMU's own name of the event ('pmuctl list')",
+					 (int)len, s, (int)len, s, (int)len, s, s);
+			return -ENOENT;
+		}
+	}
+	ev->config = generic_events[i].code;
+	if (!strcmp(generic_events[i].name, "ref-cycles") && ref_cycles_013c(model))
+		ev->config = 0x013c;
+	ev->config |= priv ? priv : PMUCTL_CFG_USR | PMUCTL_CFG_OS;
+	return 0;
 }
 
 /* The libpfm4 PMU pmuctl_pfm_encode() resolves with; "" for the host's. */
@@ -848,8 +904,29 @@ static int pfm_select(const char *pmu)
 	return 0;
 }
 
-int pmuctl_event_parse(const char *pmu, const char *str,
-		       struct pmuctl_event *ev, char *msg, size_t msglen)
+/* The model whose events libpfm4 PMU @pfm names, PMUCTL_MODEL_NONE if none. */
+static uint32_t pfm_model(const char *pfm)
+{
+	if (!pfm)
+		return PMUCTL_MODEL_NONE;
+	if (!strcmp(pfm, "ix86arch"))
+		return PMUCTL_MODEL_ARCH;
+	for (uint32_t m = 0; m < NELEM(models); m++)
+		if (models[m].pfm && !strcmp(models[m].pfm, pfm) &&
+		    !strcmp(models[m].name, pfm))
+			return m;
+	return PMUCTL_MODEL_NONE;
+}
+
+/*
+ * The one resolver: raw, then perf's generic names, then libpfm4's names
+ * (with pfm.c's corrections).  @model says what the generic names are,
+ * @pmu the libpfm4 PMU (NULL: the host's); @host_model: the model comes
+ * from the host's libpfm4 PMU, known once it is selected.
+ */
+static int resolve(uint32_t model, bool host_model, const char *pmu,
+		   const char *str, struct pmuctl_event *ev, char *msg,
+		   size_t msglen)
 {
 	uint64_t config = 0, extra = 0;
 	int ret;
@@ -872,6 +949,11 @@ int pmuctl_event_parse(const char *pmu, const char *str,
 		return ret;
 	}
 
+	if (!host_model && model != PMUCTL_MODEL_NONE) {
+		ret = generic_event(model, str, ev, msg, msglen);
+		if (ret <= 0)
+			return ret;
+	}
 	ret = pfm_select(pmu);
 	if (ret) {
 		if (msg && msglen && ret == -EBUSY)
@@ -882,13 +964,32 @@ int pmuctl_event_parse(const char *pmu, const char *str,
 				 pmu ? pmu : "(this host)");
 		return ret;
 	}
+	if (host_model) {
+		ret = generic_event(pfm_model(pmuctl_pfm_name()), str, ev, msg, msglen);
+		if (ret <= 0)
+			return ret;
+	}
 	ret = pmuctl_pfm_encode(str, &config, &extra, msg, msglen);
 	if (ret < 0)
 		return ret;
 	ev->config = config;
 	ev->extra = extra;
-	skl_any_request_fix(pmu, str, ev);
 	return ret == PMUCTL_PFM_REFUSED ? PMUCTL_PARSE_LITERAL : 0;
+}
+
+int pmuctl_event_resolve(uint32_t model, const char *str,
+			 struct pmuctl_event *ev, char *msg, size_t msglen)
+{
+	const char *pmu = pmuctl_pfm_pmu_name(model);
+
+	/* a model this library does not know: the host's PMU names events */
+	return resolve(model, !pmu, pmu, str, ev, msg, msglen);
+}
+
+int pmuctl_event_parse(const char *pmu, const char *str,
+		       struct pmuctl_event *ev, char *msg, size_t msglen)
+{
+	return resolve(pfm_model(pmu), !pmu, pmu, str, ev, msg, msglen);
 }
 
 int pmuctl_events_parse(const char *pmu, const char *list,

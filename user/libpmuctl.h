@@ -34,7 +34,7 @@ extern "C" {
 #endif
 
 #define LIBPMUCTL_VERSION_MAJOR	1
-#define LIBPMUCTL_VERSION_MINOR	1
+#define LIBPMUCTL_VERSION_MINOR	2
 
 /* The device, unless the environment's PMUCTL_DEVICE names another. */
 #define PMUCTL_DEVICE_PATH	"/dev/pmuctl"
@@ -461,32 +461,70 @@ const char *pmuctl_model_name(uint32_t model);
 const char *pmuctl_pfm_pmu_name(uint32_t model);
 
 /**
- * pmuctl_event_parse() - one event by name or raw config
- * @pmu:	the libpfm4 PMU that resolves names (pmuctl_pfm_pmu_name() of
- *		the session's model, so the names are those of the PMU the
- *		module drives, on any host), or NULL for the host's.
- * @str:	"r<config>[:<extra>]" in hex, without EN and INT (e.g.
- *		"r300c0", "r301b7:10001"), or a libpfm4 event string such as
- *		"inst_retired:any_p:u" or "offcore_response_0:dmnd_data_rd:
- *		any_response" (the names perf --pfm-events and PAPI take).
+ * pmuctl_event_resolve() - one event by name or raw config, for a model
+ * @model:	pmuctl_info.pmu_model (PMUCTL_MODEL_*): its libpfm4 PMU
+ *		(pmuctl_pfm_pmu_name()) names the events, on any host; for
+ *		PMUCTL_MODEL_NONE or a model this library does not know, the
+ *		host's PMU does, as for pmuctl_event_parse(NULL, ...).
+ * @str:	one of, tried in this order:
+ *		- "r<config>[:<extra>]" in hex, without EN and INT (e.g.
+ *		  "r300c0", "r301b7:10001");
+ *		- perf's generic name, with ":u" and/or ":k": cycles
+ *		  (cpu-cycles) 0x003c, instructions 0x00c0, ref-cycles
+ *		  0x0300 (0x013c on spr, gnr, adl_glc, adl_grt, srf),
+ *		  branches (branch-instructions) 0x00c4, branch-misses
+ *		  0x00c5, bus-cycles 0x013c, cache-references 0x4f2e,
+ *		  cache-misses 0x412e, as Linux 6.12 encodes them on these
+ *		  models; every model has all of them (the module refuses
+ *		  one whose architectural event CPUID marks unavailable);
+ *		- a libpfm4 event string such as "inst_retired:any_p:u" or
+ *		  "offcore_response_0:dmnd_data_rd:any_response" (the names
+ *		  perf --pfm-events and PAPI take).
  * @ev:		out: the event, all other fields zero.
  * @msg:	out: why, when the return value is not 0 ("" else); may be
  *		NULL.
  * @msglen:	size of @msg.
  *
- * The EN and INT bits libpfm4 forces on are removed; a string with neither
- * u nor k counts at both levels, as perf does.  The rules are the module's:
- * this only translates.  On Skylake, libpfm4 4.13 encodes ANY_REQUEST with
- * bit 16 (ANY_RESPONSE) set; that bit is cleared unless the string asks
- * for any_response.
+ * This is the resolver of every pmuctl command (stat, watch, check): the
+ * same string gives the same encoding everywhere.  The EN and INT bits
+ * libpfm4 forces on are removed; a string with neither u nor k counts at
+ * both levels, as perf does.  The rules are the module's: this only
+ * translates.  libpfm4 4.13's encodings pmuctl corrects: on Skylake,
+ * ANY_REQUEST is 0x18007 (bit 16, ANY_RESPONSE, included); next to a
+ * supplier that bit is cleared unless the string asks for any_response
+ * (0x8007, as Intel's lists and libpfm4's own equivalence say).  On
+ * icl, icx and spr, TOPDOWN's *_SLOTS umasks of event 0xa4 get event
+ * select 0xa4; on spr, OFFCORE_RESPONSE_1 gets event 0x2b.  On Skylake,
+ * a snoop umask without a supplier, to which libpfm4 adds its default
+ * ANY_RESPONSE, is refused with -EINVAL: @msg says that libpfm4 added it
+ * and what to write instead.
  *
  * Return: 0; PMUCTL_PARSE_LITERAL when libpfm4 refused the string and @ev is
  * its literal composition (@msg says what libpfm4 said); -ENOENT for an
- * unknown event, umask or modifier; -EINVAL for a malformed string or a
- * value that does not fit; -ENODEV when libpfm4 has no such PMU; -EBUSY
- * when libpfm4 4.13 cannot switch to @pmu in this process (it can leave
- * ix86arch or the host's PMU only once; asking for the PMU in use still
- * works); -EOVERFLOW for an encoding pmuctl cannot represent; -ENOMEM.
+ * unknown event, umask or modifier (a modifier other than u and k on a
+ * generic name included); -EINVAL for a malformed string, a value that
+ * does not fit, or a string libpfm4 composes into a value no CPU of
+ * @model counts; -ENODEV when libpfm4 cannot name the events of the PMU; -EBUSY when libpfm4 4.13 cannot switch to @model's PMU in this
+ * process (it can leave ix86arch or the host's PMU only once; asking for
+ * the PMU in use still works); -EOVERFLOW for an encoding pmuctl cannot
+ * represent; -ENOMEM.
+ */
+int pmuctl_event_resolve(uint32_t model, const char *str,
+			 struct pmuctl_event *ev, char *msg, size_t msglen);
+
+/**
+ * pmuctl_event_parse() - one event by name or raw config, by libpfm4 PMU
+ * @pmu:	the libpfm4 PMU that resolves names (pmuctl_pfm_pmu_name() of
+ *		the session's model), or NULL for the host's.
+ * @str, @ev, @msg, @msglen: as for pmuctl_event_resolve().
+ *
+ * pmuctl_event_resolve() for the model whose libpfm4 PMU @pmu is ("knm",
+ * "knl", "skl", "icl", "icx", "spr"; "ix86arch": arch; NULL: the host's
+ * PMU, once libpfm4 has selected it).  perf's generic names resolve only
+ * for those; ix86arch stands for every model without a libpfm4 table, so
+ * there ref-cycles is 0x0300: pmuctl_event_resolve() knows the model.
+ *
+ * Return: as pmuctl_event_resolve(); -ENODEV when libpfm4 has no such PMU.
  */
 int pmuctl_event_parse(const char *pmu, const char *str,
 		       struct pmuctl_event *ev, char *msg, size_t msglen);

@@ -27,6 +27,16 @@
  *  - On spr, OFFCORE_RESPONSE_1 comes out as 0x012a, OFFCORE_RSP_0's event
  *    (as OCR), though its table entry names 0x12b: the bridge writes 0x2b
  *    (rsp1_fix()), so the name selects the register it names.
+ *  - On skl, ANY_REQUEST's code is 0x18007: bit 16 is ANY_RESPONSE, which
+ *    its own uequiv and Intel's event lists do not include (ANY_REQUEST
+ *    is 0x8007).  Next to a supplier (bits 17..30) that makes every such
+ *    encoding one the module refuses (OFFCORE_ANY_RESPONSE_MIXED), so the
+ *    bit goes when a supplier is there and the string does not name
+ *    any_response (skl_any_request_fix()).
+ *  - On skl, a snoop umask (bits 31..37) without a supplier gets the
+ *    default ANY_RESPONSE (bit 16): a mix no Skylake counts, which the
+ *    user did not write; the bridge refuses it saying so and what to
+ *    write (skl_snoop_only()).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -339,6 +349,11 @@ int pmuctl_pfm_init(const char *pmu)
 	return 0;
 }
 
+const char *pmuctl_pfm_name(void)
+{
+	return st.ready ? st.name : NULL;
+}
+
 /* libpfm4's encoding of @str: 0, or a libpfm4 error (PFM_ERR_*). */
 static int pfm_encode(const char *str, uint64_t *config, uint64_t *extra,
 		      int *count)
@@ -555,11 +570,60 @@ static void rsp1_fix(const char *event, uint64_t *config)
 	*config = (*config & ~SEL_EVENT) | 0x2b;
 }
 
+/*
+ * Skylake's OFFCORE_RSP_x fields (FACTS.md 2): request bits 0..15,
+ * ANY_RESPONSE bit 16, suppliers 17..30, snoops 31..37.
+ */
+#define SKL_ANY_RESPONSE	(1ULL << 16)
+#define SKL_SUPPLIER		0x7ffe0000ULL
+#define SKL_SNOOP		0x3f80000000ULL
+
+/* Skylake's OFFCORE_RESPONSE_0/1 (event 0xb7, 0xbb), by the encoding. */
+static bool skl_offcore(uint64_t config)
+{
+	return !strcasecmp(st.name, "skl") &&
+	       ((config & SEL_EVENT) == 0xb7 || (config & SEL_EVENT) == 0xbb);
+}
+
+/*
+ * libpfm4 4.13's Skylake ANY_REQUEST (the header comment): bit 16 next to
+ * a supplier goes, unless the string asks for any_response.  Alone, or
+ * with snoops only, bit 16 is also libpfm4's default ANY_RESPONSE and
+ * stays (skl_snoop_only() says what to do about the snoops).
+ */
+static void skl_any_request_fix(const char *event, uint64_t config,
+				uint64_t *extra)
+{
+	if (skl_offcore(config) && (*extra & SKL_ANY_RESPONSE) &&
+	    (*extra & SKL_SUPPLIER) && !pmuctl_pfm_has_attr(event, "any_response"))
+		*extra &= ~SKL_ANY_RESPONSE;
+}
+
 /* libpfm4's encodings pmuctl corrects, in one place. */
-static void pfm_fixes(const char *event, uint64_t *config)
+static void pfm_fixes(const char *event, uint64_t *config, uint64_t *extra)
 {
 	topdown_fix(event, config);
 	rsp1_fix(event, config);
+	skl_any_request_fix(event, *config, extra);
+}
+
+/*
+ * What libpfm4 composes and no Skylake counts (the header comment): a
+ * snoop umask without a supplier gets libpfm4's default ANY_RESPONSE,
+ * and ANY_RESPONSE with a snoop bit is a mix (the core's
+ * OFFCORE_ANY_RESPONSE_MIXED) that the user did not write.  Return:
+ * -EINVAL with @msg saying so and what to write, else 0.
+ */
+static int skl_snoop_only(const char *event, uint64_t config, uint64_t extra,
+			  char *msg, size_t len)
+{
+	if (!skl_offcore(config) || !(extra & SKL_ANY_RESPONSE) ||
+	    !(extra & SKL_SNOOP) || (extra & SKL_SUPPLIER) ||
+	    pmuctl_pfm_has_attr(event, "any_response"))
+		return 0;
+	say(msg, len, "libpfm4 added ANY_RESPONSE, its default response, to a snoop without a supplier: a mix Skylake does not count (OFFCORE_ANY_RESPONSE_MIXED); a snoop qualifies a supplier: write '%s:l3_hit' (or l3_miss, supplier_none, ...), or drop the snoop for any response",
+	    event);
+	return -EINVAL;
 }
 
 int pmuctl_pfm_encode(const char *event, uint64_t *config, uint64_t *extra,
@@ -604,7 +668,10 @@ int pmuctl_pfm_encode(const char *event, uint64_t *config, uint64_t *extra,
 			say(msg, msglen, "libpfm4 gives %d codes for '%s'", count, event);
 			return -EOVERFLOW;
 		}
-		pfm_fixes(s, &c);
+		pfm_fixes(s, &c, &x);
+		ret = skl_snoop_only(event, c, x, msg, msglen);
+		if (ret)
+			return ret;
 		*config = c;
 		*extra = x;
 		return 0;
@@ -669,7 +736,12 @@ int pmuctl_pfm_encode(const char *event, uint64_t *config, uint64_t *extra,
 	i = compose(&ev, at, n, config, extra, msg, msglen);
 	if (i == PMUCTL_PFM_REFUSED) {
 		/* buf is cut up by now: the caller's string, past "pmu::" */
-		pfm_fixes(event + (s - buf), config);
+		pfm_fixes(event + (s - buf), config, extra);
+		if (skl_snoop_only(event, *config, *extra, msg, msglen)) {
+			*config = 0;
+			*extra = 0;
+			return -EINVAL;
+		}
 		say(msg, msglen, "libpfm4: %s", pfm_strerror(ret));
 	}
 	return i;

@@ -44,6 +44,13 @@
 int pmuctl_pfm_init(const char *pmu);
 
 /**
+ * pmuctl_pfm_name() - the libpfm4 name of the selected PMU
+ *
+ * Return: e.g. "skl" or "ix86arch"; NULL while none is selected.
+ */
+const char *pmuctl_pfm_name(void);
+
+/**
  * pmuctl_pfm_encode() - encode one libpfm4 event string for pmuctl
  * @event:	"[pmu::]event[:umask...][:modifier[=value]...]", e.g.
  *		"offcore_response_0:dmnd_data_rd:ddr_near:u"; ':' and '.'
@@ -65,11 +72,15 @@ int pmuctl_pfm_init(const char *pmu);
  * ANY_RESPONSE (on Skylake, a supplier without a snoop also gets SNP_ANY);
  * MEM_TRANS_RETIRED:LOAD_LATENCY gets ldlat=3.
  *
- * Two libpfm4 4.13 encodings are corrected, whether libpfm4 accepts the
+ * Three libpfm4 4.13 encodings are corrected, whether libpfm4 accepts the
  * string or it is composed (pfm.c's header): on icl, icx and spr the
  * TOPDOWN umasks BACKEND_BOUND_SLOTS, BAD_SPEC_SLOTS, BR_MISPREDICT_SLOTS
- * and MEMORY_BOUND_SLOTS get event select 0xa4, and spr's
- * OFFCORE_RESPONSE_1 gets 0x2b (OFFCORE_RSP_1's OCR event).
+ * and MEMORY_BOUND_SLOTS get event select 0xa4; spr's OFFCORE_RESPONSE_1
+ * gets 0x2b (OFFCORE_RSP_1's OCR event); on skl, ANY_REQUEST (libpfm4's
+ * 0x18007) next to a supplier is 0x8007, unless the string names
+ * any_response.  On skl, a snoop umask without a supplier, to which
+ * libpfm4 adds its default ANY_RESPONSE, is refused (-EINVAL, @msg says
+ * that libpfm4 added it and what to write instead).
  *
  * When libpfm4 refuses a string whose names all exist, it is composed
  * instead, without any of libpfm4's rules:
@@ -93,7 +104,8 @@ int pmuctl_pfm_init(const char *pmu);
  * @msg libpfm4's error text; -ENOENT for an unknown event, umask or
  * modifier name, or a modifier pmuctl cannot compose (@msg says which);
  * -EINVAL for a malformed string, a modifier value that does not fit
- * its field, or another PMU's prefix; -ENODEV if no PMU is selected; -ENOMEM; -EOVERFLOW for an encoding
+ * its field, another PMU's prefix, or skl's snoop without a supplier;
+ * -ENODEV if no PMU is selected; -ENOMEM; -EOVERFLOW for an encoding
  * pmuctl cannot represent (more than one extra value).
  */
 int pmuctl_pfm_encode(const char *event, uint64_t *config, uint64_t *extra,

@@ -175,13 +175,6 @@ int tool_program_explain(const char *cmd, int ret, const struct pmuctl_error *er
 			 const struct tool_events *e);
 void tool_events_user_only(struct tool_events *e);
 
-/*
- * perf's name of a default event (instructions, cycles, ref-cycles,
- * branches, branch-misses), with :u and :k: tool_events_get() takes it
- * before libpfm4's names.  Return: true and @ev filled, or false.
- */
-bool tool_event_alias(const char *s, struct pmuctl_event *ev);
-
 /* "fixed2", "pmc0": the counter the module chose (an rdpmc ECX value). */
 const char *tool_counter_name(uint32_t counter, char *buf, size_t len);
 

@@ -181,7 +181,7 @@ struct check_ev {
 	int err;
 	u32 culprit;
 	struct pmuctl_place place;
-	char msg[256];
+	char msg[512];
 };
 
 struct check_ctx {
@@ -189,7 +189,6 @@ struct check_ctx {
 	const struct pmuctl_model *model;
 	struct pmuctl_caps caps;
 	bool group;
-	bool pfm_ready;
 };
 
 static void ev_refuse(struct check_ev *ev, int ret, u32 reason)
@@ -204,42 +203,35 @@ static void ev_refuse(struct check_ev *ev, int ret, u32 reason)
 }
 
 /*
- * Turn ev->arg into config/extra.  Returns 0 when the event goes on to the
- * core or its line is already decided (ev->state), -errno on trouble.
+ * Turn ev->arg into config/extra with the library's resolver, the one
+ * stat and watch use.  Returns 0 when the event goes on to the core or its
+ * line is already decided (ev->state), -errno on trouble.
  */
 static int check_resolve(struct check_ctx *c, struct check_ev *ev)
 {
+	struct pmuctl_event pe;
+	uint64_t config, extra;
 	int ret;
 
-	ret = pmuctl_raw_event(ev->arg, &ev->config, &ev->extra);
-	if (ret <= 0) {
-		if (ret)
-			tool_usage_error("check", "bad raw event '%s': expected r<config>[:<extra>], hex digits only, at most 64 bits each",
-					  ev->arg);
-		return ret;
-	}
-
-	if (!c->pfm_ready) {
-		ret = pmuctl_pfm_init(c->pmu->pfm);
-		if (ret < 0) {
-			fprintf(stderr, "pmuctl check: cannot resolve event names: libpfm4 PMU '%s': %s\n",
-				c->pmu->pfm, strerror(-ret));
-			return ret;
-		}
-		c->pfm_ready = true;
-	}
-
 	ev->msg[0] = '\0';
-	ret = pmuctl_pfm_encode(ev->arg, &ev->config, &ev->extra,
-				ev->msg, sizeof(ev->msg));
+	ret = pmuctl_event_resolve(c->pmu->model_id, ev->arg, &pe, ev->msg,
+				   sizeof(ev->msg));
+	ev->config = pe.config;
+	ev->extra = pe.extra;
 	switch (ret) {
 	case 0:
 		break;
-	case PMUCTL_PFM_REFUSED:
+	case PMUCTL_PARSE_LITERAL:
 		ev->pfm_refused = true;
 		break;
+	case -EINVAL:
+		/* a raw event with a bad number: the command line is wrong */
+		if (pmuctl_raw_event(ev->arg, &config, &extra) < 0) {
+			tool_usage_error("check", "%s", ev->msg);
+			return ret;
+		}
+		/* fall through */
 	case -ENOENT:		/* no such event, umask or modifier */
-	case -EINVAL:		/* malformed string, value out of range */
 	case -EOVERFLOW:	/* an encoding pmuctl cannot take */
 		if (!ev->msg[0])
 			snprintf(ev->msg, sizeof(ev->msg), "%s: %s",
@@ -247,8 +239,8 @@ static int check_resolve(struct check_ctx *c, struct check_ev *ev)
 		ev->state = ret == -ENOENT ? EV_UNKNOWN : EV_LIBPFM4;
 		break;
 	default:
-		fprintf(stderr, "pmuctl check: %s: %s\n", ev->arg,
-			ev->msg[0] ? ev->msg : strerror(-ret));
+		fprintf(stderr, "pmuctl check: cannot resolve '%s' (libpfm4 PMU '%s'): %s\n",
+			ev->arg, c->pmu->pfm, ev->msg[0] ? ev->msg : strerror(-ret));
 		return ret < 0 ? ret : -EIO;
 	}
 	return 0;
@@ -449,10 +441,13 @@ void check_usage(FILE *f)
 	      "        Sierra Forest, Grand Ridge)\n"
 	      "  arch  family 6 model 0,    version 2, gp=4, fixed=3, width=48\n"
 	      "libpfm4 4.13 has no table for gnr, adl_glc, adl_grt or srf:\n"
-	      "their events are raw events and the architectural names\n"
+	      "their events are raw events, the architectural and perf's names\n"
 	      "\n"
-	      "EVENT is a libpfm4 event string, e.g.\n"
-	      "offcore_response_0:dmnd_data_rd:any_response, or a raw event\n"
+	      "EVENT is resolved as stat and watch resolve it: perf's generic name\n"
+	      "(cycles, instructions, ref-cycles, branches, branch-misses,\n"
+	      "bus-cycles, cache-references, cache-misses; :u, :k), a libpfm4\n"
+	      "event string, e.g. offcore_response_0:dmnd_data_rd:any_response,\n"
+	      "or a raw event\n"
 	      "r<config>[:<extra>] in hex: config is the IA32_PERFEVTSELx image\n"
 	      "without EN and INT (set u/k yourself: 0x10000 user, 0x20000 kernel),\n"
 	      "extra the value of the event's extra MSR (OFFCORE_RSP_x, ...).\n"
@@ -462,8 +457,9 @@ void check_usage(FILE *f)
 	      "                              as programmed (an offcore event may move\n"
 	      "                              to the other OFFCORE_RSP register)\n"
 	      "  error REASON: TEXT          the rule the event breaks; UNKNOWN_EVENT and\n"
-	      "                              LIBPFM4 come from libpfm4, GROUP names the\n"
-	      "                              event (counted from 1) that sank the group\n"
+	      "                              LIBPFM4 come from resolving the name, GROUP\n"
+	      "                              names the event (counted from 1) that sank\n"
+	      "                              the group\n"
 	      "\n"
 	      "Exit status: 0 every event is valid, 1 some event is not, 2 usage error\n"
 	      "or trouble.\n", f);

@@ -282,37 +282,6 @@ static void events_default(const struct pmuctl_caps *caps, struct tool_events *e
 	}
 }
 
-/*
- * perf's names of the default events, usable in -e on every PMU as
- * NAME[:u][:k] (neither: both levels, as perf and libpfm4 count by
- * default); libpfm4's tables name them differently on each PMU.
- */
-bool tool_event_alias(const char *s, struct pmuctl_event *ev)
-{
-	const char *colon = strchr(s, ':');
-	size_t len = colon ? (size_t)(colon - s) : strlen(s);
-	uint64_t priv = 0;
-
-	for (size_t i = 0; i < ARRAY_SIZE(default_events); i++) {
-		if (strlen(default_events[i].name) != len ||
-		    strncmp(default_events[i].name, s, len))
-			continue;
-		for (const char *m = colon; m; m = strchr(m + 1, ':')) {
-			if (!strncmp(m, ":u", 2) && (m[2] == ':' || !m[2]))
-				priv |= PMUCTL_CFG_USR;
-			else if (!strncmp(m, ":k", 2) && (m[2] == ':' || !m[2]))
-				priv |= PMUCTL_CFG_OS;
-			else
-				return false;	/* libpfm4 says what is wrong */
-		}
-		memset(ev, 0, sizeof(*ev));
-		ev->config = default_events[i].code |
-			     (priv ? priv : PMUCTL_CFG_USR | PMUCTL_CFG_OS);
-		return true;
-	}
-	return false;
-}
-
 int tool_events_syntax(const char *cmd, const char *list)
 {
 	unsigned int n = 1;
@@ -333,7 +302,7 @@ int tool_events_get(const char *cmd, const struct pmuctl_info *info,
 {
 	const char *pmu = pmuctl_pfm_pmu_name(info->pmu_model);
 	char *copy, *save = NULL;
-	char msg[256];
+	char msg[512];
 
 	memset(e, 0, sizeof(*e));
 	if (!list) {
@@ -352,11 +321,9 @@ int tool_events_get(const char *cmd, const struct pmuctl_info *info,
 	for (char *s = strtok_r(copy, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
 		int ret;
 
-		if (tool_event_alias(s, &e->ev[e->nr])) {
-			e->name[e->nr++] = s;
-			continue;
-		}
-		ret = pmuctl_event_parse(pmu, s, &e->ev[e->nr], msg, sizeof(msg));
+		/* the library's resolver, as check's (perf's names too) */
+		ret = pmuctl_event_resolve(info->pmu_model, s, &e->ev[e->nr],
+					   msg, sizeof(msg));
 		if (ret == PMUCTL_PARSE_LITERAL) {
 			fprintf(stderr, "pmuctl %s: note: libpfm4 refused '%s' (%s); counting pmuctl's literal encoding, which the module judges\n",
 				cmd, s, msg);
@@ -471,6 +438,8 @@ const char *tool_counter_name(uint32_t counter, char *buf, size_t len)
 {
 	if (counter == PMUCTL_COUNTER_NONE)
 		snprintf(buf, len, "none");
+	else if (counter == PMUCTL_COUNTER_METRICS)
+		snprintf(buf, len, "metrics");
 	else if (counter & PMUCTL_COUNTER_FIXED)
 		snprintf(buf, len, "fixed%u", counter & ~PMUCTL_COUNTER_FIXED);
 	else

@@ -86,8 +86,7 @@ static bool matches(const char *pattern, const char *name)
 
 /*
  * perf's generic hardware event names (perf list hw): --names prints the
- * ones the tool resolves on the PMU, by the calls stat and watch make
- * (tool_event_alias(), then pmuctl_event_parse()).
+ * ones the library's resolver takes on the PMU, as stat and watch do.
  */
 static const char *const perf_names[] = {
 	"cycles", "cpu-cycles", "instructions", "cache-references",
@@ -100,8 +99,7 @@ static bool resolves(const char *pfm, const char *name)
 {
 	struct pmuctl_event ev;
 
-	return tool_event_alias(name, &ev) ||
-	       !pmuctl_event_parse(pfm, name, &ev, NULL, 0);
+	return !pmuctl_event_parse(pfm, name, &ev, NULL, 0);
 }
 
 static bool attr_info(int ev, int a, pfm_event_attr_info_t *ai)

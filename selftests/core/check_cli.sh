@@ -334,6 +334,40 @@ expect adl_grt_takes_0x27_as_a_plain_event 0 'ok pmc0 0x30127 0x0' -- \
 expect adl_grt_moves_second_ocr_value_to_rsp1 0 \
 	'ok pmc[0-5] 0x301b7 0x10001' 'ok pmc[0-5] 0x302b7 0x10002' -- \
 	check --pmu adl_grt --group r301b7:10001 r301b7:10002
+# One resolver (issue 13): check names events as stat and watch do, with
+# perf's generic names (Linux 6.12 intel_perfmon_event_map) and libpfm4's
+# names as libpmuctl corrects them.
+expect skl_takes_perfs_generic_names 0 \
+	'ok fixed1 0x3003c 0x0' 'ok fixed0 0x300c0 0x0' 'ok fixed2 0x30300 0x0' \
+	'ok pmc0 0x300c4 0x0' 'ok pmc0 0x300c5 0x0' 'ok pmc0 0x3013c 0x0' \
+	'ok pmc0 0x34f2e 0x0' 'ok pmc0 0x3412e 0x0' 'ok fixed1 0x1003c 0x0' \
+	'ok fixed1 0x2003c 0x0' -- \
+	check --pmu skl cycles instructions ref-cycles branches branch-misses \
+	bus-cycles cache-references cache-misses cycles:u cycles:k
+for p in spr gnr adl_glc adl_grt srf; do
+	# intel_pmu_ref_cycles_ext(): REF_TSC_P 0x013c, on fixed counter 2
+	expect ${p}_ref_cycles_is_0x013c 0 'ok fixed2 0x3013c 0x0' -- \
+		check --pmu $p ref-cycles
+done
+expect generic_name_takes_only_u_and_k 1 \
+	"error UNKNOWN_EVENT: perf's name 'cycles' takes the modifiers u and k only .+" -- \
+	check --pmu skl cycles:c=1
+# libpfm4 4.13's Skylake ANY_REQUEST is 0x18007 (bit 16 = ANY_RESPONSE):
+# next to a supplier it is 0x8007 here as in stat, not a mix to refuse.
+expect skl_any_request_with_supplier_is_0x8007 0 \
+	'ok fixed1 0x3003c 0x0' 'ok pmc0 0x301b7 0x3f84008007' -- \
+	check --pmu skl cycles offcore_response_0:l3_miss
+expect skl_named_any_response_stays_a_mix 1 \
+	'error OFFCORE_ANY_RESPONSE_MIXED: .+' -- \
+	check --pmu skl offcore_response_0:any_request:any_response:l3_miss
+# A snoop alone gets libpfm4's default ANY_RESPONSE: say so, and what to write.
+expect skl_snoop_without_supplier_says_libpfm4_added_any_response 1 \
+	"error LIBPFM4: libpfm4 added ANY_RESPONSE, its default response, to a snoop without a supplier: .+ write 'offcore_response_0:dmnd_data_rd:snp_none:l3_hit' .+" -- \
+	check --pmu skl offcore_response_0:dmnd_data_rd:snp_none
+expect skl_snoop_with_the_suggested_supplier_is_valid 0 \
+	'ok pmc0 0x301b7 0x801c0001' -- \
+	check --pmu skl offcore_response_0:dmnd_data_rd:snp_none:l3_hit
+
 run check --help
 for p in icl icx spr gnr adl_glc adl_grt srf; do
 	grep -q "^  $p " "$tmp/out"

@@ -11,16 +11,27 @@
  * offcore umasks are whole values (request and response in one, as on
  * Ice Lake and Sapphire Rapids), the offcore fields are probed bit by bit
  * with raw umasks instead (offcore_raw_combos()).  Each string goes to
- * libpfm4 directly, to pmuctl's bridge (user/pfm.c) and to the core:
+ * libpfm4 directly, to libpmuctl's resolver (pmuctl_event_resolve(), which
+ * every pmuctl command uses; user/pfm.c is its libpfm4 bridge) and to the
+ * core:
  *
- *  1. what libpfm4 encodes, the bridge must give back bit for bit (less
- *     EN and INT), and the core must accept, with the extra value in the
- *     MSR libpfm4 implies, and place alone on an empty CPU;
+ *  1. what libpfm4 encodes, the resolver must give back bit for bit (less
+ *     EN and INT, and with the corrections of bridge_want()), and the core
+ *     must accept, with the extra value in the MSR libpfm4 implies, and
+ *     place alone on an empty CPU; where libpfm4 composes a value no CPU
+ *     counts (Skylake's snoop without a supplier, bridge_refuses()), the
+ *     resolver must refuse it, saying libpfm4 added ANY_RESPONSE;
  *  2. what libpfm4 refuses for a rule the core also owns, the core must
  *     refuse, given the bridge's literal composition, with that rule's
  *     reason;
  *  3. every case where the two disagree on purpose is in disagreements[]
- *     with the reason, and every entry there must still occur.
+ *     with the reason, and every entry there must still occur;
+ *  4. 'pmuctl check' (build/bin/pmuctl, or $PMUCTL), given every string
+ *     of a PMU at once, must print for each the encoding the resolver gave
+ *     ("ok COUNTER CONFIG EXTRA") or the same refusal: the resolver's
+ *     message, or the core's reason for the resolver's encoding
+ *     (check_matches_library; the *_4gp variants repeat the strings of
+ *     knm, knl with other caps and are not run through check again).
  *
  * Runs anywhere: libpfm4 is forced to each PMU, the caps stand in for
  * CPUID as the module's register model has them.
@@ -35,12 +46,18 @@
 #include <string.h>
 #include <strings.h>
 
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <perfmon/pfmlib.h>
 
 #include "kselftest_harness.h"
 
 #include "core.h"
 #include "diff.h"
+#include "libpmuctl.h"
 #include "pfm.h"
 
 #define SEL_INT_EN	(PMUCTL_CFG_INT | PMUCTL_CFG_EN)
@@ -64,6 +81,7 @@ struct combo {
 	char str[256];		/* "EVENT[:attr...]", no PMU prefix */
 	u32 expect;		/* PMUCTL_R_* if libpfm4 refuses, or NOT_OWNED */
 	char twin[256];		/* @str without t where expect is ANY_NOT_ALLOWED, or "" */
+	bool check;		/* also through 'pmuctl check' (rule 4) */
 };
 
 /* What each side made of one combination. */
@@ -73,9 +91,10 @@ struct verdict {
 	int pfm_err;
 	uint64_t pfm_config, pfm_extra;
 	int pfm_count;
-	int bridge;		/* pmuctl_pfm_encode() return */
-	uint64_t config, extra;	/* from the bridge */
-	char msg[160];
+	int bridge;		/* pmuctl_event_resolve() return */
+	uint64_t config, extra;	/* from the resolver */
+	bool want_refused;	/* the resolver must refuse it (bridge_refuses()) */
+	char msg[512];		/* as 'pmuctl check' keeps it */
 	int core;		/* pmuctl_event_classify() return */
 	u32 reason;
 	struct pmuctl_class cls;
@@ -104,19 +123,6 @@ struct disagreement {
 	const char *why;
 	int line;
 };
-
-static bool skl_any_request_bit16(const struct combo *c, const struct verdict *v)
-{
-	(void)c;
-	return (v->pfm_extra & 0x18007) == 0x18007 &&
-	       (v->pfm_extra & (OFC_SUPPLIER | OFC_SNOOP));
-}
-
-static bool skl_default_any_response(const struct combo *c, const struct verdict *v)
-{
-	return !skl_any_request_bit16(c, v) && (v->pfm_extra & OFC_ANY_RESPONSE) &&
-	       !(v->pfm_extra & OFC_SUPPLIER) && (v->pfm_extra & OFC_SNOOP);
-}
 
 /* Event select 0: a pseudo encoding, fixed counters only [Linux 6.12]. */
 static unsigned int pseudo_umask(const struct verdict *v)
@@ -174,12 +180,12 @@ static const struct disagreement disagreements[] = {
 	{ "skl icl icx spr", LIBPFM_ACCEPTS, PMUCTL_R_RESERVED_BITS, "*:intx*", NULL,
 	  "intx, intxcp set PERFEVTSEL bits 32, 33 (IN_TX, IN_TXCP); pmuctl_event.config bits 32..63 are reserved in ABI v1",
 	  __LINE__ },
-	{ "skl", LIBPFM_ACCEPTS, PMUCTL_R_OFFCORE_ANY_RESPONSE_MIXED, "OFFCORE_RESPONSE_*", skl_any_request_bit16,
-	  "libpfm4's Skylake ANY_REQUEST is 0x18007, bit 16 (ANY_RESPONSE) beyond the 0x8007 its own equivalence names: ANY_REQUEST, explicit or default, with a supplier or snoop is a mix libpfm4 refuses when spelled out",
-	  __LINE__ },
-	{ "skl", LIBPFM_ACCEPTS, PMUCTL_R_OFFCORE_ANY_RESPONSE_MIXED, "OFFCORE_RESPONSE_*", skl_default_any_response,
-	  "given a snoop but no supplier, libpfm4 adds ANY_RESPONSE as the default supplier, a mix it refuses when spelled out (request:any_response:snp_*)",
-	  __LINE__ },
+	/*
+	 * libpfm4's Skylake ANY_REQUEST (0x18007) with a supplier, and a snoop
+	 * without a supplier given the default ANY_RESPONSE, were mixes the
+	 * core refused (OFFCORE_ANY_RESPONSE_MIXED): the resolver corrects the
+	 * first and refuses the second (bridge_want_extra(), bridge_refuses()).
+	 */
 	{ "skl", LIBPFM_REFUSES, PMUCTL_R_NONE, "FRONTEND_RETIRED*:*t*", NULL,
 	  "libpfm4 has no t on FRONTEND_RETIRED; Skylake (perfmon v4) has AnyThread on every generic counter [SDM] and pmuctl allows it",
 	  __LINE__ },
@@ -273,6 +279,7 @@ struct totals {
 	unsigned long accepted[NR_VARIANTS];	/* libpfm4 encodings compared */
 	unsigned long refused[NR_VARIANTS];	/* libpfm4 refusals checked */
 	unsigned long not_owned[NR_VARIANTS];	/* refusals for libpfm4-only rules */
+	unsigned long checked[NR_VARIANTS];	/* strings pmuctl check agreed on */
 	bool ran[NR_VARIANTS];
 };
 
@@ -413,17 +420,56 @@ static u32 twin_expect(const struct pmuctl_model *m, const struct pmuctl_caps *c
 }
 
 static uint64_t bridge_want(const struct combo *c, uint64_t pfm_config);
+static bool bridge_refuses(const struct combo *c, uint64_t pfm_config,
+			   uint64_t pfm_extra);
+
+/* The modifiers of enum modbit's names, by their name before any '='. */
+static bool is_modifier(const char *attr, size_t len);
+
+/*
+ * libpfm4's encoding of @c->str without its modifiers: what the resolver
+ * starts from when libpfm4 refuses the whole string.
+ */
+static bool pfm_umasks(const struct combo *c, uint64_t *config, uint64_t *extra)
+{
+	char base[256];
+	const char *p = c->str;
+	size_t off = 0;
+	int n;
+
+	while (*p && off < sizeof(base) - 1) {
+		size_t len = strcspn(p + 1, ":") + 1;
+
+		/* the event name, then each umask (not a modifier) */
+		if (p == c->str || !is_modifier(p + 1, len - 1)) {
+			n = snprintf(base + off, sizeof(base) - off, "%.*s", (int)len, p);
+			off += (size_t)n;
+		}
+		p += len;
+	}
+	return !pfm_raw(c->pmu, base, config, extra, &n);
+}
 
 static void judge(const struct pmuctl_model *m, const struct pmuctl_caps *caps,
 		  const struct combo *c, struct verdict *v)
 {
+	struct pmuctl_event ev;
+	uint64_t ucfg, uextra;
+
 	memset(v, 0, sizeof(*v));
 	v->pfm_err = pfm_raw(c->pmu, c->str, &v->pfm_config, &v->pfm_extra,
 			     &v->pfm_count);
 	v->pfm_ok = !v->pfm_err;
 	v->expect = v->pfm_ok ? NOT_OWNED : twin_expect(m, caps, c);
-	v->bridge = pmuctl_pfm_encode(c->str, &v->config, &v->extra, v->msg,
-				      sizeof(v->msg));
+	if (v->pfm_ok)
+		v->want_refused = bridge_refuses(c, v->pfm_config, v->pfm_extra);
+	else
+		v->want_refused = pfm_umasks(c, &ucfg, &uextra) &&
+				  bridge_refuses(c, ucfg, uextra);
+	/* the library's resolver, which every pmuctl command calls */
+	v->bridge = pmuctl_event_resolve(m->id, c->str, &ev, v->msg, sizeof(v->msg));
+	v->config = ev.config;
+	v->extra = ev.extra;
 	if (v->bridge < 0)
 		return;
 	v->core = pmuctl_event_classify(m, caps, 0, v->config, v->extra, 0,
@@ -506,6 +552,19 @@ enum modbit { M_U, M_K, M_E, M_I, M_C, M_T, M_INTX, M_INTXCP, M_LDLAT,
 static const char *const modname[M_NR] = {
 	"u", "k", "e", "i", "c", "t", "intx", "intxcp", "ldlat", "fe_thres",
 };
+
+static bool is_modifier(const char *attr, size_t len)
+{
+	size_t n = strcspn(attr, "=");
+	int k;
+
+	if (n > len)
+		n = len;
+	for (k = 0; k < M_NR; k++)
+		if (strlen(modname[k]) == n && !strncasecmp(attr, modname[k], n))
+			return true;
+	return false;
+}
 
 /* The modifier suffixes every event/umask gets, and what they need. */
 static const struct suffix {
@@ -820,6 +879,8 @@ static int each_combo(const char *pmu, visit_fn fn, void *ctx)
 
 			snprintf(base, sizeof(base), "%s%s%s", e.name, um ? ":" : "",
 				 um ? um->name : "");
+			/* every event and umask through check; the modifiers on the event */
+			c.check = true;
 			/* a base libpfm4 refuses (no default umask) gets no modifiers */
 			if (!pfm_accepts(pmu, base)) {
 				emit(fn, ctx, &c, NOT_OWNED, "%s", base);
@@ -835,12 +896,14 @@ static int each_combo(const char *pmu, visit_fn fn, void *ctx)
 					continue;
 				if (sfx->twin)
 					snprintf(c.twin, sizeof(c.twin), "%s%s", base, sfx->twin);
+				c.check = !*sfx->s || !um;
 				emit(fn, ctx, &c, *sfx->s ? suffix_expect(&e, um, sfx) : NOT_OWNED,
 				     "%s%s", base, sfx->s);
 				c.twin[0] = '\0';
 			}
 		}
 		if (is_offcore(e.name)) {
+			c.check = true;
 			offcore_combos(&e, pmu_outstanding, fn, ctx, &c);
 			offcore_raw_combos(&e, fn, ctx, &c);
 		}
@@ -852,12 +915,23 @@ static int each_combo(const char *pmu, visit_fn fn, void *ctx)
 /* The tests                                                           */
 /* ------------------------------------------------------------------ */
 
+/* The strings for 'pmuctl check', and the line each must get. */
+struct check_line {
+	char *str;
+	char want[600];		/* "ok CONFIG EXTRA" (the counter is not compared) or "error ..." */
+};
+
 struct run {
 	struct __test_metadata *_metadata;
 	const struct pmuctl_model *m;
 	const struct pmuctl_caps *caps;
 	unsigned long compared, refused, not_owned, listed, failed;
+	unsigned long resolver_refused;	/* bridge_refuses() cases */
+	unsigned long check_compared;	/* lines of pmuctl check compared */
 	unsigned long hits[PMUCTL_NELEM(disagreements)];
+	bool check;			/* collect check_lines */
+	struct check_line *lines;
+	size_t nr_lines, max_lines;
 };
 
 static void describe(const struct combo *c, const struct verdict *v, char *buf,
@@ -924,6 +998,207 @@ static uint64_t bridge_want(const struct combo *c, uint64_t pfm_config)
 	return want;
 }
 
+/* Does the string name ANY_RESPONSE itself? */
+static bool names_any_response(const struct combo *c)
+{
+	const char *p = c->str;
+
+	while ((p = strcasestr(p, ":ANY_RESPONSE"))) {
+		p += strlen(":ANY_RESPONSE");
+		if (!*p || *p == ':')
+			return true;
+	}
+	return false;
+}
+
+/* Skylake's OFFCORE_RESPONSE_0/1, by libpfm4's event select. */
+static bool skl_offcore(const struct combo *c, uint64_t pfm_config)
+{
+	return !strcmp(c->pmu, "skl") &&
+	       ((pfm_config & 0xff) == 0xb7 || (pfm_config & 0xff) == 0xbb);
+}
+
+/*
+ * The extra value the resolver must give for libpfm4's: on skl, libpfm4's
+ * ANY_REQUEST 0x18007 carries ANY_RESPONSE (bit 16), which next to a
+ * supplier the resolver clears (user/pfm.c skl_any_request_fix(); Intel's
+ * skylakex_core.json OFFCORE_RESPONSE.ALL_REQUESTS.* MSRValues end in
+ * 0x8007, libpfm4's own uequiv is DMND_DATA_RD:DMND_RFO:DMND_CODE_RD:OTHER)
+ * unless the string names ANY_RESPONSE.
+ */
+static uint64_t bridge_want_extra(const struct combo *c, uint64_t pfm_config,
+				  uint64_t pfm_extra)
+{
+	if (skl_offcore(c, pfm_config) && (pfm_extra & OFC_ANY_RESPONSE) &&
+	    (pfm_extra & OFC_SUPPLIER) && !names_any_response(c))
+		return pfm_extra & ~OFC_ANY_RESPONSE;
+	return pfm_extra;
+}
+
+/*
+ * On skl, a snoop without a supplier, to which libpfm4 gave ANY_RESPONSE
+ * (its default response, or ANY_REQUEST's bit 16) the string does not
+ * name: a mix no Skylake counts, which the resolver refuses.
+ */
+static bool bridge_refuses(const struct combo *c, uint64_t pfm_config,
+			   uint64_t pfm_extra)
+{
+	return skl_offcore(c, pfm_config) && (pfm_extra & OFC_ANY_RESPONSE) &&
+	       (pfm_extra & OFC_SNOOP) && !(pfm_extra & OFC_SUPPLIER) &&
+	       !names_any_response(c);
+}
+
+/* The resolver refused what it must, saying libpfm4 added ANY_RESPONSE. */
+static bool refused_as_wanted(struct run *r, const struct combo *c,
+			      const struct verdict *v)
+{
+	char d[512];
+
+	if (!v->want_refused)
+		return false;
+	r->resolver_refused++;
+	if (v->bridge != -EINVAL || !strstr(v->msg, "libpfm4 added ANY_RESPONSE")) {
+		describe(c, v, d, sizeof(d));
+		fail(r, "resolver does not refuse libpfm4's snoop without a supplier: %s (%s)",
+		     d, v->msg);
+	}
+	return true;
+}
+
+/*
+ * Rule 4: the line 'pmuctl check' must print for @c, from the resolver's
+ * result and the core's verdict on its encoding (tool_check.c's
+ * check_print(); the core's rules on check's default caps, which are the
+ * variant's).  The counter is not compared: that is the scheduler's.
+ */
+static void check_add(struct run *r, const struct combo *c, const struct verdict *v)
+{
+	struct check_line *l;
+
+	if (!r->check || !c->check)
+		return;
+	if (r->nr_lines == r->max_lines) {
+		size_t max = r->max_lines ? 2 * r->max_lines : 4096;
+		struct check_line *more = realloc(r->lines, max * sizeof(*more));
+
+		if (!more) {
+			fail(r, "out of memory for check's lines");
+			r->check = false;
+			return;
+		}
+		r->lines = more;
+		r->max_lines = max;
+	}
+	l = &r->lines[r->nr_lines++];
+	l->str = strdup(c->str);
+	if (v->bridge < 0 && !v->msg[0])
+		snprintf(l->want, sizeof(l->want), "error %s: %s: %s",
+			 v->bridge == -ENOENT ? "UNKNOWN_EVENT" : "LIBPFM4", c->str,
+			 strerror(-v->bridge));
+	else if (v->bridge < 0)
+		snprintf(l->want, sizeof(l->want), "error %s: %s",
+			 v->bridge == -ENOENT ? "UNKNOWN_EVENT" : "LIBPFM4", v->msg);
+	else if (v->core && v->reason == PMUCTL_R_NONE)
+		snprintf(l->want, sizeof(l->want),
+			 "error INTERNAL: the core refused the event without a reason: %s",
+			 strerror(-v->core));
+	else if (v->core || (v->sched && v->sched != -EDOM))
+		snprintf(l->want, sizeof(l->want), "error %s: %s",
+			 pmuctl_reason_name(v->core ? v->reason : v->sched_reason),
+			 pmuctl_reason_text(v->core ? v->reason : v->sched_reason));
+	else if (v->bridge == PMUCTL_PARSE_LITERAL)
+		snprintf(l->want, sizeof(l->want), "error LIBPFM4: %s", v->msg);
+	else
+		snprintf(l->want, sizeof(l->want), "ok 0x%llx 0x%llx",
+			 (unsigned long long)v->config, (unsigned long long)v->extra);
+}
+
+/* 'pmuctl check' strings of a run at a time: well below ARG_MAX. */
+#define CHECK_CHUNK	2000
+
+/* Run 'pmuctl check --pmu @pmu' on every collected string, compare its lines. */
+static void check_run(struct run *r, const char *pmu)
+{
+	const char *bin = getenv("PMUCTL") ? getenv("PMUCTL") : "build/bin/pmuctl";
+	size_t done = 0, i;
+
+	if (access(bin, X_OK)) {
+		fail(r, "no executable pmuctl at '%s' (make tests builds it; PMUCTL names another)",
+		     bin);
+		return;
+	}
+	while (done < r->nr_lines) {
+		size_t n = r->nr_lines - done < CHECK_CHUNK ? r->nr_lines - done : CHECK_CHUNK;
+		const char **argv = calloc(n + 5, sizeof(*argv));
+		int out = memfd_create("check.out", 0), err = memfd_create("check.err", 0);
+		char *line = NULL, msg[200] = "";
+		size_t cap = 0;
+		int status = 0;
+		FILE *f;
+		pid_t pid;
+
+		if (!argv || out < 0 || err < 0) {
+			fail(r, "cannot run pmuctl check: %s", strerror(errno));
+			return;
+		}
+		argv[0] = bin;
+		argv[1] = "check";
+		argv[2] = "--pmu";
+		argv[3] = pmu;
+		for (i = 0; i < n; i++)
+			argv[4 + i] = r->lines[done + i].str;
+		fflush(NULL);
+		pid = fork();
+		if (pid == 0) {
+			dup2(out, STDOUT_FILENO);
+			dup2(err, STDERR_FILENO);
+			execv(bin, (char *const *)argv);
+			_exit(127);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+		    WEXITSTATUS(status) > 1) {
+			if (pread(err, msg, sizeof(msg) - 1, 0) < 0)
+				msg[0] = '\0';
+			fail(r, "pmuctl check --pmu %s (%zu events) failed: status %#x: %s",
+			     pmu, n, status, msg);
+		}
+		free(argv);
+		close(err);
+		lseek(out, 0, SEEK_SET);
+		f = fdopen(out, "r");
+		for (i = 0; i < n; i++) {
+			struct check_line *l = &r->lines[done + i];
+			ssize_t len = f ? getline(&line, &cap, f) : -1;
+			char *got = line;
+
+			if (len <= 0) {
+				fail(r, "pmuctl check --pmu %s: no line for '%s' (want '%s')",
+				     pmu, l->str, l->want);
+				continue;
+			}
+			if (line[len - 1] == '\n')
+				line[len - 1] = '\0';
+			/* "ok COUNTER CONFIG EXTRA": the counter is the scheduler's */
+			if (!strncmp(line, "ok ", 3)) {
+				got = strchr(line + 3, ' ');
+				got = got ? got - 2 : line;
+				memcpy(got, "ok", 2);
+			}
+			r->check_compared++;
+			if (strcmp(got, l->want))
+				fail(r, "pmuctl check --pmu %s '%s': '%s', the library says '%s'",
+				     pmu, l->str, line, l->want);
+		}
+		free(line);
+		if (f)
+			fclose(f);
+		else
+			close(out);
+		done += n;
+	}
+}
+
+
 static void visit_accepts(void *ctx, const struct combo *c)
 {
 	struct run *r = ctx;
@@ -931,13 +1206,16 @@ static void visit_accepts(void *ctx, const struct combo *c)
 	char d[512];
 
 	judge(r->m, r->caps, c, &v);
+	check_add(r, c, &v);
 	if (!v.pfm_ok)
 		return;
 	r->compared++;
+	if (refused_as_wanted(r, c, &v))
+		return;
 	describe(c, &v, d, sizeof(d));
 	if (v.bridge != 0 || v.config != bridge_want(c, v.pfm_config) ||
-	    v.extra != v.pfm_extra) {
-		fail(r, "bridge differs from libpfm4: %s (%s)", d, v.msg);
+	    v.extra != bridge_want_extra(c, v.pfm_config, v.pfm_extra)) {
+		fail(r, "resolver differs from libpfm4: %s (%s)", d, v.msg);
 		return;
 	}
 	if (v.core) {
@@ -963,11 +1241,11 @@ static void visit_rejects(void *ctx, const struct combo *c)
 	char d[512];
 
 	judge(r->m, r->caps, c, &v);
-	if (v.pfm_ok)
+	if (v.pfm_ok || refused_as_wanted(r, c, &v))
 		return;
 	describe(c, &v, d, sizeof(d));
-	if (v.bridge != PMUCTL_PFM_REFUSED) {
-		fail(r, "bridge does not compose a refused string: %s (%s)", d, v.msg);
+	if (v.bridge != PMUCTL_PARSE_LITERAL) {
+		fail(r, "resolver does not compose a refused string: %s (%s)", d, v.msg);
 		return;
 	}
 	if (v.expect == NOT_OWNED) {
@@ -1001,16 +1279,29 @@ static void visit_listed(void *ctx, const struct combo *c)
 
 TEST_F(pfm_diff, accepts_every_libpfm4_encoding)
 {
-	struct run r = { ._metadata = _metadata, .m = self->m, .caps = &self->caps };
+	struct run r = { ._metadata = _metadata, .m = self->m, .caps = &self->caps,
+			 /* the *_4gp variants' strings are knm's and knl's */
+			 .check = variant->index != PMU_knm_4gp &&
+				  variant->index != PMU_knl_4gp };
+	bool checked = r.check;
 	int events = each_combo(variant->pmu, visit_accepts, &r);
 
 	ASSERT_LT(0, events);
+	if (r.check)
+		check_run(&r, variant->pmu);
 	EXPECT_LT(0UL, r.compared);
 	EXPECT_EQ(0UL, r.failed);
+	if (checked)
+		EXPECT_EQ(r.nr_lines, r.check_compared);
 	totals->accepted[variant->index] = r.compared;
+	totals->checked[variant->index] = r.check_compared;
 	totals->ran[variant->index] = true;
-	say("%s (%u generic counters): %d events, %lu libpfm4 encodings compared, %lu listed disagreements, %lu failures\n",
-	    variant->pmu, variant->nr_gp, events, r.compared, r.listed, r.failed);
+	say("%s (%u generic counters): %d events, %lu libpfm4 encodings compared, %lu refused by the resolver as they must, %lu listed disagreements, %lu lines of pmuctl check compared, %lu failures\n",
+	    variant->pmu, variant->nr_gp, events, r.compared, r.resolver_refused,
+	    r.listed, r.check_compared, r.failed);
+	for (size_t i = 0; i < r.nr_lines; i++)
+		free(r.lines[i].str);
+	free(r.lines);
 }
 
 TEST_F(pfm_diff, rejects_what_libpfm4_rejects)
@@ -1023,8 +1314,9 @@ TEST_F(pfm_diff, rejects_what_libpfm4_rejects)
 	EXPECT_EQ(0UL, r.failed);
 	totals->refused[variant->index] = r.refused;
 	totals->not_owned[variant->index] = r.not_owned;
-	say("%s (%u generic counters): %lu libpfm4 refusals checked against the core's reason, %lu refused for libpfm4-only rules, %lu listed disagreements, %lu failures\n",
-	    variant->pmu, variant->nr_gp, r.refused, r.not_owned, r.listed, r.failed);
+	say("%s (%u generic counters): %lu libpfm4 refusals checked against the core's reason, %lu refused for libpfm4-only rules, %lu refused by the resolver as they must, %lu listed disagreements, %lu failures\n",
+	    variant->pmu, variant->nr_gp, r.refused, r.not_owned, r.resolver_refused,
+	    r.listed, r.failed);
 }
 
 TEST_F(pfm_diff, disagreements_are_listed)
@@ -1060,7 +1352,7 @@ FIXTURE_TEARDOWN(pfm_total)
 
 TEST_F(pfm_total, compared_every_pmu)
 {
-	unsigned long acc = 0, ref = 0, own = 0;
+	unsigned long acc = 0, ref = 0, own = 0, chk = 0;
 	int i;
 
 	ASSERT_NE(NULL, totals);
@@ -1069,9 +1361,10 @@ TEST_F(pfm_total, compared_every_pmu)
 		acc += totals->accepted[i];
 		ref += totals->refused[i];
 		own += totals->not_owned[i];
+		chk += totals->checked[i];
 	}
-	say("total: %lu libpfm4 encodings compared, %lu libpfm4 refusals checked, %lu refusals for libpfm4-only rules\n",
-	    acc, ref, own);
+	say("total: %lu libpfm4 encodings compared, %lu libpfm4 refusals checked, %lu refusals for libpfm4-only rules, %lu strings through pmuctl check\n",
+	    acc, ref, own, chk);
 }
 
 TEST_HARNESS_MAIN

@@ -162,6 +162,47 @@ static const struct vec vecs[] = {
 	  .ret = LITERAL, .config = 0x01b7 | USR | OS,
 	  .extra = S_ANY_REQUEST | ANY_RESPONSE | S_L3_HITM, .msg = "libpfm4"),
 
+	/*
+	 * A snoop without a supplier: libpfm4 adds its default ANY_RESPONSE
+	 * [skl:1607], a mix no Skylake counts; the message says libpfm4 added
+	 * it and what to write.  Also where libpfm4 refuses the modifier
+	 * (e without c) and pmuctl composes the string.
+	 */
+	V(.pmus = SKL, .str = "offcore_response_0:dmnd_data_rd:snp_none",
+	  .ret = -EINVAL, .msg = "libpfm4 added ANY_RESPONSE"),
+	V(.pmus = SKL, .str = "offcore_response_1:snp_hitm:u", .ret = -EINVAL,
+	  .msg = "write 'offcore_response_1:snp_hitm:u:l3_hit'"),
+	V(.pmus = SKL, .str = "offcore_response_0:snp_none:e", .ret = -EINVAL,
+	  .msg = "libpfm4 added ANY_RESPONSE"),
+	/* ... the suggestion is valid; named any_response stays (a mix) */
+	V(.pmus = SKL, .str = "offcore_response_0:dmnd_data_rd:snp_none:l3_hit",
+	  .config = 0x01b7 | USR | OS,
+	  .extra = S_DMND_DATA_RD | BIT(18) | BIT(19) | BIT(20) | S_SNP_NONE),
+	V(.pmus = SKL, .str = "offcore_response_0:dmnd_data_rd:any_response:snp_none",
+	  .ret = LITERAL, .config = 0x01b7 | USR | OS,
+	  .extra = S_DMND_DATA_RD | ANY_RESPONSE | S_SNP_NONE, .msg = "libpfm4"),
+
+	/*
+	 * ---- perf's generic names (Linux 6.12 intel_perfmon_event_map) ----
+	 * before libpfm4's; on ix86arch, which stands for every model without
+	 * a libpfm4 table, ref-cycles is 0x0300 (pmuctl_event_resolve()
+	 * knows gnr & co.: selftests/lib/resolve_test.c)
+	 */
+	V(.pmus = ALL, .str = "cycles", .config = 0x003c | USR | OS),
+	V(.pmus = ALL, .str = "cpu-cycles:u", .config = 0x003c | USR),
+	V(.pmus = ALL, .str = "instructions:k", .config = 0x00c0 | OS),
+	V(.pmus = ALL, .str = "ref-cycles", .config = 0x0300 | USR | OS),
+	V(.pmus = ALL, .str = "branches:u:k", .config = 0x00c4 | USR | OS),
+	V(.pmus = ALL, .str = "branch-instructions", .config = 0x00c4 | USR | OS),
+	V(.pmus = ALL, .str = "branch-misses:u", .config = 0x00c5 | USR),
+	V(.pmus = ALL, .str = "bus-cycles", .config = 0x013c | USR | OS),
+	V(.pmus = ALL, .str = "cache-references", .config = 0x4f2e | USR | OS),
+	V(.pmus = ALL, .str = "cache-misses:k", .config = 0x412e | OS),
+	V(.pmus = ALL, .str = "cycles:c=1", .ret = -ENOENT, .msg = "u and k only"),
+	V(.pmus = ALL, .str = "cycles:t", .ret = -ENOENT, .msg = "u and k only"),
+	/* exact names: perf's are lower case */
+	V(.pmus = ALL, .str = "CYCLES", .ret = -ENOENT, .msg = "CYCLES"),
+
 	/* ---- strings libpfm4 refuses: composed literally (pfm.h) ---- */
 	/* OUTSTANDING is a umask of OFFCORE_RESPONSE_0 only [knl:572] */
 	V(.pmus = KNX, .str = "offcore_response_1:dmnd_data_rd:outstanding",
