@@ -37,11 +37,11 @@ vmtests:
 
 #: the module in Debian 6.1/6.12 guests, register model
 vmcheck: vmtests
-	@bash scripts/vm/run.sh $(VM_ARGS) $(foreach b,$(VMBINS),-x $(b))
+	@bash scripts/vm/run.sh -K $(VM_ARGS) $(foreach b,$(VMBINS),-x $(b))
 
 #: the guests on the patched QEMU's emulated PMU
 vmcheck-pmu: vmtests
-	@bash scripts/vm/run.sh -P -l pmu -t build/vmtests-pmu $(VM_ARGS) \
+	@bash scripts/vm/run.sh -P -K -l pmu -t build/vmtests-pmu $(VM_ARGS) \
 		$(foreach b,$(VMBINS),-x $(b))
 
 # The patched QEMU's path (built on the first run).

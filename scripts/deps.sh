@@ -26,8 +26,10 @@ GROUP_core="gcc make libc6-dev pkg-config xz-utils libpfm4-dev linux-source-6.1 
 GROUP_kernel="@kernel dwarves sparse"
 # The QEMU rig (scripts/vm/): TCG guests booting Debian's own kernels from an
 # initramfs of busybox-static; cpio packs it, static glibc links its helpers.
+# kmod: its depmod and modprobe (with their libraries) go into the initramfs
+# for the autoload test (scripts/vm/initramfs.sh says why not busybox's).
 # shellcheck disable=SC2034
-GROUP_vm="qemu-system-x86 busybox-static cpio gzip xz-utils libc6-dev gcc"
+GROUP_vm="qemu-system-x86 busybox-static kmod cpio gzip xz-utils libc6-dev gcc"
 # The patched QEMU the rig's guests run on (scripts/vm/qemu.sh): Debian's
 # source of the installed qemu-system-x86 (dpkg-dev unpacks it, and brings
 # patch) built for x86_64-softmmu; the firmware stays qemu-system-x86's.

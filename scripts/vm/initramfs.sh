@@ -5,33 +5,44 @@
 # (/bin/busybox and one symlink per applet), /bin/vm-exit (built here from
 # scripts/vm/vm-exit.c), /init (scripts/vm/init), the given modules at
 # /NAME.ko, the given test programs in /tests/ (run in name order) and the
-# given extra programs in /bin/ (tools the tests call, e.g. pmuctl).
+# given extra programs in /bin/ (tools the tests call, e.g. pmuctl), and
+# with -K Debian's kmod as /usr/bin/kmod with /usr/sbin/depmod and
+# /usr/sbin/modprobe linked to it, as Debian installs them.
 #
 # usage: scripts/vm/initramfs.sh -o OUT.cpio.gz [-m MODULE.ko]... [-t PROG]...
-#                                [-x PROG]...
+#                                [-x PROG]... [-K]
 #
 # Test and extra programs must run without a libc: static ELF binaries or busybox sh
-# scripts.  /dev/console comes from the kernel's built-in initramfs, which
+# scripts.  kmod (-K) is the one dynamic program: it brings its loader and
+# libraries (ldd) at their own paths, 8 MB that make the guest boot about
+# 1.5 s later under TCG, so only the guests that run the autoload test
+# carry it (scripts/vm/run.sh -K).  It is there for the autoload test
+# (selftests/device/autoload_test.sh): its libkmod is what udev's kmod
+# builtin matches a modalias with.  busybox's modprobe cannot stand in: it
+# cuts the name it probes to 63 characters (MODULE_NAME_LEN) before it
+# matches aliases, and a CPU modalias lists every feature (hundreds).  /dev/console comes from the kernel's built-in initramfs, which
 # the cpio is unpacked over.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 busybox=${BUSYBOX:-/bin/busybox}
+kmod=${KMOD:-/usr/bin/kmod}
 vmexit=$top/build/vm/vm-exit
 
 usage() {
-	echo "usage: initramfs.sh -o OUT.cpio.gz [-m MODULE.ko]... [-t PROG]... [-x PROG]..." >&2
+	echo "usage: initramfs.sh -o OUT.cpio.gz [-m MODULE.ko]... [-t PROG]... [-x PROG]... [-K]" >&2
 	exit 2
 }
 
-out='' mods=() tests=() bins=()
-while getopts o:m:t:x: opt; do
+out='' mods=() tests=() bins=() with_kmod=false
+while getopts o:m:t:x:K opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	m) mods+=("$OPTARG") ;;
 	t) tests+=("$OPTARG") ;;
 	x) bins+=("$OPTARG") ;;
+	K) with_kmod=true ;;
 	*) usage ;;
 	esac
 done
@@ -42,6 +53,11 @@ fi
 if ! "$busybox" --list >/dev/null 2>&1 ||
    readelf -l "$busybox" 2>/dev/null | grep -q INTERP; then
 	echo "initramfs.sh: $busybox is not a static busybox (apt-get install busybox-static)" >&2
+	exit 1
+fi
+
+if $with_kmod && [ ! -x "$kmod" ]; then
+	echo "initramfs.sh: no $kmod (apt-get install kmod)" >&2
 	exit 1
 fi
 
@@ -58,6 +74,17 @@ for a in $("$busybox" --list); do
 	[ "$a" = busybox ] || ln -s busybox "$stage/bin/$a"
 done
 install -m 0755 "$vmexit" "$stage/bin/vm-exit"
+if $with_kmod; then
+	mkdir -p "$stage/usr/bin" "$stage/usr/sbin"
+	install -m 0755 "$kmod" "$stage/usr/bin/kmod"
+	ln -s ../bin/kmod "$stage/usr/sbin/depmod"
+	ln -s ../bin/kmod "$stage/usr/sbin/modprobe"
+	# Its loader and libraries: ldd's "=> PATH"s and the loader's path.
+	for l in $(ldd "$kmod" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
+		mkdir -p "$stage$(dirname "$l")"
+		install -m 0755 "$(readlink -f "$l")" "$stage$l"
+	done
+fi
 install -m 0755 "$here/init" "$stage/init"
 for m in "${mods[@]}"; do
 	install -m 0644 "$m" "$stage/$(basename "$m")"

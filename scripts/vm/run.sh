@@ -72,6 +72,10 @@
 #                build/vmtests); static ELF or busybox sh scripts
 #   -x PROG      an extra static program for the guest's /bin (the tests
 #                call it by name), repeatable
+#   -K           carry Debian's kmod (/usr/sbin/depmod, /usr/sbin/modprobe
+#                and their libraries) for the autoload test
+#                (selftests/device/autoload_test.sh, a SKIP without it);
+#                about 1.5 s more boot per guest (scripts/vm/initramfs.sh)
 #   -D           the debug kernel (scripts/vm/dkernel.sh, built once and
 #                cached; the KVER is "6.12-debug"), in place of -k: lockdep,
 #                KASAN, KFENCE, UBSAN, kmemleak, DEBUG_OBJECTS; the module is
@@ -128,7 +132,7 @@ qemu=${QEMU:-}
 kernels=() cpus=() smp=2 mem=512 params_all='' extra='' kbuild_vars="PMUCTL_REGMODEL=y"
 kbuild_set=false pmu=false dkernel=false gp='' watchdog=false boots='' no_reboot=''
 accel=''
-src='' testdir=$top/build/vmtests label='' bins=() jobs=2 test_timeout=60 host_timeout=''
+src='' testdir=$top/build/vmtests label='' bins=() kmod_arg=() jobs=2 test_timeout=60 host_timeout=''
 logs=$top/build/logs
 declare -A params_cpu
 
@@ -137,7 +141,7 @@ usage() {
 	exit 2
 }
 
-while getopts k:c:s:m:p:a:b:A:S:t:x:DPg:WNl:R:j:T:H:o:h opt; do
+while getopts k:c:s:m:p:a:b:A:S:t:x:KDPg:WNl:R:j:T:H:o:h opt; do
 	case $opt in
 	k) kernels+=("$OPTARG") ;;
 	c) cpus+=("$OPTARG") ;;
@@ -156,6 +160,7 @@ while getopts k:c:s:m:p:a:b:A:S:t:x:DPg:WNl:R:j:T:H:o:h opt; do
 	S) src=$OPTARG ;;
 	t) testdir=$OPTARG ;;
 	x) bins+=("$OPTARG") ;;
+	K) kmod_arg=(-K) ;;
 	D) dkernel=true ;;
 	P) pmu=true ;;
 	g) gp=$OPTARG ;;
@@ -523,7 +528,7 @@ prepare() {
 		targs+=(-x "$t")
 	done
 	if ! "$here/initramfs.sh" -o "$d/initrd.cpio.gz" -m "$ko" \
-		-m "$d/pmuctl-msr.ko" "${msr[@]}" "${targs[@]}" \
+		-m "$d/pmuctl-msr.ko" "${msr[@]}" "${targs[@]}" "${kmod_arg[@]}" \
 		>"$d/initramfs.log" 2>&1; then
 		echo "initramfs: $(tail -n 1 "$d/initramfs.log")" >"$d/error"
 		return
