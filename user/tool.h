@@ -175,6 +175,16 @@ int tool_program_explain(const char *cmd, int ret, const struct pmuctl_error *er
 			 const struct tool_events *e);
 void tool_events_user_only(struct tool_events *e);
 
+/*
+ * What event @i counted from the raw values @prev to @v: pmuctl_delta(),
+ * or for a topdown metric (counter PMUCTL_COUNTER_METRICS) the slots it
+ * counted, pmuctl_topdown_slots() with the group's TOPDOWN.SLOTS at both
+ * ends (0 where the metric's share shrank with the rounding of its byte).
+ */
+uint64_t tool_event_delta(const struct pmuctl_counters *c,
+			  const struct tool_events *e, unsigned int i,
+			  const uint64_t *prev, const uint64_t *v);
+
 /* "fixed2", "pmc0": the counter the module chose (an rdpmc ECX value). */
 const char *tool_counter_name(uint32_t counter, char *buf, size_t len);
 

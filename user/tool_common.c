@@ -399,6 +399,26 @@ int tool_program_quiet(struct pmuctl *p, struct tool_events *e, bool task,
 	return ret;
 }
 
+/*
+ * Does reason @r blame one event of the group?  The event rules are
+ * numbered below the CPU's and the device's (PMUCTL_R_NOT_INTEL on), but
+ * for the ones added since: the generic model's, the unsupported extra
+ * MSR's and the topdown metrics'.
+ */
+static bool reason_names_event(uint32_t r)
+{
+	switch (r) {
+	case PMUCTL_R_NONE:
+		return false;
+	case PMUCTL_R_NOT_ARCHITECTURAL:
+	case PMUCTL_R_EXTRA_UNSUPPORTED:
+	case PMUCTL_R_METRICS_UNAVAILABLE:
+	case PMUCTL_R_METRICS_NEED_SLOTS:
+		return true;
+	}
+	return r < PMUCTL_R_NOT_INTEL;
+}
+
 int tool_program_explain(const char *cmd, int ret, const struct pmuctl_error *e_err,
 			 const struct tool_events *e)
 {
@@ -406,7 +426,7 @@ int tool_program_explain(const char *cmd, int ret, const struct pmuctl_error *e_
 	char line[512];
 
 	/* Refusals of the CPU or the device name no event, whatever index says. */
-	if (err.reason != PMUCTL_R_NONE && err.reason < PMUCTL_R_NOT_INTEL &&
+	if (reason_names_event(err.reason) &&
 	    err.index < e->nr) {
 		struct pmuctl_error noidx = err;
 
@@ -432,6 +452,26 @@ int tool_program(const char *cmd, struct pmuctl *p, struct tool_events *e,
 
 	ret = tool_program_quiet(p, e, false, 0, cpus, setsize, &err);
 	return ret ? tool_program_explain(cmd, ret, &err, e) : 0;
+}
+
+uint64_t tool_event_delta(const struct pmuctl_counters *c,
+			  const struct tool_events *e, unsigned int i,
+			  const uint64_t *prev, const uint64_t *v)
+{
+	unsigned int metric = ((e->ev[i].config >> 8) & 0xff) - 0x80;
+	uint64_t a, b;
+
+	if (c->ecx[i] != PMUCTL_COUNTER_METRICS)
+		return pmuctl_delta(c, i, prev[i], v[i]);
+	for (unsigned int j = 0; j < c->nr; j++) {
+		if (c->ecx[j] != (PMUCTL_COUNTER_FIXED | 3))
+			continue;
+		a = pmuctl_topdown_slots(prev[j], prev[i], metric);
+		b = pmuctl_topdown_slots(v[j], v[i], metric);
+		/* 8-bit shares: a metric's slots may seem to shrink by a little. */
+		return b > a ? b - a : 0;
+	}
+	return 0;	/* the module placed no metric without its slots */
 }
 
 const char *tool_counter_name(uint32_t counter, char *buf, size_t len)

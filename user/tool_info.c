@@ -55,6 +55,7 @@ static const struct {
 	{ PMUCTL_CAP_GP_CLAMPED, "gp_clamped" },
 	{ PMUCTL_CAP_FIXED_CLAMPED, "fixed_clamped" },
 	{ PMUCTL_CAP_HYBRID, "hybrid" },
+	{ PMUCTL_CAP_PERF_METRICS, "perf_metrics" },
 };
 
 /* ioctl numbers of uapi/linux/pmuctl.h, for pmuctl_info.commands. */
@@ -117,8 +118,8 @@ static const char *paranoid_text(int level)
 static void print_info(const struct pmuctl_info *info)
 {
 	const struct pmuctl_caps *c = &info->caps;
-	const char *names[8];
-	uint32_t bits[8];
+	const char *names[16];
+	uint32_t bits[16];
 	size_t n;
 
 	printf("device: %s (ABI %u)\n", tool_device_path(), info->abi_version);

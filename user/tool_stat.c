@@ -357,10 +357,9 @@ static int stat_read(struct stat_ctx *s, uint64_t *prev, uint64_t *count)
 	ret = pmuctl_read_values(s->p, s->cpu, v, s->e.nr);
 	if (ret < 0)
 		return ret;
-	for (unsigned int i = 0; i < s->e.nr; i++) {
-		count[i] += pmuctl_delta(s->ctr, i, prev[i], v[i]);
-		prev[i] = v[i];
-	}
+	for (unsigned int i = 0; i < s->e.nr; i++)
+		count[i] += tool_event_delta(s->ctr, &s->e, i, prev, v);
+	memcpy(prev, v, sizeof(*v) * s->e.nr);
 	return 0;
 }
 

@@ -303,7 +303,7 @@ static int watch_loop(struct watch_ctx *w)
 				 */
 				bool counted = ret && w->valid[c];
 
-				d[i] = pmuctl_delta(w->ctr, i, prev[i], v[i]);
+				d[i] = tool_event_delta(w->ctr, &w->e, i, prev, v);
 				if (w->o->format && counted)
 					w->total[c * w->e.nr + i] += d[i];
 				else if (!w->o->format)

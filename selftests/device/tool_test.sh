@@ -22,6 +22,8 @@ REGS=$DBG/regs
 # Architectural events and MSRs [SDM vol. 3B; FACTS.md 1].
 MSR_PMC0=0xc1
 MSR_FIXED0=0x309
+MSR_FIXED3=0x30c
+MSR_PERF_METRICS=0x329
 DEFAULTS="instructions cycles ref-cycles branches branch-misses"
 
 echo "TAP version 13"
@@ -40,6 +42,7 @@ info_shows_another_sessions_holdings
 check_works_in_the_guest
 stat_prints_counts_with_the_register_model_label
 stat_counts_what_the_registers_advanced
+stat_scales_topdown_metrics_by_slots
 stat_exit_codes
 stat_invalid_event_names_the_rule
 stat_csv_parses
@@ -270,6 +273,28 @@ stat_counts_what_the_registers_advanced() {
 	expect_rc 0
 	has "$tmp/err" "^1000,,instruction_retired:u,$last_cpu,fixed0,,,,model\$"
 	has "$tmp/err" "^77,,$br:u,$last_cpu,pmc0,,,,model\$"
+}
+
+# Topdown metrics where the PMU has PERF_METRICS (the icx and spr
+# presets): the command presets fixed counter 3 (slots) and PERF_METRICS,
+# and stat shows each metric as slots * its byte / 255, as perf does.
+# Elsewhere a metric is refused, naming the rule.
+stat_scales_topdown_metrics_by_slots() {
+	if ! "$PMUCTL" info | grep -q '^features:.* perf_metrics'; then
+		run stat -C "$last_cpu" -e r38000 -- /bin/true
+		expect_rc 1
+		has "$tmp/err" "^pmuctl stat: event 'r38000' refused: METRICS_UNAVAILABLE: "
+		return
+	fi
+	cmd="echo '$last_cpu $MSR_FIXED3 1000' >$REGS && echo '$last_cpu $MSR_PERF_METRICS 0x33000080' >$REGS"
+	run stat -C "$last_cpu" -e r30400,r38000,r38300 -- sh -c "$cmd"
+	expect_rc 0
+	has "$tmp/err" '^ +1000  r30400 *$'
+	has "$tmp/err" '^ +501  r38000 *$'
+	has "$tmp/err" '^ +200  r38300 *$'
+	run stat -C "$last_cpu" -e r38000 -- /bin/true
+	expect_rc 1
+	has "$tmp/err" "^pmuctl stat: event 'r38000' refused: METRICS_NEED_SLOTS: "
 }
 
 stat_exit_codes() {
