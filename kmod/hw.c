@@ -677,12 +677,6 @@ static void shadow_clear(struct pmuctl_shadow *sh, const struct pmuctl_place *p)
 }
 
 /*
- * Living next to perf (FACTS 3): while any session holds a group, pmuctl
- * holds every generic counter and event select, as perf's
- * reserve_pmc_hardware() would, so perf cannot create hardware events and
- * pmuctl cannot take counters perf (the NMI watchdog) uses.
- */
-/*
  * The generic counters to reserve: the PMU's, on a hybrid part all the
  * legacy 8 (no type has more there; perf reserves by its own count).
  */
@@ -692,6 +686,12 @@ static u32 hw_perf_nr(void)
 	       min_t(u32, pmuctl_pmu.type[0].caps.nr_gp, HW_LEGACY_GP);
 }
 
+/*
+ * Living next to perf (FACTS 3): while any session holds a group, pmuctl
+ * holds every generic counter and event select, as perf's
+ * reserve_pmc_hardware() would, so perf cannot create hardware events and
+ * pmuctl cannot take counters perf (the NMI watchdog) uses.
+ */
 static int hw_perf_reserve(void)
 {
 	u32 i, n = hw_perf_nr();

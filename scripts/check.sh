@@ -210,11 +210,6 @@ echo "== vm pmu"
 # shellcheck disable=SC2086 # VM_ARGS is a list of options
 bash scripts/vm/run.sh ${VM_ARGS:-} -T 180 -P -K -l pmu -t build/vmtests-pmu \
 	"${vmbins[@]}" </dev/null 2>&1 | tee "$logs/vm-pmu.log"
-echo "== vm pmu-wd"
-# The NMI watchdog on: perf holds a counter, as on a stock machine.
-# shellcheck disable=SC2086 # VM_ARGS is a list of options
-bash scripts/vm/run.sh ${VM_ARGS:-} -T 180 -P -W -c Skylake-Server -l pmu-wd \
-	-t build/vmtests-pmu "${vmbins[@]}" </dev/null 2>&1 | tee "$logs/vm-pmu-wd.log"
 # Ice Lake server and Sapphire Rapids (perfmon v5: 8 generic counters,
 # fixed counter 3, AnyThread deprecated; scripts/vm/run.sh qemu_cpu and
 # pmu_props), the newest kernel only.  Measured here 2026-11-24 (2 cores,
@@ -238,11 +233,6 @@ echo "== vm pmu-icx"
 bash scripts/vm/run.sh ${VM_ARGS:-} -T 180 -P ${newest_kernel:+-k "$newest_kernel"} \
 	-c Icelake-Server -c SapphireRapids -l pmu-icx -t build/vmtests-pmu \
 	"${vmbins[@]}" </dev/null 2>&1 | tee "$logs/vm-pmu-icx.log"
-echo "== vm pmu-knm4"
-# KNM with 4 generic counters, the emulated twin of regmodel_caps=knm4.
-# shellcheck disable=SC2086 # VM_ARGS is a list of options
-bash scripts/vm/run.sh ${VM_ARGS:-} -T 180 -P -c KnightsMill -g 4 -l pmu-knm4 \
-	-t build/vmtests-pmu "${vmbins[@]}" </dev/null 2>&1 | tee "$logs/vm-pmu-knm4.log"
 # The debug kernel: lockdep, KASAN, KFENCE, UBSAN, kmemleak; gcov.
 if [ -s "$logs/dkernel.path" ]; then
 	DKERNEL=$(cat "$logs/dkernel.path")
@@ -252,16 +242,40 @@ else
 	DKERNEL_ERROR="the debug kernel did not build (${why:-see $logs/dkernel.log})"
 	export DKERNEL_ERROR
 fi
+# The debug kernel's register-model guest is one guest in one host thread
+# (tcg,thread=single) for about 2 min: the sets below run beside it, one
+# after the other, on the core it leaves; each set's log is printed whole
+# once it is done (run.sh keeps each label's scratch apart).
+beside() {
+	echo "== vm debug-pmu"
+	# shellcheck disable=SC2086 # VM_ARGS is a list of options
+	bash scripts/vm/run.sh ${VM_ARGS:-} -T 600 -D -P -c Skylake-Server -l debug-pmu \
+		-t build/vmtests-pmu "${vmbins[@]}" </dev/null >"$logs/vm-debug-pmu.log" 2>&1
+	cat "$logs/vm-debug-pmu.log"
+	echo "== vm pmu-wd"
+	# The NMI watchdog on: perf holds a counter, as on a stock machine.
+	# shellcheck disable=SC2086 # VM_ARGS is a list of options
+	bash scripts/vm/run.sh ${VM_ARGS:-} -T 180 -P -W -c Skylake-Server -l pmu-wd \
+		-t build/vmtests-pmu "${vmbins[@]}" </dev/null >"$logs/vm-pmu-wd.log" 2>&1
+	cat "$logs/vm-pmu-wd.log"
+	echo "== vm pmu-knm4"
+	# KNM with 4 generic counters, the emulated twin of regmodel_caps=knm4.
+	# shellcheck disable=SC2086 # VM_ARGS is a list of options
+	bash scripts/vm/run.sh ${VM_ARGS:-} -T 180 -P -c KnightsMill -g 4 -l pmu-knm4 \
+		-t build/vmtests-pmu "${vmbins[@]}" </dev/null >"$logs/vm-pmu-knm4.log" 2>&1
+	cat "$logs/vm-pmu-knm4.log"
+}
+beside >"$logs/vm-beside.out" 2>&1 &
+beside_pid=$!
 echo "== vm debug"
 # -T 600: the stress test alone takes 270 s under KASAN and lockdep on a
 # busy 2-core host.
 # shellcheck disable=SC2086 # VM_ARGS is a list of options
 bash scripts/vm/run.sh ${VM_ARGS:-} -T 600 -D -c Skylake-Server -l debug \
-	"${vmbins[@]}" </dev/null 2>&1 | tee "$logs/vm-debug.log"
-echo "== vm debug-pmu"
-# shellcheck disable=SC2086 # VM_ARGS is a list of options
-bash scripts/vm/run.sh ${VM_ARGS:-} -T 600 -D -P -c Skylake-Server -l debug-pmu \
-	-t build/vmtests-pmu "${vmbins[@]}" </dev/null 2>&1 | tee "$logs/vm-debug-pmu.log"
+	"${vmbins[@]}" </dev/null >"$logs/vm-debug.log" 2>&1
+cat "$logs/vm-debug.log"
+wait "$beside_pid"
+cat "$logs/vm-beside.out"
 echo "== coverage"
 coverage_tap "$logs/gcov/vm-6.12-debug-Skylake-Server.debug" \
 	"$logs/gcov/vm-6.12-debug-Skylake-Server.debug-pmu" | tee "$logs/coverage.tap"

@@ -473,11 +473,19 @@ build() {
 		>"$log" 2>&1 && built_ko "$s" >/dev/null
 }
 
-# prepare KVER: writes build/vm/KVER/{vmlinuz,pmuctl-msr.ko,msr.ko,
-# initrd.cpio.gz} and builds the module in build/vm/KVER/src, or writes
-# build/vm/KVER/error with the reason.
+# The scratch folder of kernel KVER for this run: build/vm/KVER, or
+# build/vm/KVER@LABEL with -l, so that runs with other labels (check.sh
+# runs some side by side) never share one.
+kdir_of() {
+	echo "$work/$1${label:+@${label#.}}"
+}
+
+# prepare KVER: writes DIR/{vmlinuz,pmuctl-msr.ko,msr.ko,initrd.cpio.gz}
+# and builds the module in DIR/src (DIR: kdir_of KVER), or writes
+# DIR/error with the reason.
 prepare() {
-	local k=$1 d=$work/$1 s img ko v dep w vars=() msr_vars=() kdir rel=$1 msr=()
+	local k=$1 d s img ko v dep w vars=() msr_vars=() kdir rel=$1 msr=()
+	d=$(kdir_of "$1")
 	rm -rf "$d" && mkdir -p "$d"
 	if $dkernel; then
 		# Its own tree; msr is built in (/init sets allow_writes).
@@ -542,8 +550,8 @@ for k in "${kernels[@]}"; do
 done
 wait
 for k in "${kernels[@]}"; do
-	if [ -f "$work/$k/error" ]; then
-		echo "vm: $k: $(cat "$work/$k/error")"
+	if [ -f "$(kdir_of "$k")/error" ]; then
+		echo "vm: $k: $(cat "$(kdir_of "$k")/error")"
 	else
 		echo "vm: $k: image, module and initramfs ready"
 	fi
@@ -655,8 +663,9 @@ debug_tests() {
 
 # guest KVER CPU ID
 guest() {
-	local k=$1 cpu=$2 id=$3 d=$work/$1 params p cmdline start rc secs cpuarg
+	local k=$1 cpu=$2 id=$3 d params p cmdline start rc secs cpuarg
 	local raw=$work/$id.ttyS0 out=$work/$id.ttyS1 con=$logs/$id.console
+	d=$(kdir_of "$1")
 	if [ -f "$d/error" ]; then
 		write_failed "$id" "rig: $(cat "$d/error")"
 		return
