@@ -283,6 +283,14 @@ coverage_tap "$logs/gcov/vm-6.12-debug-Skylake-Server.debug" \
 if ! ls "$logs"/vm-*-guest.tap >/dev/null 2>&1; then
 	printf '1..1\nnot ok 1 vm_rig wrote no guest TAP: see %s\n' "$logs/vm.log" >"$logs/vm.tap"
 fi
+# Every labelled set must have left its guests' TAP: a set whose results
+# went missing fails here instead of shrinking the count unseen.
+for l in knm4 hotplug pmu pmu-wd icx pmu-icx pmu-knm4 debug debug-pmu; do
+	if ! ls "$logs"/vm-*."$l"-guest.tap >/dev/null 2>&1; then
+		printf '1..1\nnot ok 1 vm_set_%s wrote no guest TAP: see %s\n' \
+			"$l" "$logs/vm-$l.log" >"$logs/vm-set-$l.tap"
+	fi
+done
 
 # --- summary -----------------------------------------------------------------
 

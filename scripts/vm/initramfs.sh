@@ -20,8 +20,9 @@
 # (selftests/device/autoload_test.sh): its libkmod is what udev's kmod
 # builtin matches a modalias with.  busybox's modprobe cannot stand in: it
 # cuts the name it probes to 63 characters (MODULE_NAME_LEN) before it
-# matches aliases, and a CPU modalias lists every feature (hundreds).  /dev/console comes from the kernel's built-in initramfs, which
-# the cpio is unpacked over.
+# matches aliases, and a CPU modalias lists every feature (hundreds).
+# /dev/console comes from the kernel's built-in initramfs, which the cpio
+# is unpacked over.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)

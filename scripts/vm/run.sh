@@ -345,10 +345,22 @@ rig_tests=(cpu_model module_loaded ran_to_end console_clean)
 ! $pmu || rig_tests+=(perf_driver)
 ! $dkernel || rig_tests+=(module_unloaded kmemleak_clean gcov_data)
 
+# rm_taps ID: the TAP files a run of guest ID writes, and only those: a
+# glob on ID would take those of a label that ID's is a prefix of ("debug"
+# and "debug-pmu", which check.sh runs side by side).
+rm_taps() {
+	local id=$1 t
+	rm -f "$logs/$id-guest.tap"
+	for t in "${tests[@]}"; do
+		rm -f "$logs/$id-$(basename "$t").tap"
+	done
+}
+
 # write_failed ID REASON: the guest's files as "not ok", REASON on each.
 write_failed() {
 	local id=$1 reason=$2 t n i=0
-	rm -f "$logs/$id.console" "$logs/$id"-*.tap
+	rm -f "$logs/$id.console"
+	rm_taps "$id"
 	{
 		echo "TAP version 13"
 		echo "1..${#rig_tests[@]}"
@@ -748,7 +760,7 @@ guest() {
 
 	# Each test's TAP, from ttyS1.
 	local t n st
-	rm -f "$logs/$id"-*.tap
+	rm_taps "$id"
 	for t in "${tests[@]}"; do
 		n=$(basename "$t")
 		tr -d '\r' <"$out" | awk -v n="$n" -v id="$id" -v to="$test_timeout" '
