@@ -114,7 +114,7 @@ static const struct reason_desc reasons[] = {
 	R(COUNTER_IN_USE,
 	  "a counter this group needs is already enabled on that CPU by someone else (firmware, a hypervisor, another driver): nothing was programmed; see err_cpu"),
 	R(HYBRID_CPU,
-	  "this is a hybrid CPU whose core type cannot be told (CPUID leaf 1AH is empty on a part pmuctl knows no rule for), or it has more core types than pmuctl keeps (4)"),
+	  "this is a hybrid CPU whose core type cannot be told (CPUID leaf 1AH is empty on a part pmuctl knows no rule for): the module does not load"),
 
 	/* the generic model */
 	R(NOT_ARCHITECTURAL,

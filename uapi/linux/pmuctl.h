@@ -748,9 +748,10 @@ enum pmuctl_reason {
 	PMUCTL_R_COUNTER_IN_USE = 40,
 	/*
 	 * A hybrid CPU (CPUID.(7,0):EDX[15]) whose core type cannot be told
-	 * (CPUID.1AH reads 0 on a part Linux knows no rule for), or with more
-	 * core types than pmuctl keeps (4): refused at load.  (Before hybrid
-	 * CPUs were supported, every hybrid CPU was refused so.)
+	 * (CPUID.1AH reads 0 on a part Linux knows no rule for): refused at
+	 * load.  (A CPU of a fifth core type coming online later is left
+	 * without a type, with a warning: PMUCTL_R_CPU_TYPE.  Before hybrid
+	 * CPUs were supported, every hybrid CPU was refused with this.)
 	 */
 	PMUCTL_R_HYBRID_CPU = 41,
 	/*
