@@ -257,19 +257,55 @@ static void print_types(const struct pmuctl_info *info,
 	free(done);
 }
 
-/* One table cell per counter and extra MSR, then the rows. */
+/* The table's columns: counter indexes, then extra MSRs. */
+struct holding_cols {
+	unsigned int col[PMUCTL_HOLDING_COUNTERS], nr_cols;
+	uint32_t xmsr[2 * PMUCTL_HOLDING_XREGS];
+	unsigned int nr_x;
+};
+
+/*
+ * Row @h's cell in column @k: the counter's holder, or the extra MSR's
+ * VALUE/USERS ('-' free); blank where the CPU's PMU has no such counter
+ * or MSR (hybrid CPUs: the core types differ).
+ */
+static void holding_cell(const struct pmuctl_info *info,
+			 const struct pmuctl_holding *h,
+			 const struct holding_cols *t, unsigned int k,
+			 char *cell, size_t len)
+{
+	const struct pmuctl_caps *c = row_caps(info, h);
+
+	cell[0] = 0;
+	if (k < t->nr_cols) {
+		unsigned int idx = t->col[k];
+
+		if (idx < 32 ? idx < c->nr_gp : !!(c->fixed_mask & (1U << (idx - 32))))
+			owner_cell(h->owner[idx], cell, len);
+		return;
+	}
+	for (unsigned int x = 0; x < PMUCTL_HOLDING_XREGS && h->xreg[x].msr; x++) {
+		if (h->xreg[x].msr != t->xmsr[k - t->nr_cols])
+			continue;
+		if (h->xreg[x].refcount)
+			xreg_cell(h, x, cell, len);
+		else
+			snprintf(cell, len, "-");
+		return;
+	}
+}
+
+/* One table cell per counter and extra MSR some CPU has, then the rows. */
 static void print_holdings(const struct pmuctl_info *info,
 			   const struct pmuctl_holding *h, unsigned int nr)
 {
-	unsigned int col[PMUCTL_HOLDING_COUNTERS], nr_cols = 0, nr_x = 0;
 	char head[PMUCTL_HOLDING_COUNTERS + 2 * PMUCTL_HOLDING_XREGS][24];
 	unsigned int width[PMUCTL_HOLDING_COUNTERS + 2 * PMUCTL_HOLDING_XREGS];
-	uint32_t xmsr[2 * PMUCTL_HOLDING_XREGS];
 	unsigned int nr_gp = info->caps.nr_gp;
 	uint32_t fixed = info->caps.fixed_mask;
+	struct holding_cols t = { .nr_cols = 0 };
 	char cell[40], buf[24];
 
-	/* Every counter and extra MSR some CPU has (hybrid: the types differ). */
 	for (unsigned int r = 0; r < nr; r++) {
 		const struct pmuctl_caps *c = row_caps(info, &h[r]);
 
@@ -279,42 +315,30 @@ static void print_holdings(const struct pmuctl_info *info,
 		for (unsigned int x = 0; x < PMUCTL_HOLDING_XREGS && h[r].xreg[x].msr; x++) {
 			unsigned int k = 0;
 
-			while (k < nr_x && xmsr[k] != h[r].xreg[x].msr)
+			while (k < t.nr_x && t.xmsr[k] != h[r].xreg[x].msr)
 				k++;
-			if (k == nr_x && nr_x < ARRAY_SIZE(xmsr))
-				xmsr[nr_x++] = h[r].xreg[x].msr;
+			if (k == t.nr_x && t.nr_x < ARRAY_SIZE(t.xmsr))
+				t.xmsr[t.nr_x++] = h[r].xreg[x].msr;
 		}
 	}
 	for (unsigned int i = 0; i < nr_gp && i < 32; i++) {
-		col[nr_cols] = i;
-		snprintf(head[nr_cols++], sizeof(head[0]), "pmc%u", i);
+		t.col[t.nr_cols] = i;
+		snprintf(head[t.nr_cols++], sizeof(head[0]), "pmc%u", i);
 	}
 	for (unsigned int i = 0; i < 16; i++) {
 		if (!(fixed & (1U << i)))
 			continue;
-		col[nr_cols] = 32 + i;
-		snprintf(head[nr_cols++], sizeof(head[0]), "fixed%u", i);
+		t.col[t.nr_cols] = 32 + i;
+		snprintf(head[t.nr_cols++], sizeof(head[0]), "fixed%u", i);
 	}
-	for (unsigned int x = 0; x < nr_x; x++)
-		snprintf(head[nr_cols + x], sizeof(head[0]), "%s",
-			 xreg_name(xmsr[x], buf, sizeof(buf)));
+	for (unsigned int x = 0; x < t.nr_x; x++)
+		snprintf(head[t.nr_cols + x], sizeof(head[0]), "%s",
+			 xreg_name(t.xmsr[x], buf, sizeof(buf)));
 
-	for (unsigned int k = 0; k < nr_cols + nr_x; k++)
+	for (unsigned int k = 0; k < t.nr_cols + t.nr_x; k++) {
 		width[k] = (unsigned int)strlen(head[k]);
-	for (unsigned int r = 0; r < nr; r++) {
-		for (unsigned int x = 0; x < PMUCTL_HOLDING_XREGS && h[r].xreg[x].msr; x++) {
-			unsigned int k = 0;
-
-			while (k < nr_x && xmsr[k] != h[r].xreg[x].msr)
-				k++;
-			if (k == nr_x || !h[r].xreg[x].refcount)
-				continue;
-			xreg_cell(&h[r], x, cell, sizeof(cell));
-			if (strlen(cell) > width[nr_cols + k])
-				width[nr_cols + k] = (unsigned int)strlen(cell);
-		}
-		for (unsigned int k = 0; k < nr_cols; k++) {
-			owner_cell(h[r].owner[col[k]], cell, sizeof(cell));
+		for (unsigned int r = 0; r < nr; r++) {
+			holding_cell(info, &h[r], &t, k, cell, sizeof(cell));
 			if (strlen(cell) > width[k])
 				width[k] = (unsigned int)strlen(cell);
 		}
@@ -323,36 +347,15 @@ static void print_holdings(const struct pmuctl_info *info,
 	printf("\nholdings: session ids per counter ('*' another session), VALUE/USERS per extra MSR, '-' free%s\n",
 	       info->caps.flags & PMUCTL_CAP_HYBRID ? ", blank: not on that CPU's core type" : "");
 	printf("%4s  %-7s", "cpu", "state");
-	for (unsigned int k = 0; k < nr_cols + nr_x; k++)
+	for (unsigned int k = 0; k < t.nr_cols + t.nr_x; k++)
 		printf("  %*s", (int)width[k], head[k]);
 	printf("\n");
 	for (unsigned int r = 0; r < nr; r++) {
-		const struct pmuctl_caps *c = row_caps(info, &h[r]);
-
 		printf("%4u  %-7s", h[r].cpu,
 		       h[r].flags & PMUCTL_HOLDING_ONLINE ? "online" : "offline");
-		for (unsigned int k = 0; k < nr_cols; k++) {
-			bool has = col[k] < 32 ? col[k] < c->nr_gp :
-				   !!(c->fixed_mask & (1U << (col[k] - 32)));
-
-			if (has)
-				owner_cell(h[r].owner[col[k]], cell, sizeof(cell));
-			else
-				cell[0] = 0;
+		for (unsigned int k = 0; k < t.nr_cols + t.nr_x; k++) {
+			holding_cell(info, &h[r], &t, k, cell, sizeof(cell));
 			printf("  %*s", (int)width[k], cell);
-		}
-		for (unsigned int k = 0; k < nr_x; k++) {
-			unsigned int x = 0;
-
-			while (x < PMUCTL_HOLDING_XREGS && h[r].xreg[x].msr != xmsr[k])
-				x++;
-			if (x == PMUCTL_HOLDING_XREGS)
-				cell[0] = 0;
-			else if (h[r].xreg[x].refcount)
-				xreg_cell(&h[r], x, cell, sizeof(cell));
-			else
-				snprintf(cell, sizeof(cell), "-");
-			printf("  %*s", (int)width[nr_cols + k], cell);
 		}
 		printf("\n");
 	}
