@@ -68,6 +68,7 @@ const char *param_path(const char *name);
 #define MSR_RSP1		0x1a7
 #define MSR_LDLAT		0x3f6
 #define MSR_FRONTEND		0x3f7
+#define MSR_PERF_METRICS	0x329
 
 /* Event codes (event | umask << 8) [FACTS 1-2]. */
 #define EV_INST		0x00c0	/* INST_RETIRED.ANY: fixed 0 */

@@ -667,10 +667,10 @@ TEST_F(reload, hybrid_alder_lake_places_per_core_type)
 	ASSERT_EQ(0, ret) TH_LOG("reason %u index %u", p.err_reason, p.err_index);
 	EXPECT_EQ(7U, ev[7].counter);
 	ASSERT_EQ(0, regs_read(&rg));
-	EXPECT_EQ((__u64)(EV_BR | USR), regs_get(&rg, 0, 0x186 + 7) & 0xffffffff);
+	EXPECT_EQ((__u64)(EV_BR | USR), regs_get(&rg, 0, MSR_EVTSEL(7)) & 0xffffffff);
 	/* the Atom CPU has no PMC7, and was not touched */
-	EXPECT_EQ(~0ULL, regs_get(&rg, 1, 0x186 + 7));
-	EXPECT_EQ(0ULL, regs_get(&rg, 1, 0x186));
+	EXPECT_EQ(~0ULL, regs_get(&rg, 1, MSR_EVTSEL(7)));
+	EXPECT_EQ(0ULL, regs_get(&rg, 1, MSR_EVTSEL(0)));
 	EXPECT_EQ(0, dev_ctl(fd, PMUCTL_IOC_RELEASE));
 	ret = dev_program(fd, &slots, 1, 0x1, &p);
 	EXPECT_EQ(0, ret) TH_LOG("reason %u", p.err_reason);
@@ -775,11 +775,6 @@ TEST_F(reload, hybrid_meteor_lake_types_from_leaf_23h)
  * and PERF_METRICS together; a metric without slots, and in task scope,
  * is refused and changes nothing.
  */
-#define MSR_FIXED_CTR3		0x30c
-#define MSR_FIXED_CTRL		0x38d
-#define MSR_GLOBAL_CTRL		0x38f
-#define MSR_PERF_METRICS	0x329
-
 TEST_F(reload, perf_metrics_follow_slots)
 {
 	struct pmuctl_event ev[3] = {
@@ -832,7 +827,7 @@ TEST_F(reload, perf_metrics_follow_slots)
 		  regs_get(&rg, 0, MSR_GLOBAL_CTRL) & ((1ULL << 48) | (1ULL << 35)));
 	EXPECT_EQ(0x3000ULL, regs_get(&rg, 0, MSR_FIXED_CTRL) & 0xf000);
 	/* the raw register, for each metric */
-	ASSERT_EQ(0, regs_preset(0, MSR_FIXED_CTR3, 1000));
+	ASSERT_EQ(0, regs_preset(0, MSR_FIXED_CTR(3), 1000));
 	ASSERT_EQ(0, regs_preset(0, MSR_PERF_METRICS, 0x00000000ff00ff00ULL));
 	ASSERT_EQ(0, dev_read(fd, 0, val, 3));
 	EXPECT_EQ(1000ULL, val[0]);
@@ -841,7 +836,7 @@ TEST_F(reload, perf_metrics_follow_slots)
 	/* RESET: both zero, still running */
 	EXPECT_EQ(0, dev_ctl(fd, PMUCTL_IOC_RESET));
 	ASSERT_EQ(0, regs_read(&rg));
-	EXPECT_EQ(0ULL, regs_get(&rg, 0, MSR_FIXED_CTR3));
+	EXPECT_EQ(0ULL, regs_get(&rg, 0, MSR_FIXED_CTR(3)));
 	EXPECT_EQ(0ULL, regs_get(&rg, 0, MSR_PERF_METRICS));
 	EXPECT_EQ(1ULL << 48, regs_get(&rg, 0, MSR_GLOBAL_CTRL) & (1ULL << 48));
 	EXPECT_EQ(0, dev_ctl(fd, PMUCTL_IOC_STOP));
