@@ -242,38 +242,33 @@ else
 	DKERNEL_ERROR="the debug kernel did not build (${why:-see $logs/dkernel.log})"
 	export DKERNEL_ERROR
 fi
+# vm_set LABEL RUN_ARGS...: the set labelled LABEL, its output held in
+# vm-LABEL.log and printed whole once it is done (for sets that run beside
+# another).
+vm_set() {
+	local label=$1
+	shift
+	echo "== vm $label"
+	# shellcheck disable=SC2086 # VM_ARGS is a list of options
+	bash scripts/vm/run.sh ${VM_ARGS:-} "$@" -l "$label" "${vmbins[@]}" \
+		</dev/null >"$logs/vm-$label.log" 2>&1
+	cat "$logs/vm-$label.log"
+}
 # The debug kernel's register-model guest is one guest in one host thread
 # (tcg,thread=single) for about 2 min: the sets below run beside it, one
-# after the other, on the core it leaves; each set's log is printed whole
-# once it is done (run.sh keeps each label's scratch apart).
+# after the other, on the core it leaves (run.sh keeps each label's
+# scratch apart).  -T 600 for the debug kernel: the stress test alone
+# takes 270 s under KASAN and lockdep on a busy 2-core host.  pmu-wd: the
+# NMI watchdog on, perf holds a counter as on a stock machine; pmu-knm4:
+# KNM with 4 generic counters, the emulated twin of regmodel_caps=knm4.
 beside() {
-	echo "== vm debug-pmu"
-	# shellcheck disable=SC2086 # VM_ARGS is a list of options
-	bash scripts/vm/run.sh ${VM_ARGS:-} -T 600 -D -P -c Skylake-Server -l debug-pmu \
-		-t build/vmtests-pmu "${vmbins[@]}" </dev/null >"$logs/vm-debug-pmu.log" 2>&1
-	cat "$logs/vm-debug-pmu.log"
-	echo "== vm pmu-wd"
-	# The NMI watchdog on: perf holds a counter, as on a stock machine.
-	# shellcheck disable=SC2086 # VM_ARGS is a list of options
-	bash scripts/vm/run.sh ${VM_ARGS:-} -T 180 -P -W -c Skylake-Server -l pmu-wd \
-		-t build/vmtests-pmu "${vmbins[@]}" </dev/null >"$logs/vm-pmu-wd.log" 2>&1
-	cat "$logs/vm-pmu-wd.log"
-	echo "== vm pmu-knm4"
-	# KNM with 4 generic counters, the emulated twin of regmodel_caps=knm4.
-	# shellcheck disable=SC2086 # VM_ARGS is a list of options
-	bash scripts/vm/run.sh ${VM_ARGS:-} -T 180 -P -c KnightsMill -g 4 -l pmu-knm4 \
-		-t build/vmtests-pmu "${vmbins[@]}" </dev/null >"$logs/vm-pmu-knm4.log" 2>&1
-	cat "$logs/vm-pmu-knm4.log"
+	vm_set debug-pmu -T 600 -D -P -c Skylake-Server -t build/vmtests-pmu
+	vm_set pmu-wd -T 180 -P -W -c Skylake-Server -t build/vmtests-pmu
+	vm_set pmu-knm4 -T 180 -P -c KnightsMill -g 4 -t build/vmtests-pmu
 }
 beside >"$logs/vm-beside.out" 2>&1 &
 beside_pid=$!
-echo "== vm debug"
-# -T 600: the stress test alone takes 270 s under KASAN and lockdep on a
-# busy 2-core host.
-# shellcheck disable=SC2086 # VM_ARGS is a list of options
-bash scripts/vm/run.sh ${VM_ARGS:-} -T 600 -D -c Skylake-Server -l debug \
-	"${vmbins[@]}" </dev/null >"$logs/vm-debug.log" 2>&1
-cat "$logs/vm-debug.log"
+vm_set debug -T 600 -D -c Skylake-Server
 wait "$beside_pid"
 cat "$logs/vm-beside.out"
 echo "== coverage"
