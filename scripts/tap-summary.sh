@@ -9,6 +9,10 @@
 #   ...
 #   P passed, F failed, S skipped
 #
+# Between the two, "failed: NAME: not ok ... <- WHY" for each failed result
+# (12 at most), WHY being the line before it that says why, so that the
+# tail of a long log names what failed.
+#
 # usage: scripts/tap-summary.sh LOGDIR      exit 0 iff nothing failed
 #
 # Counting rules:
@@ -182,7 +186,45 @@ shopt -s nullglob
 files=("$logdir"/*.tap)
 shopt -u nullglob
 
-tp=0 tf=0 ts=0
+# failures FILE: one line per "not ok" of FILE: the result, then the line
+# that says why: the last one before it (a harness's assertion message),
+# or else the diagnostic right after it (selftests/tap.sh puts it there);
+# the harness's own FAIL markers are not reasons.
+failures() {
+	awk '
+	function flush(extra) {
+		if (pending != "")
+			print pending (extra != "" ? " <- " extra : "")
+		pending = ""
+	}
+	{
+		hashed = ($0 ~ /^# /)
+		line = $0
+		while (line ~ /^(# |    |\t)/)
+			sub(/^(# |    |\t)/, "", line)
+		sub(/^[ \t]+/, "", line)
+		reason = line != "" && line !~ /^(ok |RUN |FAIL |TAP version|1\.\.)/ &&
+			 line !~ /Test (failed at step|terminated by)/
+		if (pending != "") {
+			flush(hashed && reason ? substr(line, 1, 240) : "")
+		}
+		if (line ~ /^not ok/) {
+			if (why != "")
+				print line " <- " why
+			else
+				pending = line
+			why = ""
+		} else if (line ~ /^(ok |RUN )/) {
+			why = ""
+		} else if (reason) {
+			why = substr(line, 1, 240)
+		}
+	}
+	END { flush("") }
+	' "$1"
+}
+
+tp=0 tf=0 ts=0 failed_files=()
 if [ ${#files[@]} -eq 0 ]; then
 	echo "tap-summary: no *.tap files in $logdir"
 	tf=1
@@ -197,7 +239,21 @@ for f in "${files[@]}"; do
 		echo "  $name: $n"
 	done < <(tail -n +2 <<<"$out")
 	tp=$((tp + p)) tf=$((tf + fl)) ts=$((ts + s))
+	[ "$fl" -eq 0 ] || failed_files+=("$f")
 done
+# The failures last, just above the totals, where a log's tail shows them.
+nf=0
+for f in "${failed_files[@]}"; do
+	lines=$(failures "$f")
+	# a failure counted by a rule (a short plan, an exit status) has no
+	# "not ok" line: its note is above
+	[ -n "$lines" ] || lines="(no \"not ok\" line: see its notes above)"
+	while IFS= read -r l; do
+		nf=$((nf + 1))
+		[ "$nf" -gt 12 ] || echo "failed: $(basename "$f" .tap): $l"
+	done <<<"$lines"
+done
+[ "$nf" -le 12 ] || echo "failed: ... and $((nf - 12)) more, in the lines above"
 
 echo "$tp passed, $tf failed, $ts skipped"
 [ "$tf" -eq 0 ]
