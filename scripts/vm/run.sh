@@ -68,6 +68,11 @@
 #                them without the race, and faster (IPI-heavy guests).
 #   -S DIR       module sources, copied whole (default: the repo's Kbuild,
 #                kmod/ and uapi/)
+#   -M KO        with -P: boot a module built elsewhere, nothing built here:
+#                KO with %k replaced by each KVER (e.g. the module DKMS
+#                installed, "/lib/modules/%k/updates/dkms/pmuctl.ko"), or
+#                KO.xz, .zst or .gz unpacked, is both /pmuctl.ko and
+#                /pmuctl-msr.ko; its vermagic must be the KVER's
 #   -t DIR       test programs: every executable file in DIR (default
 #                build/vmtests); static ELF or busybox sh scripts
 #   -x PROG      an extra static program for the guest's /bin (the tests
@@ -132,7 +137,7 @@ qemu=${QEMU:-}
 kernels=() cpus=() smp=2 mem=512 params_all='' extra='' kbuild_vars="PMUCTL_REGMODEL=y"
 kbuild_set=false pmu=false dkernel=false gp='' watchdog=false boots='' no_reboot=''
 accel=''
-src='' testdir=$top/build/vmtests label='' bins=() kmod_arg=() jobs=2 test_timeout=60 host_timeout=''
+src='' prebuilt='' testdir=$top/build/vmtests label='' bins=() kmod_arg=() jobs=2 test_timeout=60 host_timeout=''
 logs=$top/build/logs
 declare -A params_cpu
 
@@ -141,7 +146,7 @@ usage() {
 	exit 2
 }
 
-while getopts k:c:s:m:p:a:b:A:S:t:x:KDPg:WNl:R:j:T:H:o:h opt; do
+while getopts k:c:s:m:p:a:b:A:S:M:t:x:KDPg:WNl:R:j:T:H:o:h opt; do
 	case $opt in
 	k) kernels+=("$OPTARG") ;;
 	c) cpus+=("$OPTARG") ;;
@@ -158,6 +163,7 @@ while getopts k:c:s:m:p:a:b:A:S:t:x:KDPg:WNl:R:j:T:H:o:h opt; do
 	b) kbuild_vars=$OPTARG kbuild_set=true ;;
 	A) accel=$OPTARG ;;
 	S) src=$OPTARG ;;
+	M) prebuilt=$OPTARG ;;
 	t) testdir=$OPTARG ;;
 	x) bins+=("$OPTARG") ;;
 	K) kmod_arg=(-K) ;;
@@ -182,6 +188,10 @@ fi
 [ $OPTIND -gt $# ] || usage
 if ! $pmu && { [ -n "$gp" ] || $watchdog; }; then
 	echo "run.sh: -g and -W only go with -P (emulated-PMU guests)" >&2
+	usage
+fi
+if [ -n "$prebuilt" ] && { ! $pmu || $dkernel || [ -n "$src" ] || $kbuild_set; }; then
+	echo "run.sh: -M goes with -P, and not with -D, -S or -b (it builds nothing)" >&2
 	usage
 fi
 [ -z "$gp" ] || [[ $gp =~ ^[1-8]$ ]] || { echo "run.sh: -g N: 1 to 8 generic counters" >&2; usage; }
@@ -471,18 +481,66 @@ built_ko() {
 }
 
 # build KDIR DIR VARS LOG: the module sources copied into DIR, built there
-# against the kernel tree KDIR.
+# against the kernel tree KDIR.  Each build is kept in $work/modcache/KEY,
+# KEY the hash of the sources, VARS and the kernel tree (its path, release
+# and Module.symvers), and a build with the same KEY (another set of
+# guests: check.sh boots ten, most with the same two or three builds) is
+# copied from there instead of made again.  Not gcov builds (-D): their
+# .gcno files name the folder they were built in.  The 16 newest stay.
 build() {
-	local kdir=$1 s=$2 vars=$3 log=$4
+	local kdir=$1 s=$2 vars=$3 log=$4 key c t
 	mkdir -p "$s"
 	if [ -n "$src" ]; then
 		cp -r "$src/." "$s/"
 	else
 		(cd "$top" && cp -r Kbuild kmod uapi "$s/")
 	fi
+	key=$({
+		echo "$vars"
+		readlink -f "$kdir"
+		cat "$kdir/include/config/kernel.release" 2>/dev/null
+		sha256sum "$kdir/Module.symvers" 2>/dev/null | cut -d' ' -f1
+		(cd "$s" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
+	} | sha256sum | cut -c1-24)
+	c=$work/modcache/$key
+	if [[ $vars != *PMUCTL_GCOV=y* ]] && [ -d "$c" ] && cp -a "$c/." "$s/" &&
+	   built_ko "$s" >/dev/null; then
+		echo "run.sh: the build of $c, copied" >"$log"
+		touch "$c"
+		return 0
+	fi
 	# shellcheck disable=SC2086 # one word per variable
 	make -C "$kdir" M="$s" PMUCTL_RIG=1 $vars modules \
-		>"$log" 2>&1 && built_ko "$s" >/dev/null
+		>"$log" 2>&1 && built_ko "$s" >/dev/null || return 1
+	[[ $vars != *PMUCTL_GCOV=y* ]] || return 0
+	# Into place whole or not at all: guests of another label may build
+	# the same KEY at the same time.
+	mkdir -p "$work/modcache"
+	t=$(mktemp -d "$work/modcache/.new.XXXXXX") || return 0
+	if cp -a "$s/." "$t/" && mv -T "$t" "$c" 2>/dev/null; then
+		# shellcheck disable=SC2012 # the names are hex keys
+		ls -1dt "$work"/modcache/*/ | tail -n +17 | xargs -r rm -rf
+	else
+		rm -rf "$t"
+	fi
+	return 0
+}
+
+# unpack_ko KO OUT: the module file KO, or else KO.xz, KO.zst or KO.gz
+# (as the kernel's CONFIG_MODULE_COMPRESS_* has kmod install them),
+# unpacked, as OUT.
+unpack_ko() {
+	local f=$1 x
+	for x in .xz .zst .gz; do
+		[ ! -e "$f" ] && [ -e "$1$x" ] && f=$1$x
+	done
+	mkdir -p "$(dirname "$2")"
+	case $f in
+	*.xz) xz -dc -- "$f" >"$2" ;;
+	*.zst) zstd -qdc -- "$f" >"$2" ;;
+	*.gz) gzip -dc -- "$f" >"$2" ;;
+	*) cp -- "$f" "$2" ;;
+	esac
 }
 
 # The scratch folder of kernel KVER for this run: build/vm/KVER, or
@@ -512,7 +570,13 @@ prepare() {
 		msr=(-m "$d/msr.ko")
 	fi
 	s=$d/src
-	if ! build "$kdir" "$s" "$kbuild_vars" "$d/build.log"; then
+	if [ -n "$prebuilt" ]; then
+		if ! unpack_ko "${prebuilt//%k/$k}" "$s/pmuctl.ko" 2>"$d/build.log"; then
+			echo "no module ${prebuilt//%k/$k}: $(head -n 1 "$d/build.log")" >"$d/error"
+			return
+		fi
+		cp "$s/pmuctl.ko" "$d/pmuctl-msr.ko"
+	elif ! build "$kdir" "$s" "$kbuild_vars" "$d/build.log"; then
 		echo "module build failed for $k: see ${d#"$top"/}/build.log" >"$d/error"
 		return
 	fi
@@ -520,7 +584,9 @@ prepare() {
 		vars+=("$w")
 		[[ $w == PMUCTL_REGMODEL=* ]] || msr_vars+=("$w")
 	done
-	if [ ${#msr_vars[@]} -eq ${#vars[@]} ]; then
+	if [ -n "$prebuilt" ]; then
+		:	# /pmuctl-msr.ko is the same module (above)
+	elif [ ${#msr_vars[@]} -eq ${#vars[@]} ]; then
 		# /pmuctl.ko is the default build already (-P).
 		cp "$(built_ko "$s")" "$d/pmuctl-msr.ko"
 	elif build "$kdir" "$d/src-msr" "${msr_vars[*]}" "$d/build-msr.log"; then
