@@ -40,7 +40,13 @@ GROUP_qemu="meson ninja-build libglib2.0-dev libpixman-1-dev libslirp-dev libfdt
 # JSON that scripts/vm/coverage.sh reads.
 # shellcheck disable=SC2034
 GROUP_dkernel="linux-source-6.12 gcc make bc bison flex libelf-dev libssl-dev xz-utils python3"
-PKG_GROUPS="core kernel vm qemu dkernel"
+# "make deb" (scripts/deb.sh, dist/debian/): dpkg-buildpackage (dpkg-dev)
+# with debhelper (compat 13, dh) and dh-dkms's dh_dkms for pmuctl-dkms's
+# maintainer scripts; dkms, which those scripts run when the package is
+# installed; lintian checks the packages.
+# shellcheck disable=SC2034
+GROUP_deb="dpkg-dev debhelper dh-dkms dkms lintian"
+PKG_GROUPS="core kernel vm qemu dkernel deb"
 
 apt_updated=false
 apt_update() {
