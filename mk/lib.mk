@@ -6,6 +6,8 @@
 # (selftests/install/symbols.sh holds it to the header and the .so); the
 # pkg-config file and "make install" are in mk/install.mk.
 # Included by the top Makefile, which defines CC and CFLAGS first.
+# CPPFLAGS and LDFLAGS from the environment or the command line are
+# honoured (dpkg-buildflags' hardening flags, dist/debian/rules).
 
 LIB_SOVERSION := 1
 LIB_VERSION := $(LIB_SOVERSION).0.0
@@ -22,17 +24,17 @@ BINS += $(LIB_SO) build/lib/libpmuctl.so.$(LIB_SOVERSION) \
 
 build/lib/pic/%.o: user/%.c $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -fPIC -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c -o $@ $<
 
 # -fPIE, whatever the compiler's default: the archive then links into a
 # PIE program (the default of Debian's gcc) as well as into a -static one
 # (the guest programs).
 build/lib/static/%.o: user/%.c $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -fPIE -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIE -c -o $@ $<
 
 $(LIB_SO): $(LIB_SRCS:user/%.c=build/lib/pic/%.o) $(LIB_MAP)
-	$(CC) $(CFLAGS) -shared -Wl,-soname,libpmuctl.so.$(LIB_SOVERSION) \
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,libpmuctl.so.$(LIB_SOVERSION) \
 		-Wl,--version-script=$(LIB_MAP) -Wl,-z,defs -o $@ \
 		$(filter %.o,$^) $(LIB_LIBS)
 

@@ -23,11 +23,11 @@ TOOL_LIBS := build/lib/libpmuctl.a -lpfm -lm
 
 build/bin/pmuctl: $(TOOL_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $(TOOL_SRCS) $(CORE_SRCS) $(TOOL_LIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(TOOL_SRCS) $(CORE_SRCS) $(TOOL_LIBS)
 
 build/vmbin/pmuctl: $(TOOL_DEPS)
 	@mkdir -p $(@D)
-	$(CC) -static $(CFLAGS) -o $@ $(TOOL_SRCS) $(CORE_SRCS) $(TOOL_LIBS)
+	$(CC) -static $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(TOOL_SRCS) $(CORE_SRCS) $(TOOL_LIBS)
 
 # The guests' tool comes with the guests' test programs.
 vmtests: build/vmbin/pmuctl
