@@ -132,10 +132,12 @@ rm -f "$src/debian/changelog.in"
 } >"$src/debian/libpmuctl1.symbols"
 
 # Without the make variables of a calling make (make -j, make check).
+# -nc: the tree is new, "debian/rules clean" would have nothing to do.
+# Root or not: Rules-Requires-Root: no, so neither root nor fakeroot.
 echo "deb: dpkg-buildpackage -b in $src (log: $out/build.log)"
 if ! (cd "$src" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
 		DEB_BUILD_OPTIONS="nocheck ${DEB_BUILD_OPTIONS:-}" \
-		dpkg-buildpackage -b -us -uc -jauto) >"$out/build.log" 2>&1 </dev/null; then
+		dpkg-buildpackage -b -us -uc -nc -jauto) >"$out/build.log" 2>&1 </dev/null; then
 	tail -n 40 "$out/build.log" >&2
 	echo "deb: dpkg-buildpackage failed: $out/build.log" >&2
 	exit 1
