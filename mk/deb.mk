@@ -8,8 +8,10 @@
 # the installing machine); nothing when the packages are newer than every
 # input (DEB_FORCE=1 rebuilds).  selftests/install/deb.sh checks them.
 
-# What the packages' build needs from this tree.
-DEB_PATHS := Makefile Kbuild COPYING README.md mk user uapi kmod dist
+# What the packages' build needs from this tree (scripts/deb.sh too: a
+# change to it is a change to the packages).
+DEB_PATHS := Makefile Kbuild COPYING README.md mk user uapi kmod dist \
+	     scripts/deb.sh
 
 .PHONY: deb
 #: Debian packages in build/deb/ (dpkg-buildpackage, lintian)
