@@ -277,6 +277,26 @@ static int switch_cpu(void)
 	return cpus_online() > 1 ? 1 : 0;
 }
 
+/*
+ * When tw_call() has its reply, the thread that sent it may still be on
+ * its CPU, on its way to block for the next request: its sched_out (which
+ * stops its counters) has not run yet.  Run on that CPU once ourselves,
+ * then go back: every thread pinned there and blocked has been switched
+ * out.  0 or -errno.
+ */
+static int switched_out(int cpu)
+{
+	cpu_set_t old;
+	int ret;
+
+	if (sched_getaffinity(0, sizeof(old), &old))
+		return -errno;
+	ret = pin_cpu(cpu);
+	if (sched_setaffinity(0, sizeof(old), &old) && !ret)
+		ret = -errno;
+	return ret;
+}
+
 /* Generic-counter events, all different, as abi_test draws them. */
 static struct pmuctl_event gp_ev(unsigned int i, __u64 mode)
 {
@@ -707,6 +727,7 @@ TEST_F(task, offcore_values_and_event_selects_switch_with_their_threads)
 		ASSERT_EQ(0, tw_call(b, tw_check_switch_in)) TH_LOG("B, round %d: %s", r, b->msg);
 	}
 	/* Both switched out: their counters do not count on that CPU. */
+	ASSERT_EQ(0, switched_out(cpu));
 	ASSERT_EQ(0, regs_read(&rg));
 	for (k = 0; k < 2; k++) {
 		__u32 idx = (k ? b : a)->ev[0].counter;
@@ -807,6 +828,7 @@ TEST_F(task, counts_survive_switches_at_the_full_or_legacy_width)
 	ASSERT_EQ(0, tw_call(t, tw_read_thread));
 	EXPECT_U64(k1 & bm, t->val[0] & bm);
 	/* Switched out: the totals are the saved count, whatever the register holds. */
+	ASSERT_EQ(0, switched_out(cpu));
 	ASSERT_EQ(0, dev_read_task(t->fd, 0, val, PMUCTL_MAX_EVENTS, &r));
 	EXPECT_U64(k1, val[0]);
 	EXPECT_EQ(1U, r.nr_threads);
@@ -816,7 +838,9 @@ TEST_F(task, counts_survive_switches_at_the_full_or_legacy_width)
 
 	/* Switched in: the saved count is written back, at the right address. */
 	ASSERT_EQ(0, tw_call(t, tw_mark));
-	ASSERT_EQ(0, tw_call(t, tw_read_thread));	/* a switch-out and in */
+	/* A switch-out (the thread may not have blocked yet) and in. */
+	ASSERT_EQ(0, switched_out(cpu));
+	ASSERT_EQ(0, tw_call(t, tw_read_thread));
 	t->want = t->fw ? k1 : legacy_kept(in, k1);
 	ASSERT_EQ(0, tw_call(t, tw_check_restore)) TH_LOG("%s", t->msg);
 	ASSERT_EQ(0, tw_call(t, tw_read_thread));
