@@ -40,10 +40,10 @@
 #   kmemleak_clean); if the kernel does not build, both fail saying why.
 #   Their gcov data gives build/logs/coverage.txt and the "# coverage"
 #   lines of build/logs/coverage.tap (reported, not judged).
-# - The Debian packages (scripts/deb-check.sh, as root): built, linted,
-#   installed with dpkg, the module built by the real dkms for 6.1 and
-#   6.12; the "pmu-wd" guests boot that very module (run.sh -M); then
-#   purged, and nothing may be left.
+# - The Debian packages (scripts/deb-check.sh, as root, beside the debug
+#   guest): built, linted, installed with dpkg, the module built by the
+#   real dkms for 6.1 and 6.12; the "pmu-wd" guests boot that very module
+#   (run.sh -M); then purged, and nothing may be left.
 # - The last line printed is tap-summary's "P passed, F failed, S skipped";
 #   the exit status is non-zero if anything failed.
 set -uo pipefail
@@ -173,14 +173,6 @@ if [ -n "$bg_pid" ]; then
 	rm -f "$bg_out"
 fi
 
-# The Debian packages, installed for real (scripts/deb-check.sh): make
-# deb, dpkg -i, the module DKMS builds for each kernel; in the background,
-# beside the first guests, its output held back and shown when the
-# "pmu-wd" guests (below) need that module.  Purged after the guests.
-deb_out=$logs/deb-install.out
-run deb-install bash scripts/deb-check.sh install "$logs" >"$deb_out" 2>&1 &
-deb_pid=$!
-
 # The module inside Debian's own kernels under QEMU (TCG).  run.sh writes
 # every guest's files as failures before it starts, so a rig that cannot
 # run shows up in the count; vm.tap covers run.sh not running at all.
@@ -273,14 +265,16 @@ vm_set() {
 # takes 270 s under KASAN and lockdep on a busy 2-core host.  pmu-wd: the
 # NMI watchdog on, perf holds a counter as on a stock machine; pmu-knm4:
 # KNM with 4 generic counters, the emulated twin of regmodel_caps=knm4.
-# pmu-wd boots the module DKMS built from the packages (run.sh -M), where
-# the install above left one (as root, with the packaging tools).
-wait "$deb_pid"
-cat "$deb_out"
-rm -f "$deb_out"
-wd_module=()
-[ ! -s "$logs/deb.ko" ] || wd_module=(-M "$(cat "$logs/deb.ko")")
+# First beside it, the Debian packages installed for real
+# (scripts/deb-check.sh: make deb, dpkg -i, the module DKMS builds for
+# each kernel); pmu-wd then boots the module DKMS built (run.sh -M), where
+# the install left one (as root, with the packaging tools).  Purged after
+# the guests.
 beside() {
+	local wd_module=()
+
+	run deb-install bash scripts/deb-check.sh install "$logs"
+	[ ! -s "$logs/deb.ko" ] || wd_module=(-M "$(cat "$logs/deb.ko")")
 	vm_set debug-pmu -T 600 -D -P -c Skylake-Server -t build/vmtests-pmu
 	vm_set pmu-wd -T 180 -P -W -c Skylake-Server -t build/vmtests-pmu "${wd_module[@]}"
 	vm_set pmu-knm4 -T 180 -P -c KnightsMill -g 4 -t build/vmtests-pmu
