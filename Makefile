@@ -71,7 +71,7 @@ build/tests build/bin:
 
 #: install the Debian packages everything needs (root)
 deps:
-	@bash scripts/deps.sh core kernel vm qemu
+	@bash scripts/deps.sh all
 
 # Extract kselftest_harness.h, checkpatch.pl and friends into $(KSRC).
 #: kselftest harness, checkpatch.pl into build/ksrc (KSRC=)
