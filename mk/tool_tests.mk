@@ -72,3 +72,12 @@ VMTESTS_PMU += build/vmtests-pmu/tool_stat_per_thread_test
 
 build/vmtests-pmu/tool_stat_per_thread_test: selftests/tool/stat_per_thread_test.sh $(STAT_LIB)
 	$(stat_test_inline)
+
+# The perfmon v6 guests (check.sh's "pmu-v6": scripts/vm/run.sh -P -c
+# PerfmonV6) run build/vmtests-v6/ alone: the emulated PMU reports v6,
+# Linux 6.12's perf uses the 0x1900+ aliases, and pmuctl refuses there
+# (PERF_UNMANAGED) while it counts on 6.1 (selftests/tool/perfmon_v6_test.sh).
+VMTESTS_PMU += build/vmtests-v6/tool_perfmon_v6_test
+
+build/vmtests-v6/tool_perfmon_v6_test: selftests/tool/perfmon_v6_test.sh $(STAT_LIB)
+	$(stat_test_inline)

@@ -218,6 +218,7 @@ expected_model() {
 	Skylake-Client*) echo "6 94" ;;		# 0x5e
 	Icelake-Server*) echo "6 106" ;;	# 0x6a (qemu_cpu below)
 	SapphireRapids*) echo "6 143" ;;	# 0x8f (qemu_cpu below)
+	PerfmonV6*) echo "6 153" ;;		# 0x99 (qemu_cpu below)
 	esac
 }
 
@@ -239,6 +240,12 @@ qemu_cpu() {
 	SapphireRapids*)
 		$have_spr || base=Icelake-Server
 		set=',model=143,stepping=8' ;;
+	PerfmonV6*)
+		# No part: Icelake-Server as family 6 model 153 (0x99), which
+		# neither Linux (6.1, 6.12) nor pmuctl knows, so both take
+		# their architectural default, with pmu_props' perfmon v6.
+		base=Icelake-Server
+		set=',model=153,stepping=0' ;;
 	esac
 	[[ $rest == *,model=* ]] && set=''
 	echo "$base$set$rest"
@@ -280,6 +287,10 @@ pmu_props() {
 			p+=',pmu-offcore-mask0=0x3fffffffff,pmu-offcore-mask1=0x3fffffffff'
 			p+=',pmu-frontend-mask=0x7fff1f' ;;
 		esac ;;
+	PerfmonV6*)	# v6: every counter also at 0x1900+ (pmu-spec.md); else as SPR
+		p='pmu-version=6,pmu-gp=8,pmu-gp-width=48,pmu-events-len=8'
+		p+=',pmu-fixed=4,pmu-fixed-width=48,pmu-fixed-bitmap=0xf'
+		p+=',pmu-anythread-deprecated=on,pmu-perf-caps=0x2000' ;;
 	esac
 	if [[ -n $gp && ,$p, == *,pmu-gp=* ]]; then
 		p=$(sed -E "s/(^|,)pmu-gp=[0-9]+/\1pmu-gp=$gp/" <<<"$p")
