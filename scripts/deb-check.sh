@@ -79,6 +79,9 @@ purge_all() {
 	dpkg --purge "${pkgs[@]}"
 }
 
+# An install phase starts from nothing: whatever it skips, no state or
+# module path of an earlier run is left for the purge or the guests.
+[ "$phase" != install ] || rm -rf "$state" "$logs/deb.ko"
 [ "$(id -u)" -eq 0 ] || skip_all "not root: make check installs the packages as root"
 
 if [ "$phase" = install ]; then
@@ -86,7 +89,6 @@ if [ "$phase" = install ]; then
 		command -v "$c" >/dev/null ||
 			skip_all "no $c: scripts/deps.sh deb (Debian's packaging tools)"
 	done
-	rm -rf "$state" "$logs/deb.ko"
 	mkdir -p "$state"
 	if [ -e "$marker" ]; then
 		echo "# a previous run left its packages installed: purging them first"
