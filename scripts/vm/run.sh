@@ -495,9 +495,10 @@ built_ko() {
 # against the kernel tree KDIR.  Each build is kept in $work/modcache/KEY,
 # KEY the hash of the sources, VARS and the kernel tree (its path, release
 # and Module.symvers), and a build with the same KEY (another set of
-# guests: check.sh boots ten, most with the same two or three builds) is
-# copied from there instead of made again.  Not gcov builds (-D): their
-# .gcno files name the folder they were built in.  The 16 newest stay.
+# guests: check.sh boots eleven sets, most with the same two or three
+# builds) is copied from there instead of made again.  Not gcov builds
+# (-D): their .gcno files name the folder they were built in.  The 16
+# newest stay.
 build() {
 	local kdir=$1 s=$2 vars=$3 log=$4 key c t
 	mkdir -p "$s"
