@@ -132,7 +132,8 @@ if [ "$phase" = install ]; then
 	mkdir -p "$(dirname "$marker")" && : >"$marker"
 	t0=$(date +%s)
 	if dpkg -i "${debs[@]}" >"$logs/deb-install.log" 2>&1 </dev/null; then
-		ok "dpkg_installs_the_packages_in_$(($(date +%s) - t0))_s"
+		ok dpkg_installs_the_packages
+		echo "# dpkg -i of the four, DKMS builds included: $(($(date +%s) - t0)) s"
 	else
 		not_ok dpkg_installs_the_packages "$(tail -n 30 "$logs/deb-install.log")"
 	fi
