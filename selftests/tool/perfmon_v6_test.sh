@@ -32,7 +32,7 @@ if ! grep -q '^model[[:space:]]*: 153$' /proc/cpuinfo; then
 fi
 echo "1..3"
 N=1000000
-want=$((2 * N + 8 * ${#N} + 23))	# selftests/bench/workload.S
+want=$(expected "$N")
 CPU=$(($(grep -c '^processor' /proc/cpuinfo) - 1))
 run "$PMUCTL" info
 grep -qx 'perfmon: version 6' "$tmp/out" || { fail "want 'perfmon: version 6'"; show; }
@@ -54,8 +54,7 @@ if [ "$major" -gt 6 ] || { [ "$major" = 6 ] && [ "$minor" -ge 11 ]; }; then
 		show
 	fi
 else
-	got=$(awk -F, '$3 == "instructions:u" { print $1; exit }' "$tmp/err")
-	[ "$rc" = 0 ] && [ "$got" = "$want" ] || { fail "Linux $kv: want $want"; show; }
+	[ "$rc" = 0 ] && [ "$(csv_value instructions:u)" = "$want" ] || { fail "Linux $kv: want $want"; show; }
 fi
 result pmuctl_where_perf_is_managed
 [ "$failed" = 0 ]

@@ -51,16 +51,6 @@ stat_begin workload perf-count
 plan=$((2 * $(echo $SIZES | wc -w) + 4))
 echo "1..$plan"
 
-# expected N: the workload's user-mode instructions (workload.S).
-expected() {
-	echo $((2 * $1 + 8 * ${#1} + 23))
-}
-
-# csv_value EVENT: the value of EVENT in pmuctl's CSV on $tmp/err.
-csv_value() {
-	awk -F, -v e="$1" '$3 == e { print $1; exit }' "$tmp/err"
-}
-
 for N in $SIZES; do
 	want=$(expected "$N")
 	run perf-count -- workload "$N"

@@ -13,6 +13,8 @@
 # result NAME: "ok" or "not ok" with the diagnostics fail() and show()
 # collected; run CMD...: CMD's stdout, stderr and status into $tmp/out,
 # $tmp/err and rc, its words into last.
+# expected N: the known count of "workload N"; csv_value EVENT: EVENT's
+# value in the CSV (-x,) that the last run wrote to $tmp/err.
 
 PMUCTL=${PMUCTL:-pmuctl}
 
@@ -74,4 +76,14 @@ run() {
 	last="$*"
 	"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
 	rc=$?
+}
+
+# expected N: the workload's user-mode instructions (workload.S).
+expected() {
+	echo $((2 * $1 + 8 * ${#1} + 23))
+}
+
+# csv_value EVENT: the value of EVENT in pmuctl's CSV on $tmp/err.
+csv_value() {
+	awk -F, -v e="$1" '$3 == e { print $1; exit }' "$tmp/err"
 }

@@ -45,16 +45,9 @@ N=1000000
 
 stat_begin workload workload-threads perf-count
 
-# The known counts.
-expected() {
-	echo $((2 * $1 + 8 * ${#1} + 23))
-}
+# The known count of workload-threads (expected, csv_value: stat_lib.sh).
 expected_threads() {
 	echo $((8 * $1 + 8 * ${#1} + 91))
-}
-
-csv_value() {
-	awk -F, -v e="$1" '$3 == e { print $1; exit }' "$tmp/err"
 }
 
 # A module without task scope: pmuctl stat says so and counts a CPU.
