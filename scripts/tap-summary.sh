@@ -189,7 +189,8 @@ shopt -u nullglob
 # failures FILE: one line per "not ok" of FILE: the result, then the line
 # that says why: the last one before it (a harness's assertion message),
 # or else the diagnostic right after it (selftests/tap.sh puts it there);
-# the harness's own FAIL markers are not reasons.
+# the harness's own FAIL markers are not reasons, nor are the diagnostics
+# that follow a "not ok" (they are its own, not the next result's).
 failures() {
 	awk '
 	function flush(extra) {
@@ -214,9 +215,11 @@ failures() {
 			else
 				pending = line
 			why = ""
+			after = 1
 		} else if (line ~ /^(ok |RUN )/) {
 			why = ""
-		} else if (reason) {
+			after = 0
+		} else if (reason && !after) {
 			why = substr(line, 1, 240)
 		}
 	}

@@ -869,7 +869,7 @@ guest() {
 	fi
 
 	# Each test's TAP, from ttyS1.
-	local t n st
+	local t n st why
 	rm_taps "$id"
 	for t in "${tests[@]}"; do
 		n=$(basename "$t")
@@ -950,7 +950,12 @@ guest() {
 			case $rc in
 			1) ;;
 			124 | 137) st="${st:+$st; }killed by the host after $host_timeout s" ;;
-			0) st="${st:+$st; }QEMU exited 0: the guest rebooted or panicked (panic=-1)" ;;
+			0)
+				st="${st:+$st; }QEMU exited 0: the guest rebooted or panicked (panic=-1)"
+				# the panic's own words, so that a CI log's tail says why
+				why=$(grep -m1 -o 'Kernel panic - not syncing: .*' "$con" | cut -c1-160)
+				[ -z "$why" ] || st+=": $why"
+				;;
 			*) st="${st:+$st; }QEMU exited $rc, want 1 (vm-exit 0)" ;;
 			esac
 		fi
@@ -969,7 +974,9 @@ guest() {
 			echo "ok 4 console_clean"
 		else
 			echo "not ok 4 console_clean"
-			echo "# $(grep -c . <<<"$bad") matching line(s) in $id.console:"
+			# the first line on the diagnostic's first line: the
+			# one tap-summary.sh shows as the reason
+			echo "# $(grep -c . <<<"$bad") matching line(s) in $id.console, first: $(head -n 1 <<<"$bad" | cut -c1-160)"
 			head -n 30 <<<"$bad" | sed 's/^/# /'
 		fi
 

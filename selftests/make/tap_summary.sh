@@ -39,6 +39,17 @@ not ok 2 - b
 # want 3, got 4
 # check.sh: exit=1
 T
+# Two failures in a row, each with its diagnostics after it (the VM rig's
+# guest TAP): the second one's reason is its own, not the first one's tail.
+cat >"$d/rig.tap" <<'T'
+TAP version 13
+1..2
+not ok 1 ran_to_end
+# QEMU exited 0: the guest panicked
+# last test started: @@TEST t@@
+not ok 2 console_clean
+# 1 matching line(s), first: Kernel panic - not syncing: hung_task
+T
 # Two results of a plan of 3 and no "not ok": counted by the plan rule.
 printf 'TAP version 13\n1..3\nok 1 x\nok 2 y\n# check.sh: exit=0\n' >"$d/short.tap"
 printf 'TAP version 13\n1..1\nok 1 z\n# check.sh: exit=0\n' >"$d/pass.tap"
@@ -46,7 +57,7 @@ printf 'TAP version 13\n1..1\nok 1 z\n# check.sh: exit=0\n' >"$d/pass.tap"
 rc=0
 out=$(bash scripts/tap-summary.sh "$d") || rc=$?
 
-report "$([ "$(tail -n 1 <<<"$out")" = "5 passed, 3 failed, 1 skipped" ] && echo 1)" \
+report "$([ "$(tail -n 1 <<<"$out")" = "5 passed, 5 failed, 1 skipped" ] && echo 1)" \
 	totals_are_the_last_line "$out"
 report "$([ "$rc" -ne 0 ] && echo 1)" exit_status_is_non_zero_on_failure "rc=$rc"
 short_counted() {
@@ -59,16 +70,18 @@ report "$(short_counted && echo 1)" missing_results_count_as_failed "$out"
 # notes where no "not ok" line exists.
 want=$(cat <<'W'
 failed: harness: not ok 2 g.second <- t.c:12:second:Expected 1 (1) == x (0)
+failed: rig: not ok 1 ran_to_end <- QEMU exited 0: the guest panicked
+failed: rig: not ok 2 console_clean <- 1 matching line(s), first: Kernel panic - not syncing: hung_task
 failed: shell: not ok 2 - b <- want 3, got 4
 failed: short: (no "not ok" line: see its notes above)
-5 passed, 3 failed, 1 skipped
+5 passed, 5 failed, 1 skipped
 W
 )
-report "$([ "$(tail -n 4 <<<"$out")" = "$want" ] && echo 1)" \
+report "$([ "$(tail -n 6 <<<"$out")" = "$want" ] && echo 1)" \
 	failures_are_named_with_their_reason_above_the_totals \
-	"got:" "$(tail -n 4 <<<"$out")"
+	"got:" "$(tail -n 6 <<<"$out")"
 
-rm "$d"/harness.tap "$d"/shell.tap "$d"/short.tap
+rm "$d"/harness.tap "$d"/rig.tap "$d"/shell.tap "$d"/short.tap
 rc=0
 out=$(bash scripts/tap-summary.sh "$d") || rc=$?
 report "$([ "$rc" -eq 0 ] && [ "$out" = $'pass: 1 passed, 0 failed, 0 skipped\n1 passed, 0 failed, 0 skipped' ] && echo 1)" \
