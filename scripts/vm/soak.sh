@@ -50,7 +50,7 @@ die() {
 
 [[ $boots =~ ^[1-9][0-9]*$ ]] || die "SOAK_BOOTS=$boots: want a number >= 1"
 [ -d "$tests" ] || die "SOAK_TESTS=$tests: no such folder"
-# -N: every boot counts, none is booted again after the int3 race.
+# -N: every boot counts, none is booted again after a known flaw.
 args=(-N -R "$boots" -j "$jobs" -T "$timeout" -t "$tests" -o "$out" -l soak)
 # The static tools the programs call (build/vmbin/, as scripts/check.sh).
 for b in "$top"/build/vmbin/*; do
