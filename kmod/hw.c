@@ -39,6 +39,7 @@
 #include <linux/mm.h>
 #include <linux/notifier.h>
 #include <linux/percpu.h>
+#include <linux/perf_event.h>
 #include <linux/reboot.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
@@ -131,13 +132,15 @@ struct pmuctl_pcpu {
 	u64 dirty;			/* pool counters holding a thread's count */
 	u64 tk_found;			/* GLOBAL_CTRL before the first task write */
 	bool tk_seen;			/* tk_found holds it */
+	/* perfmon v6 on 6.11+: perf's exclusive event here; hotplug lock */
+	struct perf_event *sentinel;
 };
 
 static struct pmuctl_pcpu __percpu *pmuctl_pcpu;
 
 static enum cpuhp_state pmuctl_hp_state;
 static u32 pmuctl_nr_programmed;	/* sessions holding a group */
-static bool pmuctl_perf_held;		/* perf's counters reserved */
+static bool pmuctl_perf_held;		/* perf kept off; hotplug + pmuctl_lock */
 static bool pmuctl_down;		/* rebooting: no more writes */
 static atomic_t pmuctl_nr_poisoned;	/* CPUs whose registers are unknown */
 static unsigned long pmuctl_nr_waves;	/* cross-CPU call waves, for debugfs */
@@ -727,37 +730,146 @@ static void hw_perf_release(void)
 /*
  * Perfmon v6 on Linux 6.11+ (commit 149fd4712bcd): perf's counters live at
  * 0x1900+, outside the NMI reservation, so hw_perf_reserve() would succeed
- * next to a running perf (FACTS 6): no group is programmed.
+ * next to a running perf (FACTS 6).  There pmuctl keeps perf off the PMU
+ * of every online CPU with a sentinel instead (doc/perfmon-v6-coexistence.md).
  */
-static bool hw_perf_unmanaged(void)
+static bool hw_perf_v6(void)
 {
 	return pmuctl_pmu.version >= 6 && PERF_V6_UNRESERVED;
 }
 
-/* Hold perf's counters for a group about to be programmed. */
+/*
+ * The sentinel: a pinned, exclusive CPU event of perf's own.  While it is
+ * on a CPU, perf schedules no other hardware event there, CPU, cgroup or
+ * task (group_can_go_on(): flexible ones wait, pinned ones go to ERROR).
+ * It counts nothing: ref-cycles, which perf puts on fixed counter 2 only,
+ * with user and kernel excluded (a FIXED_CTR_CTRL nibble without OS and
+ * USR).
+ */
+static struct perf_event_attr hw_sentinel_attr = {
+	.type		= PERF_TYPE_HARDWARE,
+	.size		= sizeof(struct perf_event_attr),
+	.config		= PERF_COUNT_HW_REF_CPU_CYCLES,
+	.pinned		= 1,
+	.exclusive	= 1,
+	.exclude_user	= 1,
+	.exclude_kernel	= 1,
+	.exclude_hv	= 1,
+};
+
+/*
+ * Put @cpu's sentinel on: 0 once it is ACTIVE on fixed counter 2, or where
+ * perf has no core PMU (the register model: nothing to keep off); -EBUSY
+ * when perf holds the CPU's PMU already (a pinned event: the NMI watchdog
+ * by default), -EOPNOTSUPP when perf put it elsewhere, or -errno.  On
+ * failure the event stays in pc->sentinel for hw_sentinel_off().
+ * Context: the hotplug lock (read, or the CPU's own online callback).
+ */
+static int hw_sentinel_on(u32 cpu)
+{
+	struct pmuctl_pcpu *pc = hw_pcpu(cpu);
+	struct perf_event *ev;
+
+	if (pc->sentinel)
+		return 0;
+	ev = perf_event_create_kernel_counter(&hw_sentinel_attr, cpu, NULL,
+					      NULL, NULL);
+	if (IS_ERR(ev))
+		return PTR_ERR(ev) == -ENOENT ? 0 : PTR_ERR(ev);
+	pc->sentinel = ev;
+	/* perf_install_in_context() ran on @cpu and returned: state is set. */
+	if (READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE)
+		return -EBUSY;
+	if (ev->hw.idx != INTEL_PMC_IDX_FIXED_REF_CYCLES)
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+/* Give @cpu's sentinel back to perf.  Context: as hw_sentinel_on(). */
+static void hw_sentinel_off(u32 cpu)
+{
+	struct pmuctl_pcpu *pc = hw_pcpu(cpu);
+
+	if (!pc->sentinel)
+		return;
+	perf_event_release_kernel(pc->sentinel);
+	pc->sentinel = NULL;
+}
+
+static void hw_sentinels_off(void)
+{
+	u32 cpu;
+
+	for_each_possible_cpu(cpu)
+		hw_sentinel_off(cpu);
+}
+
+static int hw_sentinels_on(void)
+{
+	u32 cpu;
+	int ret;
+
+	for_each_online_cpu(cpu) {
+		ret = hw_sentinel_on(cpu);
+		if (ret) {
+			hw_sentinels_off();
+			if (ret == -EBUSY)
+				pr_info_ratelimited("cpu %u: perf holds the PMU; the NMI watchdog does by default: sysctl kernel.nmi_watchdog=0\n",
+						    cpu);
+			else
+				pr_warn_ratelimited("cpu %u: perf cannot be kept off the perfmon v6 PMU (%d)\n",
+						    cpu, ret);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Keep perf off pmuctl's counters for a group about to be programmed:
+ * -EBUSY when perf holds them, -EOPNOTSUPP (v6) when it cannot be kept
+ * off.  Context: pmuctl_lock and the hotplug lock (read).
+ */
 static int hw_perf_get(void)
 {
 	int ret;
 
 	if (pmuctl_perf_held)
 		return 0;
-	ret = hw_perf_reserve();
+	ret = hw_perf_v6() ? hw_sentinels_on() : hw_perf_reserve();
+	if (ret && ret != -EBUSY)
+		ret = -EOPNOTSUPP;
 	pmuctl_perf_held = !ret;
 	return ret;
+}
+
+/* PROGRAM's reason for hw_perf_get()'s error. */
+static u32 hw_perf_reason(int err)
+{
+	return err == -EBUSY ? PMUCTL_R_PERF_BUSY : PMUCTL_R_PERF_UNMANAGED;
+}
+
+static void hw_perf_let_go(void)
+{
+	if (hw_perf_v6())
+		hw_sentinels_off();
+	else
+		hw_perf_release();
+	pmuctl_perf_held = false;
 }
 
 /*
  * Give perf its counters back once no session holds a group and no CPU is
  * poisoned: a faulted write may have left a counter of pmuctl's enabled
  * there, and perf must not be given it until it has been rewritten.
+ * Context: pmuctl_lock and the hotplug lock (read).
  */
 static void hw_perf_put(void)
 {
 	if (!pmuctl_perf_held || pmuctl_nr_programmed ||
 	    atomic_read(&pmuctl_nr_poisoned))
 		return;
-	hw_perf_release();
-	pmuctl_perf_held = false;
+	hw_perf_let_go();
 }
 
 /*
@@ -835,10 +947,6 @@ int pmuctl_hw_program(struct pmuctl_session *s, const struct cpumask *cpus,
 	int ret;
 
 	*cpu = U32_MAX;
-	if (hw_perf_unmanaged()) {
-		*reason = PMUCTL_R_PERF_UNMANAGED;
-		return -EOPNOTSUPP;
-	}
 	cpus_read_lock();
 	/* One PMU for the group: every CPU of one core type, a known one. */
 	for_each_cpu(c, cpus) {
@@ -869,7 +977,7 @@ int pmuctl_hw_program(struct pmuctl_session *s, const struct cpumask *cpus,
 
 	ret = hw_perf_get();
 	if (ret) {
-		*reason = PMUCTL_R_PERF_BUSY;
+		*reason = hw_perf_reason(ret);
 		goto unlock;
 	}
 
@@ -1083,7 +1191,9 @@ void pmuctl_hw_release(struct pmuctl_session *s)
 	s->running = false;
 	cpumask_clear(s->cpus);
 	pmuctl_nr_programmed--;
+	cpus_read_lock();
 	hw_perf_put();
+	cpus_read_unlock();
 }
 
 /*
@@ -1168,10 +1278,6 @@ int pmuctl_hw_task_program(struct pmuctl_session *s, struct pmuctl_tgroup *g,
 	u32 c, i;
 	int ret;
 
-	if (hw_perf_unmanaged()) {
-		*reason = PMUCTL_R_PERF_UNMANAGED;
-		return -EOPNOTSUPP;
-	}
 	cpus_read_lock();
 	if (pmuctl_down) {
 		ret = -ESHUTDOWN;
@@ -1203,7 +1309,7 @@ int pmuctl_hw_task_program(struct pmuctl_session *s, struct pmuctl_tgroup *g,
 		goto unlock;
 	ret = hw_perf_get();
 	if (ret) {
-		*reason = PMUCTL_R_PERF_BUSY;
+		*reason = hw_perf_reason(ret);
 		goto unlock;
 	}
 	g->nr = n;
@@ -1274,7 +1380,9 @@ void pmuctl_hw_task_release(struct pmuctl_session *s,
 	cpus_read_unlock();
 	pmuctl_grant_revoke_finish(s);
 	pmuctl_nr_programmed--;
+	cpus_read_lock();
 	hw_perf_put();
+	cpus_read_unlock();
 }
 
 /**
@@ -1433,6 +1541,11 @@ static void hw_caps_fixup(struct pmuctl_caps *caps)
 {
 	if ((caps->flags & PMUCTL_CAP_TSX_FORCE_ABORT) && !allow_tsx_force_abort)
 		caps->flags |= PMUCTL_CAP_PMC3_WITHHELD;
+	/* The sentinel's counter (hw_sentinel_on()). */
+	if (hw_perf_v6() && (caps->fixed_mask & BIT(2))) {
+		caps->fixed_mask &= ~BIT(2);
+		caps->flags |= PMUCTL_CAP_FIXED2_WITHHELD;
+	}
 }
 
 /*
@@ -1531,6 +1644,32 @@ static int hw_cpu_offline(unsigned int cpu)
 	local_irq_restore(flags);
 	if (err)
 		pr_warn_ratelimited("cpu %u: could not restore the PMU\n", cpu);
+	return 0;
+}
+
+/*
+ * The hotplug callbacks.  Perfmon v6 on 6.11+: perf drops a dying CPU's
+ * events (perf_event_exit_cpu(), after this callback), so the sentinel is
+ * given back once pmuctl's counters are stopped, and put on again before
+ * they are written when the CPU returns (perf_event_init_cpu() ran).
+ */
+static int hw_cpu_up(unsigned int cpu)
+{
+	int err;
+
+	if (pmuctl_perf_held && hw_perf_v6() && !pmuctl_down) {
+		err = hw_sentinel_on(cpu);
+		if (err)
+			pr_warn_ratelimited("cpu %u: perf could not be kept off its PMU (%d): pmuctl's counters there may be shared with perf\n",
+					    cpu, err);
+	}
+	return hw_cpu_online(cpu);
+}
+
+static int hw_cpu_down(unsigned int cpu)
+{
+	hw_cpu_offline(cpu);
+	hw_sentinel_off(cpu);
 	return 0;
 }
 
@@ -1713,8 +1852,8 @@ int pmuctl_hw_init(const struct pmuctl_caps *caps)
 		.model = pmuctl_model_by_id(PMUCTL_MODEL_ARCH),
 	};
 	pmuctl_pmu.nr_types = 0;
-	if (hw_perf_unmanaged())
-		pr_warn("perfmon v%u: perf's counters are not reservable on this kernel, every PROGRAM is refused\n",
+	if (hw_perf_v6())
+		pr_info("perfmon v%u: perf's counters are not reservable on this kernel: perf is kept off with an exclusive event on fixed counter 2 while pmuctl holds counters\n",
 			pmuctl_pmu.version);
 	pmuctl_pcpu = alloc_percpu(struct pmuctl_pcpu);
 	if (!pmuctl_pcpu)
@@ -1727,7 +1866,7 @@ int pmuctl_hw_init(const struct pmuctl_caps *caps)
 		hw_pcpu(cpu)->t = pmuctl_pmu.hybrid ? &hw_untyped :
 			&pmuctl_pmu.type[0];
 	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "pmuctl:online",
-				hw_cpu_online, hw_cpu_offline);
+				hw_cpu_up, hw_cpu_down);
 	if (ret < 0)
 		goto free_pcpu;
 	pmuctl_hp_state = ret;
@@ -1768,9 +1907,10 @@ void pmuctl_hw_exit(void)
 			pr_warn("a PMU write still faults; unloading all the same\n");
 	}
 	cpuhp_remove_state(pmuctl_hp_state);
+	cpus_read_lock();
 	if (pmuctl_perf_held)
-		hw_perf_release();
-	pmuctl_perf_held = false;
+		hw_perf_let_go();
+	cpus_read_unlock();
 	atomic_set(&pmuctl_nr_poisoned, 0);
 	pmuctl_down = false;
 	free_percpu(pmuctl_pcpu);

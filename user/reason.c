@@ -110,7 +110,7 @@ static const struct reason_desc reasons[] = {
 
 	/* the device, continued */
 	R(PERF_UNMANAGED,
-	  "this is a perfmon v6 PMU on Linux 6.11 or later, where perf's counters live at MSR 0x1900+ and cannot be reserved: pmuctl cannot keep perf off its counters and programs nothing"),
+	  "this is a perfmon v6 PMU on Linux 6.11 or later, where perf's counters live at MSR 0x1900+ and cannot be reserved, and perf could not be kept off with pmuctl's exclusive event on fixed counter 2 (see the kernel log): nothing was programmed"),
 	R(COUNTER_IN_USE,
 	  "a counter this group needs is already enabled on that CPU by someone else (firmware, a hypervisor, another driver): nothing was programmed; see err_cpu"),
 	R(HYBRID_CPU,

@@ -56,6 +56,8 @@ static const struct {
 	{ PMUCTL_CAP_FIXED_CLAMPED, "fixed_clamped" },
 	{ PMUCTL_CAP_HYBRID, "hybrid" },
 	{ PMUCTL_CAP_PERF_METRICS, "perf_metrics" },
+	{ PMUCTL_CAP_PMC3_WITHHELD, "pmc3_withheld" },
+	{ PMUCTL_CAP_FIXED2_WITHHELD, "fixed2_withheld" },
 };
 
 /* ioctl numbers of uapi/linux/pmuctl.h, for pmuctl_info.commands. */

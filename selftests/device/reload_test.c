@@ -19,8 +19,11 @@
  *    after it every operation fails with ESHUTDOWN and writes nothing;
  *  - the register model presenting other CPUs (regmodel_caps): a hybrid
  *    CPU is refused at load with one "not loading: hybrid CPU" line; a
- *    perfmon v6 PMU loads, and PROGRAM is refused with PERF_UNMANAGED on
- *    kernels where perf's v6 counters cannot be reserved (6.11+); a
+ *    perfmon v6 PMU loads and programs, and on kernels where perf's v6
+ *    counters cannot be reserved (6.11+) fixed counter 2, which perf's
+ *    sentinel takes there, is withheld: an event only it can count is
+ *    refused (the register-model guests have no perf PMU, so no sentinel
+ *    runs: the emulated-PMU guests test it, perfmon_v6_test.sh); a
  *    Skylake with TSX force abort gets MSR_TSX_FORCE_ABORT[0] set before
  *    PMC3 is written and cleared when PMC3 is released (its other bits
  *    kept), or with allow_tsx_force_abort=0 never uses PMC3;
@@ -851,9 +854,10 @@ TEST_F(reload, perf_metrics_follow_slots)
 	EXPECT_EQ(0, state_wait_clean(1000));
 }
 
-TEST_F(reload, perfmon_v6_program_refused_where_perf_is_unreserved)
+TEST_F(reload, perfmon_v6_withholds_fixed_2_where_perf_is_unreserved)
 {
 	struct pmuctl_event ev = ev_make(EV_BR | USR, 0, GONLY);
+	struct pmuctl_event ref = ev_make(EV_REF | USR, 0, 0);	/* fixed 2 only */
 	struct pmuctl_program p;
 	struct load_env env;
 	struct snap before = { 0 };
@@ -868,17 +872,33 @@ TEST_F(reload, perfmon_v6_program_refused_where_perf_is_unreserved)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, load_env_init(&env, fd));
 	EXPECT_EQ(6, env.info.caps.version);
+	EXPECT_EQ(refuse ? 0x3U : 0x7U, env.info.caps.fixed_mask);	/* skl: 3 fixed */
+	EXPECT_EQ(refuse, !!(env.info.caps.flags & PMUCTL_CAP_FIXED2_WITHHELD));
 	ASSERT_EQ(0, snap_take(&before));
-	ret = dev_program(fd, &ev, 1, 1, &p);
-	ksft_print_msg("perfmon v6, kernel %s 6.11: PROGRAM %s, reason %u\n",
+	ret = dev_program(fd, &ref, 1, 1, &p);
+	ksft_print_msg("perfmon v6, kernel %s 6.11: PROGRAM on fixed 2 %s, reason %u\n",
 		       refuse ? ">=" : "<", strerror(-ret), p.err_reason);
 	if (refuse) {
-		EXPECT_EQ(-EOPNOTSUPP, ret);
-		EXPECT_U64(PMUCTL_R_PERF_UNMANAGED, p.err_reason);
+		EXPECT_EQ(-EINVAL, ret);
+		EXPECT_U64(PMUCTL_R_NO_ELIGIBLE_COUNTER, p.err_reason);
 		EXPECT_UNCHANGED(&before, true);
 	} else {
 		EXPECT_EQ(0, ret);
+		EXPECT_EQ(0, dev_ctl(fd, PMUCTL_IOC_RELEASE));
 	}
+	/* Task scope: the same counter withheld. */
+	ret = dev_program_task(fd, &ref, 1, 0, &p);
+	if (refuse) {
+		EXPECT_EQ(-EINVAL, ret);
+		EXPECT_U64(PMUCTL_R_NO_ELIGIBLE_COUNTER, p.err_reason);
+		EXPECT_UNCHANGED(&before, true);
+	} else {
+		EXPECT_EQ(0, ret);
+		EXPECT_EQ(0, dev_ctl(fd, PMUCTL_IOC_RELEASE));
+	}
+	ret = dev_program(fd, &ev, 1, 1, &p);
+	EXPECT_EQ(0, ret) TH_LOG("PROGRAM on a generic counter: %s, reason %u",
+				 strerror(-ret), p.err_reason);
 	snap_free(&before);
 	close(fd);
 	self->fd = -1;

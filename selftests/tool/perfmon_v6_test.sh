@@ -4,21 +4,37 @@
 # A perfmon v6 PMU (the rig's "PerfmonV6" guests: scripts/vm/run.sh -P -c
 # PerfmonV6, the emulated PMU with pmu-version=6, whose every counter
 # also answers at 0x1900+, scripts/vm/qemu/pmu-spec.md), where Linux 6.11+
-# addresses perf's counters at 0x1900+ and 6.1 at the legacy MSRs:
+# addresses perf's counters at 0x1900+, outside the NMI reservation, and
+# 6.1 at the legacy MSRs.  pmuctl keeps perf off its counters on both: by
+# the reservation on 6.1, by an exclusive pinned perf event of its own on
+# fixed counter 2 of every online CPU (the "sentinel",
+# doc/perfmon-v6-coexistence.md) on 6.11+:
 #
-#   info_says_perfmon_v6     pmuctl info: "perfmon: version 6";
+#   info_says_perfmon_v6     pmuctl info: "perfmon: version 6", and on
+#                            6.11+ fixed counter 2 withheld (mask 0xb,
+#                            feature fixed2_withheld), on 6.1 not;
 #   perf_counts_exactly      perf (perf-count, user mode, enable_on_exec)
 #                            counts the known-count workload exactly:
 #                            perf's own counters work through whichever
 #                            addresses this kernel uses;
-#   pmuctl_where_perf_is_managed
-#                            6.1 (perf at the legacy MSRs, which the NMI
-#                            reservation manages): pmuctl stat counts the
-#                            workload exactly; 6.11+ (perf at 0x1900+,
-#                            which it does not): pmuctl refuses with
-#                            PERF_UNMANAGED, as uapi/linux/pmuctl.h
-#                            says, until
-#                            doc/perfmon-v6-coexistence.md is built.
+#   pmuctl_counts_exactly    pmuctl stat counts it exactly too, and
+#                            with its default events (ref-cycles only
+#                            where fixed counter 2 is not withheld);
+#   perf_is_kept_off_while_pmuctl_holds
+#                            perf-count run under a pmuctl session: 6.1
+#                            refuses its event (EBUSY, the reservation),
+#                            6.11+ opens it and never schedules it (0);
+#   perf_counts_again_after_pmuctl
+#                            after the session, perf counts exactly again
+#                            (the sentinels were given back);
+#   perf_kept_off_a_cpu_that_returns
+#                            under a session, CPU 1 goes off and on line,
+#                            then perf-count pinned there is kept off as
+#                            before (6.11+: the sentinel was put on again);
+#   watchdog_refuses_pmuctl  with kernel.nmi_watchdog=1 (perf's pinned
+#                            cycles event on every CPU) pmuctl stat is
+#                            refused with PERF_BUSY, and counts again once
+#                            the watchdog is off.
 #
 # busybox sh (POSIX); the tool is $PMUCTL (default pmuctl in PATH),
 # workload and perf-count are in PATH (the rig's -x).  One SKIP without
@@ -30,31 +46,100 @@ if ! grep -q '^model[[:space:]]*: 153$' /proc/cpuinfo; then
 	echo "1..0 # SKIP not the rig's PerfmonV6 guest (family 6 model 153)"
 	exit 0
 fi
-echo "1..3"
+echo "1..7"
 N=1000000
 want=$(expected "$N")
 CPU=$(($(grep -c '^processor' /proc/cpuinfo) - 1))
+# Linux 6.11 and later address a v6 PMU at 0x1900+ (commit 149fd4712bcd).
+kv=$(uname -r)
+major=${kv%%.*}
+minor=${kv#*.}
+minor=${minor%%[!0-9]*}
+v6=false
+if [ "$major" -gt 6 ] || { [ "$major" = 6 ] && [ "$minor" -ge 11 ]; }; then
+	v6=true
+fi
+
 run "$PMUCTL" info
 grep -qx 'perfmon: version 6' "$tmp/out" || { fail "want 'perfmon: version 6'"; show; }
+if $v6; then
+	grep -q '^fixed counters: 4 x 48 bits (mask 0xb)$' "$tmp/out" &&
+		grep -q '^features:.* fixed2_withheld' "$tmp/out" ||
+		{ fail "Linux $kv: want fixed counter 2 withheld (mask 0xb, fixed2_withheld)"; show; }
+else
+	grep -q '^fixed counters: 4 x 48 bits (mask 0xf)$' "$tmp/out" &&
+		! grep -q 'fixed2_withheld' "$tmp/out" ||
+		{ fail "Linux $kv: want all four fixed counters (mask 0xf)"; show; }
+fi
 result info_says_perfmon_v6
 
 run perf-count -- workload "$N"
 [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "$want" ] || { fail "want $want"; show; }
 result perf_counts_exactly
 
-# Linux 6.11 and later address a v6 PMU at 0x1900+ (commit 149fd4712bcd).
-kv=$(uname -r)
-major=${kv%%.*}
-minor=${kv#*.}
-minor=${minor%%[!0-9]*}
 run "$PMUCTL" stat -x, -C "$CPU" -e instructions:u -- workload "$N"
-if [ "$major" -gt 6 ] || { [ "$major" = 6 ] && [ "$minor" -ge 11 ]; }; then
-	if [ "$rc" = 0 ] || ! grep -q PERF_UNMANAGED "$tmp/err"; then
-		fail "Linux $kv puts perf at 0x1900+: want a PERF_UNMANAGED refusal"
+[ "$rc" = 0 ] && [ "$(csv_value instructions:u)" = "$want" ] || { fail "Linux $kv: want $want"; show; }
+run "$PMUCTL" stat -x, -- workload "$N"
+if [ "$rc" != 0 ]; then
+	fail "Linux $kv: pmuctl stat with its default events failed"
+	show
+elif $v6 && grep -q ',ref-cycles,' "$tmp/err"; then
+	fail "Linux $kv: ref-cycles among the defaults, on the withheld fixed counter 2"
+	show
+elif ! $v6 && ! grep -q ',ref-cycles,' "$tmp/err"; then
+	fail "Linux $kv: want ref-cycles among the defaults"
+	show
+fi
+result pmuctl_counts_exactly
+
+# kept_off WHAT: perf-count's last run (in $tmp/pc.out, .err, .rc) was
+# kept off the PMU: on 6.11+ opened and never scheduled (count 0), on 6.1
+# refused (EBUSY).
+kept_off() {
+	if $v6; then
+		[ "$(cat "$tmp/pc.rc")" = 0 ] && [ "$(cat "$tmp/pc.out")" = 0 ] ||
+			fail "$1: want perf's event opened and never scheduled (0), got rc $(cat "$tmp/pc.rc"): $(cat "$tmp/pc.out" "$tmp/pc.err")"
+	else
+		[ "$(cat "$tmp/pc.rc")" = 1 ] && grep -q 'busy' "$tmp/pc.err" ||
+			fail "$1: want perf_event_open refused (EBUSY), got rc $(cat "$tmp/pc.rc"): $(cat "$tmp/pc.out" "$tmp/pc.err")"
+	fi
+}
+export tmp N
+run "$PMUCTL" stat -x, -C 0 -e instructions:u -- sh -c \
+	'perf-count -- workload "$N" >"$tmp/pc.out" 2>"$tmp/pc.err"; echo $? >"$tmp/pc.rc"'
+[ "$rc" = 0 ] || { fail "pmuctl stat: rc $rc"; show; }
+kept_off "under pmuctl stat"
+result perf_is_kept_off_while_pmuctl_holds
+
+run perf-count -- workload "$N"
+[ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "$want" ] || { fail "want $want"; show; }
+result perf_counts_again_after_pmuctl
+
+online=/sys/devices/system/cpu/cpu1/online
+if [ ! -w "$online" ]; then
+	echo "ok $((n += 1)) - perf_kept_off_a_cpu_that_returns # SKIP no CPU 1 to take off line"
+else
+	run "$PMUCTL" stat -x, -C 0 -e instructions:u -- sh -c \
+		'echo 0 >'"$online"' && echo 1 >'"$online"' &&
+		 taskset -c 1 perf-count -- workload "$N" >"$tmp/pc.out" 2>"$tmp/pc.err"; echo $? >"$tmp/pc.rc"'
+	[ "$rc" = 0 ] || { fail "pmuctl stat around the hotplug: rc $rc"; show; }
+	[ "$(cat "$online")" = 1 ] || { echo 1 >"$online"; fail "CPU 1 did not come back"; }
+	kept_off "on CPU 1 after it came back"
+	result perf_kept_off_a_cpu_that_returns
+fi
+
+wd=/proc/sys/kernel/nmi_watchdog
+if ! echo 1 2>/dev/null >"$wd" || [ "$(cat "$wd")" != 1 ]; then
+	echo "ok $((n += 1)) - watchdog_refuses_pmuctl # SKIP kernel.nmi_watchdog cannot be turned on here"
+else
+	run "$PMUCTL" stat -x, -C "$CPU" -e instructions:u -- workload "$N"
+	if [ "$rc" = 0 ] || ! grep -q PERF_BUSY "$tmp/err"; then
+		fail "with the NMI watchdog on: want a PERF_BUSY refusal"
 		show
 	fi
-else
-	[ "$rc" = 0 ] && [ "$(csv_value instructions:u)" = "$want" ] || { fail "Linux $kv: want $want"; show; }
+	echo 0 >"$wd"
+	run "$PMUCTL" stat -x, -C "$CPU" -e instructions:u -- workload "$N"
+	[ "$rc" = 0 ] && [ "$(csv_value instructions:u)" = "$want" ] || { fail "watchdog off again: want $want"; show; }
+	result watchdog_refuses_pmuctl
 fi
-result pmuctl_where_perf_is_managed
 [ "$failed" = 0 ]

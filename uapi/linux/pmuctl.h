@@ -209,6 +209,13 @@ struct pmuctl_event {
  */
 #define PMUCTL_CAP_PERF_METRICS		(1U << 8)
 #define PMUCTL_CAP_PMC3_WITHHELD	(1U << 7)	/* no event is placed on PMC3 */
+/*
+ * Perfmon v6 on Linux 6.11+ (see PMUCTL_R_PERF_UNMANAGED): fixed counter 2
+ * holds perf's exclusive event that keeps perf off the PMU while pmuctl
+ * holds counters, so @fixed_mask leaves it out: no event is placed there,
+ * and ref-cycles (fixed counter 2 only) is refused.
+ */
+#define PMUCTL_CAP_FIXED2_WITHHELD	(1U << 9)
 
 /* Architectural events, CPUID.0AH:EBX bit numbers (bit set = unavailable). */
 #define PMUCTL_ARCH_CORE_CYCLES		0	/* 0x003c */
@@ -735,8 +742,12 @@ enum pmuctl_reason {
 	PMUCTL_R_USER_LIMIT = 38,	/* the user holds user_max_counters on err_cpu (EDQUOT) */
 	/*
 	 * Perfmon v6 on Linux 6.11+: perf addresses its counters at 0x1900+,
-	 * which the NMI reservation does not manage, so pmuctl cannot keep
-	 * perf (the NMI watchdog) off its counters: PROGRAM is refused.
+	 * which the NMI reservation does not manage.  There pmuctl keeps perf
+	 * off the PMU of every online CPU, while any group is held, with an
+	 * exclusive pinned perf event of its own on fixed counter 2 (which
+	 * no group gets meanwhile); PERF_BUSY when perf's own pinned events
+	 * (the NMI watchdog) keep it off, this reason when perf cannot place
+	 * it (no fixed counter 2) or refuses it otherwise (the log says why).
 	 */
 	PMUCTL_R_PERF_UNMANAGED = 39,
 	/*
