@@ -272,7 +272,9 @@ vm_set() {
 # after the other, on the core it leaves (run.sh keeps each label's
 # scratch apart).  -T 600 for the debug kernel: the stress test alone
 # takes 270 s under KASAN and lockdep on a busy 2-core host.  pmu-wd: the
-# NMI watchdog on, perf holds a counter as on a stock machine; pmu-knm4:
+# NMI watchdog on, perf holds a counter as on a stock machine;
+# debug-pmu-v6: the perfmon v6 test (perf kept off by pmuctl's sentinel
+# events, hotplug and the watchdog included) under the checkers; pmu-knm4:
 # KNM with 4 generic counters, the emulated twin of regmodel_caps=knm4.
 # First beside it, the Debian packages installed for real
 # (scripts/deb-check.sh: make deb, dpkg -i, the module DKMS builds for
@@ -285,6 +287,7 @@ beside() {
 	run deb-install bash scripts/deb-check.sh install "$logs"
 	[ ! -s "$logs/deb.ko" ] || wd_module=(-M "$(cat "$logs/deb.ko")")
 	vm_set debug-pmu -T 600 -D -P -c Skylake-Server -t build/vmtests-pmu
+	vm_set debug-pmu-v6 -T 600 -D -P -c PerfmonV6 -t build/vmtests-v6
 	vm_set pmu-wd -T 180 -P -W -c Skylake-Server -t build/vmtests-pmu "${wd_module[@]}"
 	vm_set pmu-knm4 -T 180 -P -c KnightsMill -g 4 -t build/vmtests-pmu
 }
@@ -296,14 +299,15 @@ cat "$logs/vm-beside.out"
 run deb-purge bash scripts/deb-check.sh purge "$logs"
 echo "== coverage"
 coverage_tap "$logs/gcov/vm-6.12-debug-Skylake-Server.debug" \
-	"$logs/gcov/vm-6.12-debug-Skylake-Server.debug-pmu" | tee "$logs/coverage.tap"
+	"$logs/gcov/vm-6.12-debug-Skylake-Server.debug-pmu" \
+	"$logs/gcov/vm-6.12-debug-PerfmonV6.debug-pmu-v6" | tee "$logs/coverage.tap"
 
 if ! ls "$logs"/vm-*-guest.tap >/dev/null 2>&1; then
 	printf '1..1\nnot ok 1 vm_rig wrote no guest TAP: see %s\n' "$logs/vm.log" >"$logs/vm.tap"
 fi
 # Every labelled set must have left its guests' TAP: a set whose results
 # went missing fails here instead of shrinking the count unseen.
-for l in knm4 hotplug pmu pmu-wd icx pmu-icx pmu-v6 pmu-knm4 debug debug-pmu; do
+for l in knm4 hotplug pmu pmu-wd icx pmu-icx pmu-v6 pmu-knm4 debug debug-pmu debug-pmu-v6; do
 	if ! ls "$logs"/vm-*."$l"-guest.tap >/dev/null 2>&1; then
 		printf '1..1\nnot ok 1 vm_set_%s wrote no guest TAP: see %s\n' \
 			"$l" "$logs/vm-$l.log" >"$logs/vm-set-$l.tap"
