@@ -862,7 +862,7 @@ TEST_F(reload, perfmon_v6_withholds_fixed_2_where_perf_is_unreserved)
 	struct load_env env;
 	struct snap before = { 0 };
 	bool refuse = kernel_6_11_or_later();
-	int fd, ret;
+	int fd, ret, i;
 
 	if (access(PARAM_DIR "/regmodel_caps", F_OK))
 		SKIP(return, "needs the register-model build");
@@ -875,26 +875,21 @@ TEST_F(reload, perfmon_v6_withholds_fixed_2_where_perf_is_unreserved)
 	EXPECT_EQ(refuse ? 0x3U : 0x7U, env.info.caps.fixed_mask);	/* skl: 3 fixed */
 	EXPECT_EQ(refuse, !!(env.info.caps.flags & PMUCTL_CAP_FIXED2_WITHHELD));
 	ASSERT_EQ(0, snap_take(&before));
-	ret = dev_program(fd, &ref, 1, 1, &p);
-	ksft_print_msg("perfmon v6, kernel %s 6.11: PROGRAM on fixed 2 %s, reason %u\n",
-		       refuse ? ">=" : "<", strerror(-ret), p.err_reason);
-	if (refuse) {
-		EXPECT_EQ(-EINVAL, ret);
-		EXPECT_U64(PMUCTL_R_NO_ELIGIBLE_COUNTER, p.err_reason);
-		EXPECT_UNCHANGED(&before, true);
-	} else {
-		EXPECT_EQ(0, ret);
-		EXPECT_EQ(0, dev_ctl(fd, PMUCTL_IOC_RELEASE));
-	}
-	/* Task scope: the same counter withheld. */
-	ret = dev_program_task(fd, &ref, 1, 0, &p);
-	if (refuse) {
-		EXPECT_EQ(-EINVAL, ret);
-		EXPECT_U64(PMUCTL_R_NO_ELIGIBLE_COUNTER, p.err_reason);
-		EXPECT_UNCHANGED(&before, true);
-	} else {
-		EXPECT_EQ(0, ret);
-		EXPECT_EQ(0, dev_ctl(fd, PMUCTL_IOC_RELEASE));
+	/* CPU scope, then task scope: the same counter withheld from both. */
+	for (i = 0; i < 2; i++) {
+		ret = i ? dev_program_task(fd, &ref, 1, 0, &p) :
+			  dev_program(fd, &ref, 1, 1, &p);
+		ksft_print_msg("perfmon v6, kernel %s 6.11: %s PROGRAM on fixed 2 %s, reason %u\n",
+			       refuse ? ">=" : "<", i ? "task" : "CPU",
+			       strerror(-ret), p.err_reason);
+		if (refuse) {
+			EXPECT_EQ(-EINVAL, ret);
+			EXPECT_U64(PMUCTL_R_NO_ELIGIBLE_COUNTER, p.err_reason);
+			EXPECT_UNCHANGED(&before, true);
+		} else {
+			EXPECT_EQ(0, ret);
+			EXPECT_EQ(0, dev_ctl(fd, PMUCTL_IOC_RELEASE));
+		}
 	}
 	ret = dev_program(fd, &ev, 1, 1, &p);
 	EXPECT_EQ(0, ret) TH_LOG("PROGRAM on a generic counter: %s, reason %u",
