@@ -21,9 +21,10 @@
 # "make vmcheck-debug" boots the debug kernel ("make dkernel" builds it once,
 # scripts/vm/dkernel.sh, cached in /var/cache/pmuctl, and prints its tree)
 # as Skylake-Server twice: the register model with build/vmtests/ ("debug")
-# and the emulated PMU with build/vmtests-pmu/ ("debug-pmu"); then
-# scripts/vm/coverage.sh prints the module's line coverage over both and
-# writes build/logs/coverage.txt.
+# and the emulated PMU with build/vmtests-pmu/ ("debug-pmu"), and as
+# PerfmonV6 with build/vmtests-v6/ ("debug-pmu-v6"); then
+# scripts/vm/coverage.sh prints the module's line coverage over all three
+# and writes build/logs/coverage.txt.
 # VM_ARGS passes options to scripts/vm/run.sh, e.g.
 #   make vmcheck VM_ARGS='-s 4 -p regmodel_caps=knm4 -l knm4'
 #   make vmcheck-pmu VM_ARGS='-c KnightsMill -g 4 -l pmu-knm4'
@@ -54,7 +55,8 @@ qemu:
 dkernel:
 	@bash scripts/vm/dkernel.sh
 
-DEBUG_GUESTS := vm-6.12-debug-Skylake-Server.debug vm-6.12-debug-Skylake-Server.debug-pmu
+DEBUG_GUESTS := vm-6.12-debug-Skylake-Server.debug vm-6.12-debug-Skylake-Server.debug-pmu \
+		vm-6.12-debug-PerfmonV6.debug-pmu-v6
 
 #: the debug-kernel guests and the module's coverage
 vmcheck-debug: vmtests
@@ -63,6 +65,8 @@ vmcheck-debug: vmtests
 		$(foreach b,$(VMBINS),-x $(b)) || rc=1; \
 	bash scripts/vm/run.sh -D -P -c Skylake-Server -l debug-pmu -T 600 \
 		-t build/vmtests-pmu $(VM_ARGS) $(foreach b,$(VMBINS),-x $(b)) || rc=1; \
+	bash scripts/vm/run.sh -D -P -c PerfmonV6 -l debug-pmu-v6 -T 600 \
+		-t build/vmtests-v6 $(VM_ARGS) $(foreach b,$(VMBINS),-x $(b)) || rc=1; \
 	bash scripts/vm/coverage.sh -o build/logs/coverage.txt \
 		$(foreach g,$(DEBUG_GUESTS),build/logs/gcov/$(g)) || rc=1; \
 	exit $$rc
