@@ -93,9 +93,10 @@ elif ! $v6 && ! grep -q ',ref-cycles,' "$tmp/err"; then
 fi
 result pmuctl_counts_exactly
 
-# kept_off WHAT: perf-count's last run (in $tmp/pc.out, .err, .rc) was
-# kept off the PMU: on 6.11+ opened and never scheduled (count 0), on 6.1
-# refused (EBUSY).
+# kept_off WHAT: perf-count's last run (in $tmp/pc.out, .err, .rc, removed
+# before each run, so that a run that did not happen fails) was kept off
+# the PMU: on 6.11+ opened and never scheduled (count 0), on 6.1 refused
+# (EBUSY).
 kept_off() {
 	if $v6; then
 		[ "$(cat "$tmp/pc.rc")" = 0 ] && [ "$(cat "$tmp/pc.out")" = 0 ] ||
@@ -106,6 +107,7 @@ kept_off() {
 	fi
 }
 export tmp N
+rm -f "$tmp"/pc.*
 run "$PMUCTL" stat -x, -C 0 -e instructions:u -- sh -c \
 	'perf-count -- workload "$N" >"$tmp/pc.out" 2>"$tmp/pc.err"; echo $? >"$tmp/pc.rc"'
 [ "$rc" = 0 ] || { fail "pmuctl stat: rc $rc"; show; }
@@ -120,6 +122,7 @@ online=/sys/devices/system/cpu/cpu1/online
 if [ ! -w "$online" ]; then
 	echo "ok $((n += 1)) - perf_kept_off_a_cpu_that_returns # SKIP no CPU 1 to take off line"
 else
+	rm -f "$tmp"/pc.*
 	run "$PMUCTL" stat -x, -C 0 -e instructions:u -- sh -c \
 		'echo 0 >'"$online"' && echo 1 >'"$online"' &&
 		 taskset -c 1 perf-count -- workload "$N" >"$tmp/pc.out" 2>"$tmp/pc.err"; echo $? >"$tmp/pc.rc"'
