@@ -801,7 +801,7 @@ guest() {
 	[ -z "$extra" ] || cmdline+=" $extra"
 
 	cpuarg=$(cpu_arg "$cpu")
-	local boot again='' flaw='' qpid last now quiet_since hung stall_s=$((test_timeout + 60))
+	local boot again='' flaw='' bug qpid last now quiet_since hung stall_s=$((test_timeout + 60))
 	rm -f "$logs/$id.console.first"
 	for boot in 1 2 3; do
 		rm -f "$raw" "$out"
@@ -872,16 +872,16 @@ guest() {
 		if [ -n "$hung" ]; then
 			again="no output for $stall_s s (a livelock)"
 			flaw="a QEMU TCG flaw"
-		elif push_work_bug "$con" "$k" >/dev/null; then
-			again="$(push_work_bug "$con" "$k"), list_add corruption of push_work in balance_push()"
+		elif bug=$(push_work_bug "$con" "$k"); then
+			again="$bug, list_add corruption of push_work in balance_push()"
 			flaw="Linux 6.1's balance_push() push_work double queue, fixed upstream by 'sched/core: Fix migrate_swap() vs. hotplug'"
 		elif ! grep -q '\] Oops: int3: ' "$con"; then
 			break
 		elif ! grep -q '^@@VM-INIT@@' "$con"; then
 			again="$(grep -m1 '\] Oops: int3: ' "$con") before /init"
 			flaw="a QEMU TCG flaw: its text-patching race"
-		elif stale_int3 "$con" >/dev/null; then
-			again="$(stale_int3 "$con"), the code dump shows no int3 at RIP-1"
+		elif bug=$(stale_int3 "$con"); then
+			again="$bug, the code dump shows no int3 at RIP-1"
 			flaw="a QEMU TCG flaw: its text-patching race"
 		else
 			break
