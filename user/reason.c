@@ -32,7 +32,7 @@ static const struct reason_desc reasons[] = {
 
 	/* one event */
 	R(RESERVED_BITS,
-	  "config bits 32-63 are reserved: keep to the PERFEVTSEL bits 0-31 (event, umask, u, k, e, t, i, c)"),
+	  "config bits 32-63 are reserved (but for eq, bit 36, and umask2, bits 40-47, where CPUID leaf 23H enumerates them): keep to the PERFEVTSEL bits 0-31 (event, umask, u, k, e, t, i, c)"),
 	R(KERNEL_BITS,
 	  "the enable (bit 22) and interrupt (bit 20) bits belong to the kernel: clear them in config"),
 	R(PIN_CONTROL,
@@ -133,6 +133,10 @@ static const struct reason_desc reasons[] = {
 	  "this is a topdown metric event (event 0, umask 0x80 and up), and this PMU has no PERF_METRICS register (IA32_PERF_CAPABILITIES[15]) or not that metric (Ice Lake has 4, Golden Cove and later 8), or the group is task-scope, where PERF_METRICS cannot be switched per thread: use the TOPDOWN events on generic counters instead"),
 	R(METRICS_NEED_SLOTS,
 	  "a topdown metric event divides the slots of fixed counter 3: put TOPDOWN.SLOTS (0x0400, perf's 'slots') in the same group, with the same user/kernel levels"),
+	R(UMASK2_UNAVAILABLE,
+	  "umask2 (config bits 40-47) exists only where CPUID leaf 23H enumerates it (perfmon v6: Lion Cove, Skymont and later; pmuctl info shows 'umask2'): this PMU has no such event"),
+	R(EQ_UNAVAILABLE,
+	  "eq (config bit 36, cmask compares equal) exists only where CPUID leaf 23H enumerates it (perfmon v6: Lion Cove, Skymont and later; pmuctl info shows 'eq'): count cmask N and cmask N+1 on two counters and subtract"),
 	R(CPU_TYPE,
 	  "on this hybrid CPU the group's CPUs are not all of one core type (or one has not been online since the module loaded, so its type is not known): program one group per core type (pmuctl info lists which CPUs are which); task scope is refused while CPUs of more than one type exist, as a thread would move between PMUs"),
 };

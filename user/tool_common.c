@@ -414,6 +414,8 @@ static bool reason_names_event(uint32_t r)
 	case PMUCTL_R_EXTRA_UNSUPPORTED:
 	case PMUCTL_R_METRICS_UNAVAILABLE:
 	case PMUCTL_R_METRICS_NEED_SLOTS:
+	case PMUCTL_R_UMASK2_UNAVAILABLE:
+	case PMUCTL_R_EQ_UNAVAILABLE:
 		return true;
 	}
 	return r < PMUCTL_R_NOT_INTEL;

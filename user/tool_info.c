@@ -58,6 +58,8 @@ static const struct {
 	{ PMUCTL_CAP_PERF_METRICS, "perf_metrics" },
 	{ PMUCTL_CAP_PMC3_WITHHELD, "pmc3_withheld" },
 	{ PMUCTL_CAP_FIXED2_WITHHELD, "fixed2_withheld" },
+	{ PMUCTL_CAP_UMASK2, "umask2" },
+	{ PMUCTL_CAP_EQ, "eq" },
 };
 
 /* ioctl numbers of uapi/linux/pmuctl.h, for pmuctl_info.commands. */

@@ -31,6 +31,8 @@ static u32 bits(u32 v, u32 lo, u32 n)
 
 #define CPUID7_1_EAX_PERFMON_EXT	(1U << 8)	/* leaf 23H exists */
 #define CPUID23_EAX_COUNTERS		(1U << 1)	/* sub-leaf 1 valid */
+#define CPUID23_EBX_UMASK2		(1U << 0)	/* EVTSEL bits 47:40 */
+#define CPUID23_EBX_EQ			(1U << 1)	/* EVTSEL bit 36 */
 #define CORE_TYPE_CORE			0x40		/* CPUID.1AH:EAX[31:24] */
 
 /*
@@ -110,7 +112,7 @@ int pmuctl_caps_decode(const struct pmuctl_cpuid *id, struct pmuctl_caps *caps,
 		       u32 *reason)
 {
 	u32 eax = id->leafa_eax, edx = id->leafa_edx;
-	u32 base, family, model, len, nfix, gp, fixed, i;
+	u32 base, family, model, len, nfix, gp, fixed, i, max_gp, max_fixed;
 
 	*caps = (struct pmuctl_caps){ 0 };
 	*reason = PMUCTL_R_NONE;
@@ -184,18 +186,22 @@ int pmuctl_caps_decode(const struct pmuctl_cpuid *id, struct pmuctl_caps *caps,
 	hybrid_counters(id, caps, &gp, &fixed);
 
 	/*
-	 * Counters are addressed in the legacy MSR ranges, which hold 8
-	 * generic counters (a 9th would be IA32_PERF_STATUS, core.h) and
-	 * IA32_FIXED_CTR0-3: the others are left out and flagged.  Generic
-	 * counters are numbered from 0 without gaps: a bitmap with one (none
-	 * is known) keeps the counters below it.
+	 * Before v6, counters are addressed in the legacy MSR ranges, which
+	 * hold 8 generic counters (a 9th would be IA32_PERF_STATUS, core.h)
+	 * and IA32_FIXED_CTR0-3; from v6 on, in the v6 range (0x1900 + 4i,
+	 * 0x1980 + 4i), as far as the index space goes.  The others are left
+	 * out and flagged.  Generic counters are numbered from 0 without
+	 * gaps: a bitmap with one (none is known) keeps the counters below
+	 * it.
 	 */
+	max_gp = caps->version >= 6 ? PMUCTL_MAX_GP : PMUCTL_LEGACY_GP;
+	max_fixed = caps->version >= 6 ? PMUCTL_MAX_FIXED : PMUCTL_LEGACY_FIXED;
 	caps->nr_gp = 0;
 	while (caps->nr_gp < 32 && (gp & (1U << caps->nr_gp)))
 		caps->nr_gp++;
-	if (caps->nr_gp > PMUCTL_LEGACY_GP)
-		caps->nr_gp = PMUCTL_LEGACY_GP;
-	if (gp >> caps->nr_gp)
+	if (caps->nr_gp > max_gp)
+		caps->nr_gp = max_gp;
+	if (caps->nr_gp < 32 && (gp >> caps->nr_gp))	/* no shift by 32 */
 		caps->flags |= PMUCTL_CAP_GP_CLAMPED;
 	if (!caps->nr_gp) {
 		*reason = PMUCTL_R_NO_ARCH_PERFMON;
@@ -216,7 +222,7 @@ int pmuctl_caps_decode(const struct pmuctl_cpuid *id, struct pmuctl_caps *caps,
 	for (i = 0; i < 32; i++) {
 		if (!(fixed & (1U << i)))
 			continue;
-		if (i >= PMUCTL_LEGACY_FIXED) {
+		if (i >= max_fixed) {
 			caps->flags |= PMUCTL_CAP_FIXED_CLAMPED;
 			continue;
 		}
@@ -251,6 +257,18 @@ int pmuctl_caps_decode(const struct pmuctl_cpuid *id, struct pmuctl_caps *caps,
 	if ((id->leaf7_edx & CPUID7_EDX_TSX_FORCE_ABORT) &&
 	    !(id->leaf7_edx & CPUID7_EDX_RTM_ALWAYS_ABORT))
 		caps->flags |= PMUCTL_CAP_TSX_FORCE_ABORT;
+
+	/*
+	 * UMASK2 and EQ [LNX: update_pmu_cap(), config_mask]: where leaf
+	 * 23H exists, as for its counter sub-leaf.
+	 */
+	if (id->max_leaf >= 0x23 &&
+	    (id->leaf7_1_eax & CPUID7_1_EAX_PERFMON_EXT)) {
+		if (id->leaf23_ebx & CPUID23_EBX_UMASK2)
+			caps->flags |= PMUCTL_CAP_UMASK2;
+		if (id->leaf23_ebx & CPUID23_EBX_EQ)
+			caps->flags |= PMUCTL_CAP_EQ;
+	}
 
 	if (id->leaf1_ecx & CPUID1_ECX_PDCM) {
 		caps->perf_capabilities = id->perf_capabilities;

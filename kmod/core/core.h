@@ -55,10 +55,10 @@ static_assert(sizeof(struct pmuctl_threads) == 56, "pmuctl_threads size");
  * (past them lie IA32_PERF_STATUS 0x198, IA32_PERF_CTL 0x199,
  * IA32_CLOCK_MODULATION 0x19a, IA32_MISC_ENABLE 0x1a0 and
  * MSR_PLATFORM_INFO 0xce), IA32_FIXED_CTR0-3 0x309-0x30c (Linux 6.12 names
- * no core-PMU register at 0x30d and up, only NetBurst's MSR_P4_IQ_PERFCTR1-5;
- * perfmon v6 moves every counter to 0x1900 and up).
- * pmuctl_caps_decode() clamps the counters to these until the v6 range
- * is mapped.
+ * no core-PMU register at 0x30d and up, only NetBurst's MSR_P4_IQ_PERFCTR1-5).
+ * pmuctl_caps_decode() clamps the counters of a PMU before v6 to these;
+ * perfmon v6 addresses every counter at 0x1900 and up (kmod/hw.c), where
+ * the index space is the limit (PMUCTL_MAX_GP, PMUCTL_MAX_FIXED).
  */
 #define PMUCTL_LEGACY_GP	8
 #define PMUCTL_LEGACY_FIXED	4
@@ -83,6 +83,7 @@ struct pmuctl_cpuid {
 	u32 leaf7_1_eax;	/* CPUID.(7,1):EAX: bit 8, leaf 23H exists */
 	u32 leaf1a_eax;		/* CPUID.1AH:EAX: core type, native model id */
 	u32 leaf23_eax;		/* CPUID.(23H,0):EAX: bit 1, sub-leaf 1 valid */
+	u32 leaf23_ebx;		/* CPUID.(23H,0):EBX: bit 0 UMASK2, bit 1 EQ */
 	u32 leaf23_1_eax;	/* CPUID.(23H,1):EAX: generic counter bitmap */
 	u32 leaf23_1_ebx;	/* CPUID.(23H,1):EBX: fixed counter bitmap */
 };

@@ -10,10 +10,15 @@
 #define CFG_CODE	(PMUCTL_CFG_EVENT | PMUCTL_CFG_UMASK)
 #define CFG_USER	(CFG_CODE | PMUCTL_CFG_USR | PMUCTL_CFG_OS |	\
 			 PMUCTL_CFG_EDGE | PMUCTL_CFG_ANY |		\
-			 PMUCTL_CFG_INV | PMUCTL_CFG_CMASK)
+			 PMUCTL_CFG_INV | PMUCTL_CFG_CMASK |		\
+			 PMUCTL_CFG_EQ | PMUCTL_CFG_UMASK2)
 #define CFG_KERNEL	(PMUCTL_CFG_EN | PMUCTL_CFG_INT)
-/* What a fixed counter cannot do: FIXED_CTR_CTRL has only OS, USR, ANY. */
-#define CFG_NOT_FIXED	(PMUCTL_CFG_EDGE | PMUCTL_CFG_INV | PMUCTL_CFG_CMASK)
+/*
+ * What a fixed counter cannot do: FIXED_CTR_CTRL has only OS, USR, ANY
+ * (and PMI); an event with a second unit mask is another event.
+ */
+#define CFG_NOT_FIXED	(PMUCTL_CFG_EDGE | PMUCTL_CFG_INV | PMUCTL_CFG_CMASK | \
+			 PMUCTL_CFG_EQ | PMUCTL_CFG_UMASK2)
 
 /*
  * The architectural fixed-counter events [SDM table "Association of Fixed-
@@ -162,8 +167,12 @@ static u64 eligible(const struct pmuctl_model *m,
 			gp = 0;
 		}
 	}
-	/* Without a model table, nothing but what the SDM defines for all. */
-	if (m->arch_only && gp && !architectural(code)) {
+	/*
+	 * Without a model table, nothing but what the SDM defines for all
+	 * (with no second unit mask: that would be another event).
+	 */
+	if (m->arch_only && gp &&
+	    (!architectural(code) || (config & PMUCTL_CFG_UMASK2))) {
 		*why = PMUCTL_R_NOT_ARCHITECTURAL;
 		gp = 0;
 	}
@@ -240,7 +249,8 @@ static int offcore_check(const struct pmuctl_model *m,
  * @reason:	PMUCTL_R_* on failure
  *
  * The checks run in this order, the first broken rule is reported:
- * KERNEL_BITS, PIN_CONTROL, RESERVED_BITS, NO_PRIV_LEVEL, UNPRIV_KERNEL_MODE,
+ * KERNEL_BITS, PIN_CONTROL, RESERVED_BITS, UMASK2_UNAVAILABLE,
+ * EQ_UNAVAILABLE, NO_PRIV_LEVEL, UNPRIV_KERNEL_MODE,
  * UNPRIV_ANY_THREAD, EDGE_NO_CMASK, EVENT_UNAVAILABLE or (generic model)
  * NOT_ARCHITECTURAL or (a topdown metric) METRICS_UNAVAILABLE,
  * NO_ELIGIBLE_COUNTER, METRICS_UNAVAILABLE (task scope), ANY_NOT_ALLOWED,
@@ -271,6 +281,10 @@ int pmuctl_event_classify(const struct pmuctl_model *m,
 		return refuse(reason, PMUCTL_R_PIN_CONTROL);
 	if (config & ~CFG_USER)
 		return refuse(reason, PMUCTL_R_RESERVED_BITS);
+	if ((config & PMUCTL_CFG_UMASK2) && !(caps->flags & PMUCTL_CAP_UMASK2))
+		return refuse(reason, PMUCTL_R_UMASK2_UNAVAILABLE);
+	if ((config & PMUCTL_CFG_EQ) && !(caps->flags & PMUCTL_CAP_EQ))
+		return refuse(reason, PMUCTL_R_EQ_UNAVAILABLE);
 	if (!(config & (PMUCTL_CFG_USR | PMUCTL_CFG_OS)))
 		return refuse(reason, PMUCTL_R_NO_PRIV_LEVEL);
 	if ((policy & PMUCTL_POLICY_UNPRIV) && (config & PMUCTL_CFG_OS))

@@ -549,6 +549,7 @@ FIXTURE_VARIANT_ADD(dump, adl_n_i3_n305) {
 #define HYB		PMUCTL_CAP_HYBRID
 #define GPC		PMUCTL_CAP_GP_CLAMPED
 #define FXC		PMUCTL_CAP_FIXED_CLAMPED
+#define U2EQ		(PMUCTL_CAP_UMASK2 | PMUCTL_CAP_EQ)
 
 /* A hybrid core type: version, generic counters, fixed mask, events vector, type. */
 #define CAPS_HYB(mod, step, ver, gp, fmask, nfix, unavail, extra, ctype, native)	\
@@ -674,10 +675,11 @@ FIXTURE_VARIANT_ADD(dump, mtl_ultra7_155h_e) {
  * = FC18C430, 7.1 EAX = 44C009D7, 0A = 0D300806-00000280-00000007-
  * 00008603 (v6, 8 GP, 13 events, 7 and 9 unavailable, fixed 0-2) on
  * both.  P: 1A = 40000003 ("Core: Lion Cove"), 23.0 = 0000000B-00000003,
- * 23.1 = 000003FF-0000000F: 10 GP, of which the legacy range holds 8.
- * E: 1A = 20000003 ("Atom: Skymont"), 23.0 = 0000000F-00000003-00000008,
- * 23.1 = 000000FF-00000077: fixed 0-2 and 4-6, of which 0-2 are legacy.
- * No model table yet: the generic model on both.
+ * 23.1 = 000003FF-0000000F: 10 GP, fixed 0-3.  E: 1A = 20000003
+ * ("Atom: Skymont"), 23.0 = 0000000F-00000003-00000008, 23.1 =
+ * 000000FF-00000077: 8 GP, fixed 0-2 and 4-6.  23.0 EBX 3 on both: UMASK2
+ * and EQ.  Perfmon v6: every counter is addressed at 0x1900+, none is
+ * clamped.  No model table yet: the generic model on both.
  */
 #define V6_ID(eax1, e7, l1a, g, f)						\
 	{ .max_leaf = 0x23, .vendor = VENDOR_INTEL,				\
@@ -685,21 +687,21 @@ FIXTURE_VARIANT_ADD(dump, mtl_ultra7_155h_e) {
 	  .leafa_eax = 0x0d300806, .leafa_ebx = 0x00000280,			\
 	  .leafa_ecx = 0x00000007, .leafa_edx = 0x00008603, .leaf7_edx = e7,	\
 	  .leaf7_1_eax = 0x44c009d7, .leaf1a_eax = l1a,				\
-	  .leaf23_eax = (l1a) >> 24 == 0x40 ? 0xb : 0xf,			\
+	  .leaf23_eax = (l1a) >> 24 == 0x40 ? 0xb : 0xf, .leaf23_ebx = 0x3,	\
 	  .leaf23_1_eax = g, .leaf23_1_ebx = f,					\
 	  .perf_capabilities = PERF_CAP_FW }
 
 FIXTURE_VARIANT_ADD(dump, arl_ultra7_265k_p) {
 	.cpu = "Core Ultra 7 265K P-core",
 	.id = V6_ID(0x000c0662, 0xfc18c430, 0x40000003, 0x3ff, 0xf),
-	.want = CAPS_HYB(0xc6, 2, 6, 8, 0xf, 4, 0xffffe280, GPC, 0x40, 3),
+	.want = CAPS_HYB(0xc6, 2, 6, 10, 0xf, 4, 0xffffe280, U2EQ, 0x40, 3),
 	.pmu = "arch",
 };
 
 FIXTURE_VARIANT_ADD(dump, arl_ultra7_265k_e) {
 	.cpu = "Core Ultra 7 265K E-core",
 	.id = V6_ID(0x000c0662, 0xfc18c430, 0x20000003, 0xff, 0x77),
-	.want = CAPS_HYB(0xc6, 2, 6, 8, 0x7, 3, 0xffffe280, FXC, 0x20, 3),
+	.want = CAPS_HYB(0xc6, 2, 6, 8, 0x77, 7, 0xffffe280, U2EQ, 0x20, 3),
 	.pmu = "arch",
 };
 
@@ -713,14 +715,14 @@ FIXTURE_VARIANT_ADD(dump, arl_ultra7_265k_e) {
 FIXTURE_VARIANT_ADD(dump, lnl_ultra9_288v_p) {
 	.cpu = "Core Ultra 9 288V P-core",
 	.id = V6_ID(0x000b06d1, 0xfc1cc430, 0x40000003, 0x3ff, 0xf),
-	.want = CAPS_HYB(0xbd, 1, 6, 8, 0xf, 4, 0xffffe280, GPC, 0x40, 3),
+	.want = CAPS_HYB(0xbd, 1, 6, 10, 0xf, 4, 0xffffe280, U2EQ, 0x40, 3),
 	.pmu = "arch",
 };
 
 FIXTURE_VARIANT_ADD(dump, lnl_ultra9_288v_e) {
 	.cpu = "Core Ultra 9 288V E-core",
 	.id = V6_ID(0x000b06d1, 0xfc1cc430, 0x20000003, 0xff, 0x77),
-	.want = CAPS_HYB(0xbd, 1, 6, 8, 0x7, 3, 0xffffe280, FXC, 0x20, 3),
+	.want = CAPS_HYB(0xbd, 1, 6, 8, 0x77, 7, 0xffffe280, U2EQ, 0x20, 3),
 	.pmu = "arch",
 };
 
@@ -1388,6 +1390,71 @@ TEST(hybrid_cpus_need_a_core_type)
  * pmuctl uses, GP_CLAMPED), fixed counters past 3 are FIXED_CLAMPED.
  * SYNTHETIC values on the Meteor Lake E-core leaves.
  */
+/*
+ * Perfmon v6 addresses every counter at 0x1900+ (core.h): leaf 23H's
+ * counters are not clamped to the legacy 8 generic and fixed 0-3 there,
+ * while a v5 PMU with the same leaf is (its counters past them have no
+ * address).  UMASK2 and EQ come from 23H.0:EBX, only where CPUID.(7,1):
+ * EAX[8] enumerates the leaf and CPUID.0 reaches it.  SYNTHETIC values
+ * around Arrow Lake-S's Lion Cove leaves (the arl vectors above).
+ */
+TEST(perfmon_v6_counters_past_the_legacy_ranges_and_umask2_eq)
+{
+	struct pmuctl_cpuid id = {
+		.max_leaf = 0x23, .vendor = VENDOR_INTEL,
+		.leaf1_eax = 0x000c0662, .leaf1_ecx = 0x7ffafbff,
+		.leafa_eax = 0x0d300806, .leafa_ebx = 0x280, .leafa_ecx = 0x7,
+		.leafa_edx = 0x8603, .leaf7_edx = 0xfc18c430, .leaf7_1_eax = 0x44c009d7,
+		.leaf1a_eax = 0x40000003, .leaf23_eax = 0xb, .leaf23_ebx = 0x3,
+		.leaf23_1_eax = 0x3ff, .leaf23_1_ebx = 0xf,
+	};
+	struct pmuctl_cpuid o;
+	struct pmuctl_caps caps;
+	u32 reason;
+
+	ASSERT_EQ(0, decode(&id, &caps, &reason));
+	EXPECT_EQ(10U, caps.nr_gp);
+	EXPECT_EQ(0U, caps.flags & (GPC | FXC));
+	EXPECT_EQ(U2EQ, caps.flags & U2EQ);
+	/* all 32 generic counters and fixed 0-15; fixed 16+ are left out */
+	o = id;
+	o.leaf23_1_eax = ~0U;
+	o.leaf23_1_ebx = 0x1ffff;
+	ASSERT_EQ(0, decode(&o, &caps, &reason));
+	EXPECT_EQ(32U, caps.nr_gp);
+	EXPECT_EQ(0U, caps.flags & GPC);
+	EXPECT_EQ(0xffffU, caps.fixed_mask);
+	EXPECT_EQ(16U, caps.nr_fixed);
+	EXPECT_EQ(FXC, caps.flags & FXC);
+	/* the same leaves on a v5 PMU: the legacy ranges only */
+	o = id;
+	o.leafa_eax = (o.leafa_eax & ~0xffU) | 5;
+	o.leaf23_1_ebx = 0x77;
+	ASSERT_EQ(0, decode(&o, &caps, &reason));
+	EXPECT_EQ(8U, caps.nr_gp);
+	EXPECT_EQ(GPC, caps.flags & GPC);
+	EXPECT_EQ(0x7U, caps.fixed_mask);
+	EXPECT_EQ(FXC, caps.flags & FXC);
+	/* leaf 0AH alone on v6 (no leaf 23H): its 8 generic counters */
+	o = id;
+	o.leaf7_1_eax &= ~(1U << 8);
+	ASSERT_EQ(0, decode(&o, &caps, &reason));
+	EXPECT_EQ(8U, caps.nr_gp);
+	EXPECT_EQ(0U, caps.flags & U2EQ);
+	/* UMASK2 and EQ each alone; gated like the counters */
+	o = id;
+	o.leaf23_ebx = 0x1;
+	ASSERT_EQ(0, decode(&o, &caps, &reason));
+	EXPECT_EQ(PMUCTL_CAP_UMASK2, caps.flags & U2EQ);
+	o.leaf23_ebx = 0x2;
+	ASSERT_EQ(0, decode(&o, &caps, &reason));
+	EXPECT_EQ(PMUCTL_CAP_EQ, caps.flags & U2EQ);
+	o = id;
+	o.max_leaf = 0x22;
+	ASSERT_EQ(0, decode(&o, &caps, &reason));
+	EXPECT_EQ(0U, caps.flags & U2EQ);
+}
+
 TEST(leaf_23h_counters_only_where_enumerated)
 {
 	struct pmuctl_cpuid id = {

@@ -29,6 +29,10 @@
 #define EN	PMUCTL_CFG_EN
 #define INV	PMUCTL_CFG_INV
 #define CMASK(n) ((u64)(n) << PMUCTL_CFG_CMASK_SHIFT)
+#define EQ	PMUCTL_CFG_EQ
+#define UMASK2(n) ((u64)(n) << PMUCTL_CFG_UMASK2_SHIFT)
+#define CAP_U2	PMUCTL_CAP_UMASK2
+#define CAP_EQ	PMUCTL_CAP_EQ
 #define BIT(n)	(1ULL << (n))
 
 #define GONLY	PMUCTL_EVENT_GENERIC_ONLY
@@ -108,6 +112,7 @@ enum rule {
 	R_NOELIG, R_XUNEXP, R_XMASK, R_NOREQ, R_NORSP, R_MIXED,
 	R_OUT_RSP1, R_OUT_RSP, R_OUT_ANYGP, R_OFC_OK, R_UNPRIV_OS,
 	R_UNPRIV_ANY, R_FLAGS, R_ORDER, R_SKL_CONS, R_SKL_XREG, R_NOTARCH,
+	R_V6FIELDS,
 };
 
 /*
@@ -117,7 +122,8 @@ enum rule {
  * with reason why.  The caps are the variant's, changed by ver (version,
  * with the AnyThread flags it implies: v3 and later have it unless depr,
  * CPUID.0AH:EDX[15], deprecates it from v5 on), ngp, fm (FM(x): fixed
- * mask x), unav (ORed into events_unavailable), avail (cleared from it).
+ * mask x), unav (ORed into events_unavailable), avail (cleared from it),
+ * capf (ORed into the flags: PMUCTL_CAP_UMASK2, PMUCTL_CAP_EQ).
  */
 struct vec {
 	int line;
@@ -128,6 +134,7 @@ struct vec {
 	u32 fm;
 	u32 unav;
 	u32 avail;
+	u32 capf;
 	bool depr;
 	u32 policy;
 	u64 cfg;
@@ -216,10 +223,20 @@ static const struct vec vecs[] = {
 	V(.rule = R_RSVD, .models = ALL, .cfg = 0x00c4 | USR | BIT(32), .why = PMUCTL_R_RESERVED_BITS),
 	V(.rule = R_RSVD, .models = ALL, .cfg = 0x00c4 | USR | BIT(33), .why = PMUCTL_R_RESERVED_BITS),
 	V(.rule = R_RSVD, .models = ALL, .cfg = 0x00c4 | USR | BIT(34), .why = PMUCTL_R_RESERVED_BITS),
-	V(.rule = R_RSVD, .models = ALL, .cfg = 0x00c4 | USR | BIT(40), .why = PMUCTL_R_RESERVED_BITS),
+	V(.rule = R_RSVD, .models = ALL, .cfg = 0x00c4 | USR | BIT(35), .why = PMUCTL_R_RESERVED_BITS),
+	V(.rule = R_RSVD, .models = ALL, .cfg = 0x00c4 | USR | BIT(37), .why = PMUCTL_R_RESERVED_BITS),
+	V(.rule = R_RSVD, .models = ALL, .cfg = 0x00c4 | USR | BIT(39), .why = PMUCTL_R_RESERVED_BITS),
+	V(.rule = R_RSVD, .models = ALL, .cfg = 0x00c4 | USR | BIT(48), .why = PMUCTL_R_RESERVED_BITS),
 	V(.rule = R_RSVD, .models = ALL, .cfg = 0x00c4 | USR | BIT(63), .why = PMUCTL_R_RESERVED_BITS),
 	V(.rule = R_RSVD, .models = ALL, .cfg = 0x00c0 | USR | 0xffffffff00000000ULL,
 	  .why = PMUCTL_R_RESERVED_BITS),
+	/* where leaf 23H enumerates EQ and UMASK2, the others stay reserved */
+	V(.rule = R_RSVD, .models = ALL, .capf = CAP_U2 | CAP_EQ,
+	  .cfg = 0x00c4 | USR | BIT(32) | EQ | UMASK2(1), .why = PMUCTL_R_RESERVED_BITS),
+	V(.rule = R_RSVD, .models = ALL, .capf = CAP_U2 | CAP_EQ,
+	  .cfg = 0x00c4 | USR | BIT(48), .why = PMUCTL_R_RESERVED_BITS),
+	V(.rule = R_RSVD, .models = ALL, .capf = CAP_U2 | CAP_EQ,
+	  .cfg = 0x00c0 | USR | 0xffff00ef00000000ULL, .why = PMUCTL_R_RESERVED_BITS),
 	V(.rule = R_RSVD, .models = SKL, .cfg = 0x01c2 | USR | BIT(32) | BIT(33),
 	  .why = PMUCTL_R_RESERVED_BITS),
 
@@ -651,8 +668,14 @@ static const struct vec vecs[] = {
 	  .why = PMUCTL_R_PIN_CONTROL),
 	V(.rule = R_ORDER, .models = ALL, .cfg = 0x0000 | PC, .why = PMUCTL_R_PIN_CONTROL),
 	V(.rule = R_ORDER, .models = ALL, .cfg = 0x00c4 | BIT(32), .why = PMUCTL_R_RESERVED_BITS),
-	V(.rule = R_ORDER, .models = ALL, .policy = UNPRIV, .cfg = 0x00c4 | OS | BIT(40),
+	V(.rule = R_ORDER, .models = ALL, .policy = UNPRIV, .cfg = 0x00c4 | OS | BIT(48),
 	  .why = PMUCTL_R_RESERVED_BITS),
+	V(.rule = R_ORDER, .models = ALL, .policy = UNPRIV, .cfg = 0x00c4 | OS | EDGE | EQ | UMASK2(1),
+	  .why = PMUCTL_R_UMASK2_UNAVAILABLE),
+	V(.rule = R_ORDER, .models = ALL, .capf = CAP_U2, .policy = UNPRIV,
+	  .cfg = 0x00c4 | OS | EDGE | EQ | UMASK2(1), .why = PMUCTL_R_EQ_UNAVAILABLE),
+	V(.rule = R_ORDER, .models = ALL, .capf = CAP_U2 | CAP_EQ, .policy = UNPRIV,
+	  .cfg = 0x00c4 | EDGE | EQ | UMASK2(1), .why = PMUCTL_R_NO_PRIV_LEVEL),
 	V(.rule = R_ORDER, .models = ALL, .cfg = 0x00c4 | EDGE, .why = PMUCTL_R_NO_PRIV_LEVEL),
 	V(.rule = R_ORDER, .models = ALL, .policy = UNPRIV, .cfg = 0x00c4 | ANY,
 	  .why = PMUCTL_R_NO_PRIV_LEVEL),
@@ -835,6 +858,44 @@ static const struct vec vecs[] = {
 	/* the models with a table take these */
 	V(.rule = R_NOTARCH, .models = KNX | SKL, .cfg = 0x002e | USR, .cnt = GPALL),
 	V(.rule = R_NOTARCH, .models = KNX | SKL, .cfg = 0x01c4 | USR, .cnt = GPALL),
+
+	/*
+	 * ---- perfmon v6's EQ (bit 36) and UMASK2 (bits 47:40): only where
+	 * CPUID.(23H,0):EBX enumerates them; never on a fixed counter; the
+	 * constraints and the generic model look at event and umask ----
+	 */
+	V(.rule = R_V6FIELDS, .models = ALL, .cfg = 0x00c4 | USR | UMASK2(1),
+	  .why = PMUCTL_R_UMASK2_UNAVAILABLE),
+	V(.rule = R_V6FIELDS, .models = ALL, .capf = CAP_EQ, .cfg = 0x00c4 | USR | UMASK2(0x80),
+	  .why = PMUCTL_R_UMASK2_UNAVAILABLE),
+	V(.rule = R_V6FIELDS, .models = ALL, .cfg = 0x00c4 | USR | EQ | CMASK(1),
+	  .why = PMUCTL_R_EQ_UNAVAILABLE),
+	V(.rule = R_V6FIELDS, .models = ALL, .capf = CAP_U2, .cfg = 0x00c4 | USR | EQ | CMASK(1),
+	  .why = PMUCTL_R_EQ_UNAVAILABLE),
+	V(.rule = R_V6FIELDS, .models = KNX | SKL, .capf = CAP_U2, .cfg = 0x00c4 | USR | UMASK2(0xff),
+	  .cnt = GPALL),
+	V(.rule = R_V6FIELDS, .models = ALL, .capf = CAP_EQ, .cfg = 0x00c4 | USR | EQ | CMASK(2),
+	  .cnt = GPALL),
+	V(.rule = R_V6FIELDS, .models = ALL, .capf = CAP_U2 | CAP_EQ,
+	  .cfg = 0x00c4 | USR | OS | EQ | CMASK(1), .cnt = GPALL),
+	/* the fixed-counter events with either are generic-counter events */
+	V(.rule = R_V6FIELDS, .models = ALL, .capf = CAP_EQ, .cfg = 0x00c0 | USR | EQ, .cnt = GPALL),
+	V(.rule = R_V6FIELDS, .models = KNX | SKL, .capf = CAP_U2, .cfg = 0x00c0 | USR | UMASK2(1),
+	  .cnt = GPALL),
+	V(.rule = R_V6FIELDS, .models = KNX | SKL, .capf = CAP_U2, .cfg = 0x003c | USR | UMASK2(2),
+	  .cnt = GPALL),
+	V(.rule = R_V6FIELDS, .models = ALL, .capf = CAP_U2 | CAP_EQ, .cfg = 0x0300 | USR | EQ,
+	  .why = PMUCTL_R_NO_ELIGIBLE_COUNTER),
+	V(.rule = R_V6FIELDS, .models = ALL, .capf = CAP_U2, .cfg = 0x0300 | USR | UMASK2(1),
+	  .why = PMUCTL_R_NO_ELIGIBLE_COUNTER),
+	/* the generic model: an architectural event with a second unit mask is not one */
+	V(.rule = R_V6FIELDS, .models = ARCH, .capf = CAP_U2, .cfg = 0x00c0 | USR | UMASK2(1),
+	  .why = PMUCTL_R_NOT_ARCHITECTURAL),
+	V(.rule = R_V6FIELDS, .models = ARCH, .capf = CAP_U2, .cfg = 0x00c4 | USR | UMASK2(0x10),
+	  .why = PMUCTL_R_NOT_ARCHITECTURAL),
+	/* Skylake's constraints match event and umask: 0x01c0's stays, as Linux */
+	V(.rule = R_V6FIELDS, .models = SKL, .capf = CAP_U2, .cfg = 0x01c0 | USR | UMASK2(1),
+	  .cnt = 0x2)
 };
 
 static const char *const reason_name[PMUCTL_R_NR] = {
@@ -917,6 +978,7 @@ static struct pmuctl_caps vec_caps(const struct pmuctl_caps *base,
 	}
 	c.events_unavailable |= v->unav;
 	c.events_unavailable &= ~v->avail;
+	c.flags |= v->capf;
 	return c;
 }
 
@@ -1026,6 +1088,7 @@ RULE_TEST(reports_first_broken_rule_in_documented_order, R_ORDER)
 RULE_TEST(applies_skl_counter_constraints, R_SKL_CONS)
 RULE_TEST(checks_skl_frontend_and_ldlat_values, R_SKL_XREG)
 RULE_TEST(generic_model_takes_architectural_events_only, R_NOTARCH)
+RULE_TEST(takes_eq_and_umask2_only_where_enumerated, R_V6FIELDS)
 
 /* Every vector belongs to some model and ran somewhere. */
 TEST(every_vector_names_a_model_and_a_rule)
@@ -1036,7 +1099,7 @@ TEST(every_vector_names_a_model_and_a_rule)
 		EXPECT_NE(0U, vecs[i].models & ALL) {
 			TH_LOG("line %d: no model", vecs[i].line);
 		}
-		EXPECT_LE(vecs[i].rule, R_NOTARCH) {
+		EXPECT_LE(vecs[i].rule, R_V6FIELDS) {
 			TH_LOG("line %d: bad rule", vecs[i].line);
 		}
 	}

@@ -60,7 +60,8 @@
 /*
  * IA32_PERFEVTSELx image accepted in pmuctl_event.config (SDM vol. 3B,
  * "Architectural Performance Monitoring Version 1").  EN and INT belong to
- * the kernel, PC is never allowed, bits 32..63 are reserved.
+ * the kernel, PC is never allowed, bits 32..63 are reserved except EQ and
+ * UMASK2 where CPUID enumerates them.
  */
 #define PMUCTL_CFG_EVENT	0x00000000000000ffULL	/* event select */
 #define PMUCTL_CFG_UMASK	0x000000000000ff00ULL	/* unit mask */
@@ -74,6 +75,20 @@
 #define PMUCTL_CFG_INV		(1ULL << 23)		/* invert the CMASK comparison */
 #define PMUCTL_CFG_CMASK	0x00000000ff000000ULL	/* counter mask (threshold) */
 #define PMUCTL_CFG_CMASK_SHIFT	24
+/*
+ * Perfmon v6 [SDM vol. 3B, "Architectural Performance Monitoring
+ * Extended Leaf"; LNX: ARCH_PERFMON_EVENTSEL_EQ, _UMASK2]: where
+ * CPUID.(23H,0):EBX enumerates them (PMUCTL_CAP_EQ, PMUCTL_CAP_UMASK2),
+ * EQ makes the CMASK comparison "equal" and UMASK2 is a second unit mask;
+ * elsewhere an event with either is refused with PMUCTL_R_EQ_UNAVAILABLE
+ * or PMUCTL_R_UMASK2_UNAVAILABLE.  Like EDGE, INV and CMASK, they keep an
+ * event off the fixed counters (FIXED_CTR_CTRL has no such fields); the
+ * counter constraints match event and unit mask without UMASK2, as in
+ * Linux.
+ */
+#define PMUCTL_CFG_EQ		(1ULL << 36)		/* CMASK compares equal */
+#define PMUCTL_CFG_UMASK2	0x0000ff0000000000ULL	/* second unit mask */
+#define PMUCTL_CFG_UMASK2_SHIFT	40
 
 /*
  * Counter numbers are the ECX operand of rdpmc: i for IA32_PMCi,
@@ -166,19 +181,26 @@ struct pmuctl_event {
  * ANY_DEPRECATED instead.
  *
  * GP_CLAMPED, FIXED_CLAMPED: CPUID reported counters pmuctl does not drive,
- * and @nr_gp, @fixed_mask leave them out.  pmuctl addresses counters in
- * the legacy MSR ranges, which hold 8 generic counters (IA32_PERFEVTSEL0-7
- * 0x186-0x18d, IA32_PMC0-7 0xc1-0xc8: a 9th would be IA32_PERF_STATUS,
- * PERF_CTL, CLOCK_MODULATION, MISC_ENABLE) and fixed counters 0-3
- * (IA32_FIXED_CTR0-3 0x309-0x30c): the legacy MSR range holds 8 generic
- * and 4 fixed counters; the others are not offered until the perfmon v6
- * range (0x1900 and up) is mapped.
+ * and @nr_gp, @fixed_mask leave them out.  Before perfmon v6, counters
+ * live in the legacy MSR ranges, which hold 8 generic counters
+ * (IA32_PERFEVTSEL0-7 0x186-0x18d, IA32_PMC0-7 0xc1-0xc8: a 9th would be
+ * IA32_PERF_STATUS, PERF_CTL, CLOCK_MODULATION, MISC_ENABLE) and fixed
+ * counters 0-3 (IA32_FIXED_CTR0-3 0x309-0x30c): a PMU of v5 or earlier
+ * reporting more is clamped to them.  From v6 on, pmuctl addresses every
+ * counter in the v6 range [SDM vol. 3B, "Performance Monitoring Version
+ * 6"; LNX: MSR_IA32_PMC_V6_*]: generic counter i at IA32_PMC_GPi_CTR
+ * 0x1900 + 4i with its event select at IA32_PMC_GPi_CFG_A 0x1901 + 4i,
+ * fixed counter i at IA32_PMC_FXi_CTR 0x1980 + 4i, as Linux 6.11+ does;
+ * there nothing is clamped below 32 generic and 16 fixed counters (what
+ * the index space holds).  Leaf 23H sub-leaf 1 gives them where leaf 0AH
+ * does not (Lion Cove: leaf 0AH 8 generic, 23H 10; Skymont: fixed 0-2
+ * and 4-6).
  */
 #define PMUCTL_CAP_ANY_THREAD		(1U << 0)	/* AnyThread exists (v3+, not deprecated) */
 #define PMUCTL_CAP_ANY_DEPRECATED	(1U << 1)	/* v5+: CPUID.0AH:EDX[15] */
 #define PMUCTL_CAP_FULL_WIDTH_WRITE	(1U << 2)	/* PERF_CAPABILITIES[13]: IA32_A_PMCx */
-#define PMUCTL_CAP_GP_CLAMPED		(1U << 3)	/* more than 8 generic counters */
-#define PMUCTL_CAP_FIXED_CLAMPED	(1U << 4)	/* a fixed counter past 3 */
+#define PMUCTL_CAP_GP_CLAMPED		(1U << 3)	/* generic counters left out */
+#define PMUCTL_CAP_FIXED_CLAMPED	(1U << 4)	/* fixed counters left out */
 /*
  * CPUID.(7,0):EDX[13] without RTM_ALWAYS_ABORT (EDX[11]): Skylake-family
  * microcode whose PMC3 is corrupted by RTM transactions unless
@@ -216,6 +238,13 @@ struct pmuctl_event {
  * and ref-cycles (fixed counter 2 only) is refused.
  */
 #define PMUCTL_CAP_FIXED2_WITHHELD	(1U << 9)
+/*
+ * CPUID.(23H,0):EBX[0] and [1] (where CPUID.(7,1):EAX[8] says leaf 23H
+ * exists): the event selects take UMASK2 (bits 47:40) and EQ (bit 36),
+ * PMUCTL_CFG_UMASK2 and PMUCTL_CFG_EQ.
+ */
+#define PMUCTL_CAP_UMASK2		(1U << 10)
+#define PMUCTL_CAP_EQ			(1U << 11)
 
 /* Architectural events, CPUID.0AH:EBX bit numbers (bit set = unavailable). */
 #define PMUCTL_ARCH_CORE_CYCLES		0	/* 0x003c */
@@ -233,12 +262,13 @@ struct pmuctl_event {
  * @model:	display model.
  * @stepping:	stepping.
  * @version:	architectural perfmon version, CPUID.0AH:EAX[7:0].
- * @nr_gp:	generic counters per logical CPU, at most 8 (GP_CLAMPED).
+ * @nr_gp:	generic counters per logical CPU: before perfmon v6 at most
+ *		8 (GP_CLAMPED); from v6 on as leaf 23H (or 0AH) says.
  * @gp_width:	their width in bits.
  * @nr_fixed:	fixed counters (highest present + 1).
  * @fixed_width: their width in bits.
- * @fixed_mask:	bitmap of the fixed counters present, within 0-3
- *		(FIXED_CLAMPED).
+ * @fixed_mask:	bitmap of the fixed counters present: before perfmon v6
+ *		within 0-3 (FIXED_CLAMPED), from v6 on within 0-15.
  * @events_unavailable: bit i set: architectural event i is not available,
  *		including every i at or above the length CPUID.0AH:EAX[31:24].
  * @flags:	PMUCTL_CAP_*.
@@ -701,7 +731,7 @@ enum pmuctl_reason {
 	PMUCTL_R_OUTPUT_NOT_ZERO = 3,	/* retired: outputs are ignored on input */
 	PMUCTL_R_TOO_MANY_EVENTS = 4,	/* more than PMUCTL_MAX_EVENTS (E2BIG) */
 	/* one event */
-	PMUCTL_R_RESERVED_BITS = 5,	/* config bits 32..63 set */
+	PMUCTL_R_RESERVED_BITS = 5,	/* config bits 32..63 set (other than EQ, UMASK2) */
 	PMUCTL_R_KERNEL_BITS = 6,	/* EN or INT set: the kernel owns them */
 	PMUCTL_R_PIN_CONTROL = 7,	/* PC set: never allowed */
 	PMUCTL_R_NO_PRIV_LEVEL = 8,	/* neither USR nor OS */
@@ -802,6 +832,13 @@ enum pmuctl_reason {
 	 * event at the same privilege levels (USR, OS).
 	 */
 	PMUCTL_R_METRICS_NEED_SLOTS = 47,
+	/*
+	 * PMUCTL_CFG_UMASK2 or PMUCTL_CFG_EQ set where CPUID.(23H,0):EBX does
+	 * not enumerate it (PMUCTL_CAP_UMASK2, PMUCTL_CAP_EQ): the bits are
+	 * reserved there, and the event it names does not exist.
+	 */
+	PMUCTL_R_UMASK2_UNAVAILABLE = 48,
+	PMUCTL_R_EQ_UNAVAILABLE = 49,
 	PMUCTL_R_NR
 };
 
