@@ -55,9 +55,25 @@
  * The legacy generic counter ranges hold 8 registers: IA32_PERFEVTSEL0-7
  * 0x186-0x18d and IA32_PMC0-7 0xc1-0xc8 [SDM vol. 4; FACTS 6].  Past them
  * lie IA32_PERF_CTL, CLOCK_MODULATION, MISC_ENABLE: no count from CPUID
- * may take pmuctl there.
+ * may take pmuctl there.  pmuctl_caps_decode() clamps a PMU before v6 to
+ * them; a v6 PMU is addressed in its own range below.
  */
-#define HW_LEGACY_GP	8
+#define HW_LEGACY_GP	PMUCTL_LEGACY_GP
+
+/*
+ * Perfmon v6 [SDM vol. 3B, "Performance Monitoring Version 6"; LNX 6.12
+ * msr-index.h MSR_IA32_PMC_V6_*, intel_pmu_v6_addr_offset()]: generic
+ * counter i at IA32_PMC_GPi_CTR 0x1900 + 4i (full-width writes) with its
+ * event select at IA32_PMC_GPi_CFG_A 0x1901 + 4i, fixed counter i at
+ * IA32_PMC_FXi_CTR 0x1980 + 4i.  For generic counters 0-7 and fixed 0-3
+ * they are the legacy registers under another address; the others exist
+ * only here.  As Linux 6.11+, pmuctl addresses every counter of a v6 PMU
+ * there (Linux 6.1's perf keeps the legacy addresses: the same registers).
+ */
+#define HW_V6_GP0_CTR	0x1900
+#define HW_V6_GP0_CFG_A	0x1901
+#define HW_V6_FX0_CTR	0x1980
+#define HW_V6_STEP	4
 
 #define GP_MASK(n)	(BIT_ULL(n) - 1)
 #define FIXED_BITS	GENMASK_ULL(PMUCTL_IDX_MAX - 1, PMUCTL_IDX_FIXED)
@@ -127,7 +143,7 @@ struct pmuctl_pcpu {
 	u64 cs_held;			/* counters of CPU-scope claims written */
 	u64 tk_run;			/* GLOBAL_CTRL bits of the thread loaded */
 	u64 tk_fixed;			/* FIXED_CTR_CTRL nibbles of the pool */
-	u64 tk_evtsel[HW_LEGACY_GP];	/* pool event selects as last written */
+	u64 tk_evtsel[PMUCTL_MAX_GP];	/* pool event selects as last written */
 	u64 tk_xval[PMUCTL_XREG_MAX];	/* pool extra MSRs as last written */
 	u64 dirty;			/* pool counters holding a thread's count */
 	u64 tk_found;			/* GLOBAL_CTRL before the first task write */
@@ -191,10 +207,14 @@ static int hw_wr(u32 msr, u64 val)
 	return pmuctl_pmu.be->write(msr, val);
 }
 
-/* Generic counters pmuctl addresses on a CPU: never past the legacy 8. */
+/*
+ * Generic counters pmuctl addresses on a CPU: never past the legacy 8
+ * before perfmon v6 (the caps are clamped; this is the last guard).
+ */
 static u32 hw_nr_gp(const struct pmuctl_pcpu *pc)
 {
-	return min_t(u32, pc->t->caps.nr_gp, HW_LEGACY_GP);
+	return pmuctl_pmu.version >= 6 ? min_t(u32, pc->t->caps.nr_gp, PMUCTL_MAX_GP) :
+					 min_t(u32, pc->t->caps.nr_gp, HW_LEGACY_GP);
 }
 
 /* Every counter register a CPU's PMU has and pmuctl may address. */
@@ -256,23 +276,37 @@ const struct pmuctl_type *pmuctl_first_type(void)
 	return &pmuctl_pmu.type[0];
 }
 
+/* The register of a counter index: v6's address on a v6 PMU. */
 static u32 counter_msr(u32 idx)
 {
+	bool v6 = pmuctl_pmu.version >= 6;
+
 	if (idx >= PMUCTL_IDX_METRIC)
 		return MSR_PERF_METRICS;
 	if (idx >= PMUCTL_IDX_FIXED)
-		return MSR_ARCH_PERFMON_FIXED_CTR0 + idx - PMUCTL_IDX_FIXED;
-	return MSR_ARCH_PERFMON_PERFCTR0 + idx;
+		return v6 ? HW_V6_FX0_CTR + HW_V6_STEP * (idx - PMUCTL_IDX_FIXED) :
+			    MSR_ARCH_PERFMON_FIXED_CTR0 + idx - PMUCTL_IDX_FIXED;
+	return v6 ? HW_V6_GP0_CTR + HW_V6_STEP * idx :
+		    MSR_ARCH_PERFMON_PERFCTR0 + idx;
+}
+
+/* The event select of generic counter @i. */
+static u32 evtsel_msr(u32 i)
+{
+	return pmuctl_pmu.version >= 6 ? HW_V6_GP0_CFG_A + HW_V6_STEP * i :
+					 MSR_ARCH_PERFMON_EVENTSEL0 + i;
 }
 
 /*
  * Give a counter a value back.  Fixed counters take their full width;
- * generic ones through IA32_A_PMCx where PERF_CAPABILITIES allows it, else
- * through the legacy address, which keeps bits 31:0 sign-extended [SDM]:
- * exact for values below 2^31.
+ * generic ones too at their v6 address, else through IA32_A_PMCx where
+ * PERF_CAPABILITIES allows it, else through the legacy address, which
+ * keeps bits 31:0 sign-extended [SDM]: exact for values below 2^31.
  */
 static int hw_put_count(const struct pmuctl_pcpu *pc, u32 idx, u64 val)
 {
+	if (idx < PMUCTL_IDX_FIXED && pmuctl_pmu.version >= 6)
+		return hw_wr(counter_msr(idx), val);
 	if (idx < PMUCTL_IDX_FIXED &&
 	    (pc->t->caps.flags & PMUCTL_CAP_FULL_WIDTH_WRITE))
 		return hw_wr(MSR_IA32_PMC0 + idx, val);
@@ -315,7 +349,7 @@ static void hw_save_local(struct pmuctl_pcpu *pc)
 
 	*f = (struct pmuctl_shadow){ 0 };
 	for (i = 0; i < hw_nr_gp(pc); i++)
-		be->read(MSR_ARCH_PERFMON_EVENTSEL0 + i, &f->evtsel[i]);
+		be->read(evtsel_msr(i), &f->evtsel[i]);
 	if (pc->t->caps.fixed_mask)
 		be->read(MSR_ARCH_PERFMON_FIXED_CTR_CTRL, &f->fixed_ctrl);
 	be->read(MSR_CORE_PERF_GLOBAL_CTRL, &f->global_ctrl);
@@ -370,7 +404,7 @@ static u64 hw_running_local(const struct pmuctl_pcpu *pc, u64 touch)
 	u32 i;
 
 	for_each_set_bit(i, &bits, PMUCTL_MAX_GP)
-		if (be->read(MSR_ARCH_PERFMON_EVENTSEL0 + i, &v) ||
+		if (be->read(evtsel_msr(i), &v) ||
 		    (v & ARCH_PERFMON_EVENTSEL_ENABLE))
 			running |= BIT_ULL(i);
 	if (!(touch & FIXED_BITS))
@@ -409,7 +443,7 @@ static int hw_restore_local(struct pmuctl_pcpu *pc, bool all)
 	err |= hw_wr(MSR_CORE_PERF_GLOBAL_CTRL, pc->tk_run);
 	for (i = 0; i < hw_nr_gp(pc); i++)
 		if (!(pool & BIT_ULL(i)))
-			err |= hw_wr(MSR_ARCH_PERFMON_EVENTSEL0 + i, f->evtsel[i]);
+			err |= hw_wr(evtsel_msr(i), f->evtsel[i]);
 	pc->cs_fixed = f->fixed_ctrl & ~fixed_nibbles(pool);
 	if (pc->t->caps.fixed_mask)
 		err |= hw_wr(MSR_ARCH_PERFMON_FIXED_CTR_CTRL,
@@ -469,9 +503,9 @@ static int hw_sync_local(struct pmuctl_pcpu *pc, const struct pmuctl_wave *w)
 		err |= hw_tfa_local(pc, true);
 	err |= hw_wr(MSR_CORE_PERF_GLOBAL_CTRL,
 		     (pc->cs_global & ~touch & ~pmuctl_task_pool) | pc->tk_run);
-	bits = touch & GP_MASK(HW_LEGACY_GP);
-	for_each_set_bit(i, &bits, HW_LEGACY_GP)
-		err |= hw_wr(MSR_ARCH_PERFMON_EVENTSEL0 + i, pc->sh.evtsel[i]);
+	bits = touch & GP_MASK(hw_nr_gp(pc));
+	for_each_set_bit(i, &bits, PMUCTL_MAX_GP)
+		err |= hw_wr(evtsel_msr(i), pc->sh.evtsel[i]);
 	if (touch & FIXED_BITS) {
 		pc->cs_fixed = pc->sh.fixed_ctrl;
 		err |= hw_wr(MSR_ARCH_PERFMON_FIXED_CTR_CTRL,
@@ -518,7 +552,7 @@ static int hw_scrub_local(struct pmuctl_pcpu *pc, const struct pmuctl_wave *w)
 		if (!(scrub & BIT_ULL(i)))
 			continue;
 		if (i < PMUCTL_IDX_FIXED && pc->tk_evtsel[i]) {
-			err |= hw_wr(MSR_ARCH_PERFMON_EVENTSEL0 + i, 0);
+			err |= hw_wr(evtsel_msr(i), 0);
 			pc->tk_evtsel[i] = 0;
 		}
 		if (pc->dirty & BIT_ULL(i))
@@ -682,6 +716,9 @@ static void shadow_clear(struct pmuctl_shadow *sh, const struct pmuctl_place *p)
 /*
  * The generic counters to reserve: the PMU's, on a hybrid part all the
  * legacy 8 (no type has more there; perf reserves by its own count).
+ * Never past the legacy 8: the reservation is perf's of Linux < 6.11,
+ * which knows only leaf 0AH's counters and those addresses (a v6 PMU's
+ * counters past 8 are pmuctl's alone there).
  */
 static u32 hw_perf_nr(void)
 {
@@ -1404,7 +1441,8 @@ void pmuctl_hw_task_in(const struct pmuctl_tgroup *g, const u64 *val,
 {
 	struct pmuctl_pcpu *pc = this_cpu_ptr(pmuctl_pcpu);
 	const struct pmuctl_model *m = pc->t->model;
-	bool fw = pc->t->caps.flags & PMUCTL_CAP_FULL_WIDTH_WRITE;
+	bool fw = (pc->t->caps.flags & PMUCTL_CAP_FULL_WIDTH_WRITE) ||
+		  pmuctl_pmu.version >= 6;
 	u64 fixed = pc->tk_fixed, v;
 	u32 i;
 
@@ -1423,7 +1461,7 @@ void pmuctl_hw_task_in(const struct pmuctl_tgroup *g, const u64 *val,
 			u64 sel = place_evtsel(p, run);
 
 			if (pc->tk_evtsel[idx] != sel &&
-			    !hw_wr(MSR_ARCH_PERFMON_EVENTSEL0 + idx, sel))
+			    !hw_wr(evtsel_msr(idx), sel))
 				pc->tk_evtsel[idx] = sel;
 		} else {
 			fixed = place_fixed_ctrl(fixed, p, run);
@@ -1945,7 +1983,7 @@ static int msr_cpuid(struct pmuctl_cpuid *id)
 	if (id->max_leaf >= 0x1a)
 		cpuid_count(0x1a, 0, &id->leaf1a_eax, &ebx, &ecx, &edx);
 	if (id->max_leaf >= 0x23) {
-		cpuid_count(0x23, 0, &id->leaf23_eax, &ebx, &ecx, &edx);
+		cpuid_count(0x23, 0, &id->leaf23_eax, &id->leaf23_ebx, &ecx, &edx);
 		if (id->leaf23_eax & BIT(1))
 			cpuid_count(0x23, 1, &id->leaf23_1_eax,
 				    &id->leaf23_1_ebx, &ecx, &edx);

@@ -48,7 +48,7 @@
 static char *regmodel_caps = "auto";
 module_param(regmodel_caps, charp, 0444);
 MODULE_PARM_DESC(regmodel_caps,
-		 "register model PMU: knm (v3, 2x40-bit generic), knm4 (v3, 4 generic), skl (v4, 4x48-bit), icx (v5, 8x48-bit, 4 fixed, AnyThread deprecated), spr (as icx), skl-tfa (skl with TSX force abort), skl-v6 (skl reporting perfmon v6), hybrid (skl with the hybrid bit and no core type), adl (hybrid Alder Lake: even CPUs Golden Cove, odd Gracemont), mtl (hybrid Meteor Lake through leaf 23H: even Redwood Cove, odd Crestmont), wide (v4, 32 generic, as a hypervisor may report), auto (from the CPU model)");
+		 "register model PMU: knm (v3, 2x40-bit generic), knm4 (v3, 4 generic), skl (v4, 4x48-bit), icx (v5, 8x48-bit, 4 fixed, AnyThread deprecated), spr (as icx), skl-tfa (skl with TSX force abort), skl-v6 (skl reporting perfmon v6), v6x (perfmon v6 with leaf 23H: 10 generic counters, UMASK2, EQ), hybrid (skl with the hybrid bit and no core type), adl (hybrid Alder Lake: even CPUs Golden Cove, odd Gracemont), mtl (hybrid Meteor Lake through leaf 23H: even Redwood Cove, odd Crestmont), wide (v4, 32 generic, as a hypervisor may report), auto (from the CPU model)");
 
 static bool regmodel_drop_writes;
 module_param(regmodel_drop_writes, bool, 0444);
@@ -82,6 +82,8 @@ struct rm_caps {
 	u32 leaf1_eax;
 	const struct rm_caps *type[2];
 	u32 leaf7_1_eax, leaf1a_eax, leaf23_eax, leaf23_1_eax, leaf23_1_ebx;
+	/* A non-hybrid preset's leaf 23H: its 0.EBX (UMASK2, EQ). */
+	u32 leaf23_ebx;
 };
 
 #define CPUID7_1_EAX_PERFMON_EXT	BIT(8)
@@ -149,6 +151,16 @@ static const struct rm_caps rm_models[] = {
 	  .leaf1_eax = 0x000806f8 },
 	{ "skl-tfa", 4, 4, 48, 3, 48, PERF_CAP_FW_WRITE, CPUID7_EDX_TSX_FORCE_ABORT },
 	{ "skl-v6", 6, 4, 48, 3, 48, PERF_CAP_FW_WRITE },
+	/*
+	 * Perfmon v6 with leaf 23H as Arrow Lake-S's Lion Cove presents it
+	 * (selftests/core/caps_test.c): leaf 0AH 8 generic counters, 23H.1
+	 * 10 (0x3ff), fixed 0-2; 23H.0 EBX 3 (UMASK2, EQ).  The two past
+	 * the legacy 8 exist only at their v6 addresses.
+	 */
+	{ .name = "v6x", .version = 6, .nr_gp = 10, .gp_width = 48, .nr_fixed = 3,
+	  .fixed_width = 48, .perf_capabilities = PERF_CAP_FW_WRITE,
+	  .leaf7_1_eax = CPUID7_1_EAX_PERFMON_EXT, .leaf23_eax = 0x3,
+	  .leaf23_ebx = 0x3, .leaf23_1_eax = 0x3ff, .leaf23_1_ebx = 0x7 },
 	{ "hybrid", 4, 4, 48, 3, 48, PERF_CAP_FW_WRITE, CPUID7_EDX_HYBRID },
 	{ .name = "adl", .version = 5, .nr_gp = 6, .gp_width = 48, .nr_fixed = 3,
 	  .fixed_width = 48, .perf_capabilities = PERF_CAP_FW_WRITE,
@@ -236,24 +248,83 @@ static int rm_xreg(u32 cpu, u32 msr)
 	return -1;
 }
 
+/*
+ * The counter registers [SDM vol. 3B, vol. 4]: the legacy ranges, which
+ * on a v6 preset hold generic counters 0-7 only (the "wide" preset, v4,
+ * models a hypervisor that answers all 32 there), and from v6 on
+ * IA32_PMC_GPi_CTR 0x1900 + 4i (full-width writes), IA32_PMC_GPi_CFG_A
+ * 0x1901 + 4i and IA32_PMC_FXi_CTR 0x1980 + 4i: the same registers.
+ * CFG_B and CFG_C (+2, +3) are not modelled (absent).
+ */
+#define RM_V6_GP0_CTR	0x1900
+#define RM_V6_FX0_CTR	0x1980
+#define RM_V6_STEP	4
+
+enum rm_kind { RM_OTHER, RM_EVTSEL, RM_PMC, RM_A_PMC, RM_FIXED };
+
+/* The counter register @msr of @rc: its kind and *@i, or RM_OTHER. */
+static enum rm_kind rm_counter(const struct rm_caps *rc, u32 msr, u32 *i)
+{
+	u32 legacy = rc->version >= 6 ? min_t(u32, rc->nr_gp, 8) : rc->nr_gp;
+	u32 fixed = MSR_ARCH_PERFMON_FIXED_CTR0;
+
+	if (rc->version >= 6 && msr >= RM_V6_GP0_CTR &&
+	    msr < RM_V6_GP0_CTR + RM_V6_STEP * rc->nr_gp) {
+		*i = (msr - RM_V6_GP0_CTR) / RM_V6_STEP;
+		switch ((msr - RM_V6_GP0_CTR) % RM_V6_STEP) {
+		case 0:
+			return RM_A_PMC;
+		case 1:
+			return RM_EVTSEL;
+		}
+		return RM_OTHER;
+	}
+	if (rc->version >= 6 && msr >= RM_V6_FX0_CTR &&
+	    msr < RM_V6_FX0_CTR + RM_V6_STEP * PMUCTL_MAX_FIXED &&
+	    !((msr - RM_V6_FX0_CTR) % RM_V6_STEP)) {
+		*i = (msr - RM_V6_FX0_CTR) / RM_V6_STEP;
+		return rm_fixed_present(rc, *i) ? RM_FIXED : RM_OTHER;
+	}
+	if (msr >= MSR_ARCH_PERFMON_EVENTSEL0 &&
+	    msr < MSR_ARCH_PERFMON_EVENTSEL0 + legacy) {
+		*i = msr - MSR_ARCH_PERFMON_EVENTSEL0;
+		return RM_EVTSEL;
+	}
+	if (msr >= MSR_ARCH_PERFMON_PERFCTR0 &&
+	    msr < MSR_ARCH_PERFMON_PERFCTR0 + legacy) {
+		*i = msr - MSR_ARCH_PERFMON_PERFCTR0;
+		return RM_PMC;
+	}
+	if (msr >= MSR_IA32_PMC0 && msr < MSR_IA32_PMC0 + legacy &&
+	    (rc->perf_capabilities & PERF_CAP_FW_WRITE)) {
+		*i = msr - MSR_IA32_PMC0;
+		return RM_A_PMC;
+	}
+	if (msr >= fixed && rm_fixed_present(rc, msr - fixed)) {
+		*i = msr - fixed;
+		return RM_FIXED;
+	}
+	return RM_OTHER;
+}
+
 /* The register @msr of @cpu's @r, or NULL if its PMU has none (a #GP). */
 static u64 *rm_reg(u32 cpu, struct rm_cpu *r, u32 msr)
 {
 	const struct rm_caps *rc = rm_of(cpu);
-	u32 fixed = MSR_ARCH_PERFMON_FIXED_CTR0;
+	u32 i;
 	int x;
 
-	if (msr >= MSR_ARCH_PERFMON_EVENTSEL0 &&
-	    msr < MSR_ARCH_PERFMON_EVENTSEL0 + rc->nr_gp)
-		return &r->evtsel[msr - MSR_ARCH_PERFMON_EVENTSEL0];
-	if (msr >= MSR_ARCH_PERFMON_PERFCTR0 &&
-	    msr < MSR_ARCH_PERFMON_PERFCTR0 + rc->nr_gp)
-		return &r->pmc[msr - MSR_ARCH_PERFMON_PERFCTR0];
-	if (msr >= MSR_IA32_PMC0 && msr < MSR_IA32_PMC0 + rc->nr_gp &&
-	    (rc->perf_capabilities & PERF_CAP_FW_WRITE))
-		return &r->pmc[msr - MSR_IA32_PMC0];
-	if (msr >= fixed && rm_fixed_present(rc, msr - fixed))
-		return &r->fixed[msr - fixed];
+	switch (rm_counter(rc, msr, &i)) {
+	case RM_EVTSEL:
+		return &r->evtsel[i];
+	case RM_PMC:
+	case RM_A_PMC:
+		return &r->pmc[i];
+	case RM_FIXED:
+		return &r->fixed[i];
+	case RM_OTHER:
+		break;
+	}
 	switch (msr) {
 	case MSR_ARCH_PERFMON_FIXED_CTR_CTRL:
 		return &r->fixed_ctrl;
@@ -275,24 +346,30 @@ static int rm_check(u32 cpu, u32 msr, u64 *val)
 {
 	const struct rm_caps *rc = rm_of(cpu);
 	u64 v = *val, gp_w = width_mask(rc->gp_width);
-	u32 fixed = MSR_ARCH_PERFMON_FIXED_CTR0;
-	u64 nib_valid = 0;
+	u64 nib_valid = 0, high = 0;
+	u32 n;
 	int x, i;
 
-	if (msr >= MSR_ARCH_PERFMON_EVENTSEL0 &&
-	    msr < MSR_ARCH_PERFMON_EVENTSEL0 + rc->nr_gp)
-		return v >> 32 ||
+	switch (rm_counter(rc, msr, &n)) {
+	case RM_EVTSEL:
+		/* Bits 63:32 reserved, but UMASK2 and EQ where 23H.0:EBX has them. */
+		if (rc->leaf23_ebx & BIT(0))
+			high |= GENMASK_ULL(47, 40);
+		if (rc->leaf23_ebx & BIT(1))
+			high |= BIT_ULL(36);
+		return (v >> 32 & ~(high >> 32)) ||
 		       (rc->any_deprecated && (v & ARCH_PERFMON_EVENTSEL_ANY)) ? -EIO : 0;
-	if (msr >= MSR_ARCH_PERFMON_PERFCTR0 &&
-	    msr < MSR_ARCH_PERFMON_PERFCTR0 + rc->nr_gp) {
+	case RM_PMC:
 		/* Legacy writes set 32 bits, sign-extended [SDM]. */
 		*val = (u64)(s64)(s32)(u32)v & gp_w;
 		return 0;
-	}
-	if (msr >= MSR_IA32_PMC0 && msr < MSR_IA32_PMC0 + rc->nr_gp)
+	case RM_A_PMC:
 		return v & ~gp_w ? -EIO : 0;
-	if (msr >= fixed && rm_fixed_present(rc, msr - fixed))
+	case RM_FIXED:
 		return v & ~width_mask(rc->fixed_width) ? -EIO : 0;
+	case RM_OTHER:
+		break;
+	}
 	switch (msr) {
 	case MSR_ARCH_PERFMON_FIXED_CTR_CTRL:
 		/*
@@ -417,7 +494,7 @@ static int rm_cpuid(struct pmuctl_cpuid *id)
 	if (!rm && !strcmp(regmodel_caps, "auto"))
 		rm = rm_auto(id->leaf1_eax);
 	if (!rm) {
-		pr_err("regmodel_caps=%s: not one of knm, knm4, skl, icx, spr, skl-tfa, skl-v6, hybrid, adl, mtl, wide, auto\n",
+		pr_err("regmodel_caps=%s: not one of knm, knm4, skl, icx, spr, skl-tfa, skl-v6, v6x, hybrid, adl, mtl, wide, auto\n",
 		       regmodel_caps);
 		return -EINVAL;
 	}
@@ -426,8 +503,10 @@ static int rm_cpuid(struct pmuctl_cpuid *id)
 	/* The preset's part, unless the guest already is one (its stepping). */
 	if (rm->leaf1_eax && (id->leaf1_eax & 0xfff0ff0) != (rm->leaf1_eax & 0xfff0ff0))
 		id->leaf1_eax = rm->leaf1_eax;
-	id->leafa_eax = rm->version | rm->nr_gp << 8 | rm->gp_width << 16 |
-			(rm->nr_events ? rm->nr_events : 7) << 24;
+	/* Leaf 0AH holds what the legacy ranges do; leaf 23H the rest. */
+	id->leafa_eax = rm->version |
+			(rm->version >= 6 ? min_t(u32, rm->nr_gp, 8) : rm->nr_gp) << 8 |
+			rm->gp_width << 16 | (rm->nr_events ? rm->nr_events : 7) << 24;
 	id->leafa_ebx = 0;
 	id->leafa_ecx = rm->version >= 5 ? rm->fixed_bitmap : 0;
 	id->leafa_edx = rm->nr_fixed | rm->fixed_width << 5;
@@ -441,10 +520,13 @@ static int rm_cpuid(struct pmuctl_cpuid *id)
 			  rm->leaf7_1_eax;
 	id->leaf1a_eax = rc->leaf1a_eax;
 	id->leaf23_eax = rc->leaf23_eax;
+	id->leaf23_ebx = rc->leaf23_ebx;
 	id->leaf23_1_eax = rc->leaf23_1_eax;
 	id->leaf23_1_ebx = rc->leaf23_1_ebx;
 	if (rc->leaf1a_eax)
 		id->max_leaf = max(id->max_leaf, rc->leaf23_eax ? 0x23U : 0x1aU);
+	else if (rc->leaf23_eax)
+		id->max_leaf = max(id->max_leaf, 0x23U);
 	id->leaf1_ecx &= ~CPUID1_ECX_PDCM;
 	id->perf_capabilities = 0;
 	if (rc->perf_capabilities) {
@@ -481,10 +563,15 @@ static int rm_regs_show(struct seq_file *m, void *unused)
 		const struct rm_caps *rc = rm_of(cpu);
 		const struct pmuctl_type *t = pmuctl_cpu_type(cpu);
 
+		/* At the legacy addresses; a v6 preset's counters past 8 at theirs. */
 		for (i = 0; i < rc->nr_gp; i++)
-			rm_show_reg(m, cpu, MSR_ARCH_PERFMON_EVENTSEL0 + i, r.evtsel[i]);
+			rm_show_reg(m, cpu, rc->version >= 6 && i >= 8 ?
+				    RM_V6_GP0_CTR + RM_V6_STEP * i + 1 :
+				    MSR_ARCH_PERFMON_EVENTSEL0 + i, r.evtsel[i]);
 		for (i = 0; i < rc->nr_gp; i++)
-			rm_show_reg(m, cpu, MSR_ARCH_PERFMON_PERFCTR0 + i, r.pmc[i]);
+			rm_show_reg(m, cpu, rc->version >= 6 && i >= 8 ?
+				    RM_V6_GP0_CTR + RM_V6_STEP * i :
+				    MSR_ARCH_PERFMON_PERFCTR0 + i, r.pmc[i]);
 		for (i = 0; i < PMUCTL_MAX_FIXED; i++)
 			if (rm_fixed_present(rc, i))
 				rm_show_reg(m, cpu, MSR_ARCH_PERFMON_FIXED_CTR0 + i,

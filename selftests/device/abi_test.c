@@ -921,6 +921,11 @@ static const struct rule_vec {
 	{ __LINE__, M_ALL, -EINVAL, PMUCTL_R_RESERVED_BITS, 2, 3,
 	  { E(EV_INST | USR, 0, 0), E(EV_BR | USR, 0, 0),
 	    E(EV_CYCLES | USR | BIT(63), 0, 0) } },
+	/* no rig model enumerates leaf 23H's UMASK2 and EQ (reload_test's v6x does) */
+	{ __LINE__, M_ALL, -EINVAL, PMUCTL_R_UMASK2_UNAVAILABLE, 1, 2,
+	  { E(EV_INST | USR, 0, 0), E(EV_BR | USR | BIT(40), 0, 0) } },
+	{ __LINE__, M_ALL, -EINVAL, PMUCTL_R_EQ_UNAVAILABLE, 0, 1,
+	  { E(EV_BR | USR | BIT(36) | CMASK(1), 0, 0) } },
 	{ __LINE__, M_ALL, -EINVAL, PMUCTL_R_NO_PRIV_LEVEL, 0, 1,
 	  { E(EV_CYCLES, 0, 0) } },
 	{ __LINE__, M_ALL, -EINVAL, PMUCTL_R_NO_PRIV_LEVEL, 1, 2,

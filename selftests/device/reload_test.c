@@ -940,6 +940,112 @@ static unsigned long log_writes(void)
 	return n;
 }
 
+/*
+ * Perfmon v6 [SDM vol. 3B, "Performance Monitoring Version 6"]: generic
+ * counter i at 0x1900 + 4i, its event select at 0x1901 + 4i.  The v6x
+ * preset has 10 generic counters (leaf 0AH 8, leaf 23H 10, as Lion Cove)
+ * whose legacy ranges stop at 8, and enumerates UMASK2 and EQ: all ten are
+ * offered, programmed at their v6 addresses (a legacy address past 8
+ * faults, HW_FAULT), an event with UMASK2 and EQ reaches its select
+ * intact, and the release clears them.  skl-v6 (no leaf 23H) refuses
+ * UMASK2 and EQ with their own reasons and changes nothing.
+ */
+#define MSR_V6_CTR(i)	(0x1900 + 4 * (i))
+#define MSR_V6_CFG_A(i)	(0x1901 + 4 * (i))
+
+TEST_F(reload, perfmon_v6_addresses_counters_past_the_legacy_8)
+{
+	const __u64 u2eq = PMUCTL_CFG_EQ | (5ULL << PMUCTL_CFG_UMASK2_SHIFT) |
+			   (1ULL << PMUCTL_CFG_CMASK_SHIFT);
+	struct pmuctl_event ev[11];
+	struct pmuctl_program p;
+	struct load_env env;
+	struct snap before = { 0 };
+	struct pregs rg;
+	unsigned long long v = 0;
+	unsigned long from;
+	char *log;
+	int fd, ret, i;
+
+	if (access(PARAM_DIR "/regmodel_caps", F_OK))
+		SKIP(return, "needs the register-model build");
+	ret = load_variant(self, "v6x", "");
+	ASSERT_EQ(0, ret) TH_LOG("insmod regmodel_caps=v6x: %s", strerror(-ret));
+	fd = self->fd = dev_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, load_env_init(&env, fd));
+	EXPECT_EQ(6, env.info.caps.version);
+	EXPECT_EQ(10, env.info.caps.nr_gp);
+	EXPECT_EQ(0U, env.info.caps.flags & PMUCTL_CAP_GP_CLAMPED);
+	EXPECT_EQ(PMUCTL_CAP_UMASK2 | PMUCTL_CAP_EQ,
+		  env.info.caps.flags & (PMUCTL_CAP_UMASK2 | PMUCTL_CAP_EQ));
+
+	for (i = 0; i < 11; i++)
+		ev[i] = ev_make(EV_BR | USR, 0, GONLY);
+	ev[9] = ev_make(EV_BR | USR | u2eq, 0, GONLY);
+	/* eleven do not fit, and change nothing */
+	ASSERT_EQ(0, snap_take(&before));
+	ret = dev_program(fd, ev, 11, 1, &p);
+	EXPECT_EQ(-EBUSY, ret);
+	EXPECT_EQ((__u32)PMUCTL_R_COUNTERS_BUSY, p.err_reason);
+	EXPECT_UNCHANGED(&before, false);
+	snap_free(&before);
+
+	from = log_writes();
+	ret = dev_program(fd, ev, 10, 1, &p);
+	ASSERT_EQ(0, ret) TH_LOG("PROGRAM of 10: %s, reason %u index %u",
+				 strerror(-ret), p.err_reason, p.err_index);
+	for (i = 0; i < 10; i++)
+		EXPECT_EQ((__u32)i, ev[i].counter) TH_LOG("event %d", i);
+	ASSERT_EQ(0, regs_read(&rg));	/* programmed, not started */
+	EXPECT_U64(EV_BR | USR | u2eq, regs_get(&rg, 0, MSR_V6_CFG_A(9)));
+	EXPECT_U64(0, regs_get(&rg, 0, MSR_GLOBAL_CTRL) & 0x3ff);
+	EXPECT_EQ(0, dev_ctl(fd, PMUCTL_IOC_START));
+	ASSERT_EQ(0, regs_read(&rg));
+	EXPECT_U64(EV_BR | USR | PMUCTL_CFG_EN, regs_get(&rg, 0, MSR_EVTSEL(0)));
+	EXPECT_U64(EV_BR | USR | PMUCTL_CFG_EN, regs_get(&rg, 0, MSR_V6_CFG_A(8)));
+	EXPECT_U64(EV_BR | USR | u2eq | PMUCTL_CFG_EN, regs_get(&rg, 0, MSR_V6_CFG_A(9)));
+	EXPECT_U64(0x3ff, regs_get(&rg, 0, MSR_GLOBAL_CTRL) & 0x3ff);
+	/* as Linux 6.11+: every counter at its v6 address, none past 8 legacy */
+	log = slurp(DBG_DIR "/log");
+	ASSERT_NE(NULL, log);
+	EXPECT_LE(0, log_first(log, from, 0, MSR_V6_CFG_A(0), &v));
+	EXPECT_LE(0, log_first(log, from, 0, MSR_V6_CFG_A(9), &v));
+	EXPECT_LE(0, log_first(log, from, 0, MSR_V6_CTR(9), &v));
+	EXPECT_EQ(-1, log_first(log, from, 0, MSR_EVTSEL(0), &v));
+	EXPECT_EQ(-1, log_first(log, from, 0, MSR_EVTSEL(8), &v));
+	EXPECT_EQ(-1, log_first(log, from, 0, MSR_PMC(8), &v));
+	free(log);
+	EXPECT_EQ(0, dev_ctl(fd, PMUCTL_IOC_RELEASE));
+	ASSERT_EQ(0, regs_read(&rg));
+	EXPECT_U64(0, regs_get(&rg, 0, MSR_V6_CFG_A(8)));
+	EXPECT_U64(0, regs_get(&rg, 0, MSR_V6_CFG_A(9)));
+	close(fd);
+	self->fd = -1;
+	EXPECT_EQ(0, state_wait_clean(1000));
+
+	/* without leaf 23H: refused by name, nothing changed */
+	ret = load_variant(self, "skl-v6", "");
+	ASSERT_EQ(0, ret) TH_LOG("insmod regmodel_caps=skl-v6: %s", strerror(-ret));
+	fd = self->fd = dev_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, snap_take(&before));
+	ev[0] = ev_make(EV_BR | USR | (1ULL << PMUCTL_CFG_UMASK2_SHIFT), 0, 0);
+	ret = dev_program(fd, ev, 1, 1, &p);
+	EXPECT_EQ(-EINVAL, ret);
+	EXPECT_EQ((__u32)PMUCTL_R_UMASK2_UNAVAILABLE, p.err_reason);
+	ev[0] = ev_make(EV_BR | USR | PMUCTL_CFG_EQ | (1ULL << PMUCTL_CFG_CMASK_SHIFT), 0, 0);
+	ret = dev_program(fd, ev, 1, 1, &p);
+	EXPECT_EQ(-EINVAL, ret);
+	EXPECT_EQ((__u32)PMUCTL_R_EQ_UNAVAILABLE, p.err_reason);
+	EXPECT_UNCHANGED(&before, true);
+	snap_free(&before);
+	close(fd);
+	self->fd = -1;
+	EXPECT_EQ(0, state_wait_clean(1000));
+	EXPECT_EQ(0, mod_unload());
+}
+
 TEST_F(reload, tsx_force_abort_set_while_pmc3_is_held)
 {
 	struct pmuctl_event ev[4];
