@@ -288,10 +288,13 @@ pmu_props() {
 			p+=',pmu-offcore-mask0=0x3fffffffff,pmu-offcore-mask1=0x3fffffffff'
 			p+=',pmu-frontend-mask=0x7fff1f' ;;
 		esac ;;
-	PerfmonV6*)	# v6: every counter also at 0x1900+ (pmu-spec.md); else as SPR
-		p='pmu-version=6,pmu-gp=8,pmu-gp-width=48,pmu-events-len=8'
+	PerfmonV6*)	# v6: counters at 0x1900+, leaf 23H (pmu-spec.md); else as SPR
+		# 10 generic counters as Lion Cove (leaf 0AH 8, 23H 10: the
+		# two past the legacy 8 only at 0x1900+), UMASK2 and EQ.
+		p='pmu-version=6,pmu-gp=10,pmu-gp-width=48,pmu-events-len=8'
 		p+=',pmu-fixed=4,pmu-fixed-width=48,pmu-fixed-bitmap=0xf'
-		p+=',pmu-anythread-deprecated=on,pmu-perf-caps=0x2000' ;;
+		p+=',pmu-anythread-deprecated=on,pmu-perf-caps=0x2000'
+		p+=',pmu-umask2=on,pmu-eq=on' ;;
 	esac
 	if [[ -n $gp && ,$p, == *,pmu-gp=* ]]; then
 		p=$(sed -E "s/(^|,)pmu-gp=[0-9]+/\1pmu-gp=$gp/" <<<"$p")

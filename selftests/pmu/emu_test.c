@@ -1299,6 +1299,9 @@ TEST_F(emu, reserved_bits_and_absent_registers_raise_gp)
 	NEED_IDLE_PERF();
 	t[n++] = GP_W("PERFEVTSEL0 bit 32", MSR_EVTSEL(0), 1ULL << 32);
 	t[n++] = GP_W("PERFEVTSEL0 bit 63", MSR_EVTSEL(0), 1ULL << 63);
+	/* EQ and UMASK2 exist only where leaf 23H says so (v6, patch 0006) */
+	t[n++] = GP_W("PERFEVTSEL0 bit 36 (EQ)", MSR_EVTSEL(0), 1ULL << 36);
+	t[n++] = GP_W("PERFEVTSEL0 bit 40 (UMASK2)", MSR_EVTSEL(0), 1ULL << 40);
 	/* With 8 the next lies past the legacy ranges, outside the PMU. */
 	if (gp < 8) {
 		t[n++] = GP_W("PERFEVTSEL[nr_gp] write", MSR_EVTSEL(gp), 0);

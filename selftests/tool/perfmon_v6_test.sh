@@ -36,7 +36,25 @@
 #   watchdog_refuses_pmuctl  with kernel.nmi_watchdog=1 (perf's pinned
 #                            cycles event on every CPU) pmuctl stat is
 #                            refused with PERF_BUSY, and counts again once
-#                            the watchdog is off.
+#                            the watchdog is off;
+#   ten_generic_counters_count
+#                            the guest has 10 generic counters as Lion
+#                            Cove (leaf 0AH says 8, leaf 23H 10): pmuctl
+#                            info shows 10, ten branches events in one
+#                            group (generic counters only) each count the
+#                            workload's branches exactly, which counters
+#                            8 and 9 do only through their 0x1900+
+#                            addresses (the legacy ranges stop at 8), and
+#                            an eleventh is refused (COUNTERS_BUSY);
+#   umask2_and_eq            leaf 23H enumerates UMASK2 and EQ (features
+#                            umask2, eq): branches with EQ and cmask 1 is
+#                            programmed (the emulation would fault a
+#                            reserved bit: HW_FAULT) and counts 0, as the
+#                            emulation's events with a cmask do, beside
+#                            instructions counting exactly; an event with
+#                            a second unit mask is refused by the generic
+#                            model (NOT_ARCHITECTURAL: this guest's model
+#                            has no table; reload_test programs one).
 #
 # busybox sh (POSIX); the tool is $PMUCTL (default pmuctl in PATH),
 # workload and perf-count are in PATH (the rig's -x).  One SKIP without
@@ -48,7 +66,7 @@ if ! grep -q '^model[[:space:]]*: 153$' /proc/cpuinfo; then
 	echo "1..0 # SKIP not the rig's PerfmonV6 guest (family 6 model 153)"
 	exit 0
 fi
-echo "1..7"
+echo "1..9"
 N=1000000
 want=$(expected "$N")
 # Linux 6.11 and later address a v6 PMU at 0x1900+ (commit 149fd4712bcd).
@@ -146,4 +164,39 @@ else
 	[ "$rc" = 0 ] && [ "$(csv_value instructions:u)" = "$want" ] || { fail "watchdog off again: want $want"; show; }
 	result watchdog_refuses_pmuctl
 fi
+
+# The workload's user-mode branches (workload.S, with the emulation's
+# branch rule, pmu-spec.md): jne je; per digit ja jmp; ja at the NUL;
+# jne ja jz; N x jnz; syscall: N + 2D + 7.
+branches=$((N + 2 * ${#N} + 7))
+run "$PMUCTL" info
+grep -qx 'generic counters: 10 x 48 bits' "$tmp/out" ||
+	{ fail "want 10 generic counters (leaf 23H)"; show; }
+ev=branches:u
+for i in 2 3 4 5 6 7 8 9 10; do ev="$ev,branches:u"; done
+run "$PMUCTL" stat -x, -e "$ev" -- workload "$N"
+got=$(awk -F, '$3 == "branches:u" { print $1 }' "$tmp/err" | sort | uniq -c |
+	awk '{ print $1 "x" $2 }')
+[ "$rc" = 0 ] && [ "$got" = "10x$branches" ] ||
+	{ fail "want 10 counts of $branches, got '$got' (rc $rc)"; show; }
+run "$PMUCTL" stat -x, -e "$ev,branches:u" -- workload "$N"
+[ "$rc" != 0 ] && grep -q COUNTERS_BUSY "$tmp/err" ||
+	{ fail "eleven branches events: want COUNTERS_BUSY"; show; }
+result ten_generic_counters_count
+
+run "$PMUCTL" info
+grep -q '^features:.* umask2 eq' "$tmp/out" ||
+	{ fail "want the features umask2 and eq"; show; }
+# Raw configs, user mode (bit 16): branches with eq and cmask 1 (bits 36,
+# 24), and with umask2 1 (bit 40).
+eq=r10010100c4
+u2=r100000100c4
+run "$PMUCTL" stat -x, -e "instructions:u,$eq" -- workload "$N"
+[ "$rc" = 0 ] && [ "$(csv_value instructions:u)" = "$want" ] &&
+	[ "$(csv_value "$eq")" = 0 ] ||
+	{ fail "want instructions $want, the eq event 0"; show; }
+run "$PMUCTL" stat -x, -e "$u2" -- workload "$N"
+[ "$rc" != 0 ] && grep -q NOT_ARCHITECTURAL "$tmp/err" ||
+	{ fail "umask2 on the generic model: want NOT_ARCHITECTURAL"; show; }
+result umask2_and_eq
 [ "$failed" = 0 ]
