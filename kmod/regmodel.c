@@ -155,10 +155,14 @@ static const struct rm_caps rm_models[] = {
 	 * Perfmon v6 with leaf 23H as Arrow Lake-S's Lion Cove presents it
 	 * (selftests/core/caps_test.c): leaf 0AH 8 generic counters, 23H.1
 	 * 10 (0x3ff), fixed 0-2; 23H.0 EBX 3 (UMASK2, EQ).  The two past
-	 * the legacy 8 exist only at their v6 addresses.
+	 * the legacy 8 exist only at their v6 addresses.  It presents a
+	 * Skylake-SP signature (6/0x55/4) on every guest, so that its model
+	 * table is the same everywhere: skl's, which constrains no event to
+	 * fewer counters than these tests use.
 	 */
 	{ .name = "v6x", .version = 6, .nr_gp = 10, .gp_width = 48, .nr_fixed = 3,
 	  .fixed_width = 48, .perf_capabilities = PERF_CAP_FW_WRITE,
+	  .leaf1_eax = 0x00050654,
 	  .leaf7_1_eax = CPUID7_1_EAX_PERFMON_EXT, .leaf23_eax = 0x3,
 	  .leaf23_ebx = 0x3, .leaf23_1_eax = 0x3ff, .leaf23_1_ebx = 0x7 },
 	{ "hybrid", 4, 4, 48, 3, 48, PERF_CAP_FW_WRITE, CPUID7_EDX_HYBRID },
