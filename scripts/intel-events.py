@@ -13,9 +13,9 @@ REV's commit and the commit that last changed PATH.  Only Python's
 standard library is used; CI never runs this script, it reads the
 committed output.
 
-Each event line has eleven whitespace-separated fields:
+Each event line has thirteen whitespace-separated fields:
 
-  name event umask cmask inv edge any counters msr msrvalue deprecated
+  name event umask umask2 cmask inv edge eq any counters msr msrvalue deprecated
 
   name      EventName
   event     EventCode, hex; two codes (OCR's RSP_0 and RSP_1 events on
@@ -26,8 +26,11 @@ Each event line has eleven whitespace-separated fields:
             comma under one event code.  At most one of event and umask
             is a pair, and then msr is a pair too: the first MSR goes
             with the first code or umask.
+  umask2    UMaskExt, hex (perfmon v6's second unit mask, config bits
+            47:40); 0x0 where the list has no such field
   cmask     CounterMask, decimal
   inv edge  Invert, EdgeDetect (0/1)
+  eq        Equal (0/1; 0 where the list has no such field)
   any       AnyThread (0/1; 0 where the list has no such field)
   counters  the "Counter" field: generic counters as Intel numbers them,
             comma-separated; "Fixed counter N" becomes fN
@@ -41,7 +44,7 @@ import re
 import subprocess
 import sys
 
-FIELDS = "name event umask cmask inv edge any counters msr msrvalue deprecated"
+FIELDS = "name event umask umask2 cmask inv edge eq any counters msr msrvalue deprecated"
 
 
 def hexlist(s):
@@ -89,9 +92,10 @@ def line(ev):
         raise ValueError("%s: %s codes, %s umasks, MSRs %s"
                          % (name, codes, umasks, m))
     return " ".join([
-        name, codes, umasks,
+        name, codes, umasks, "%#x" % int(str(ev.get("UMaskExt", "0")), 16),
         str(int(ev.get("CounterMask", "0"))),
-        flag(ev, "Invert"), flag(ev, "EdgeDetect"), flag(ev, "AnyThread"),
+        flag(ev, "Invert"), flag(ev, "EdgeDetect"), flag(ev, "Equal"),
+        flag(ev, "AnyThread"),
         counters(ev), m, mv, flag(ev, "Deprecated"),
     ])
 

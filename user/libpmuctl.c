@@ -723,6 +723,9 @@ static const struct {
 	[PMUCTL_MODEL_ADL_GLC] = { "adl_glc", "ix86arch" },
 	[PMUCTL_MODEL_ADL_GRT] = { "adl_grt", "ix86arch" },
 	[PMUCTL_MODEL_SRF]  = { "srf",  "ix86arch" },
+	/* nor Lunar Lake's */
+	[PMUCTL_MODEL_LNL_LNC] = { "lnl_lnc", "ix86arch" },
+	[PMUCTL_MODEL_LNL_SKT] = { "lnl_skt", "ix86arch" },
 };
 
 const char *pmuctl_model_name(uint32_t model)
@@ -839,6 +842,8 @@ static bool ref_cycles_013c(uint32_t model)
 	case PMUCTL_MODEL_ADL_GLC:
 	case PMUCTL_MODEL_ADL_GRT:
 	case PMUCTL_MODEL_SRF:
+	case PMUCTL_MODEL_LNL_LNC:
+	case PMUCTL_MODEL_LNL_SKT:
 		return true;
 	default:
 		return false;

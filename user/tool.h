@@ -56,6 +56,7 @@ struct tool_pmu {
 	uint8_t nr_fixed;
 	uint8_t width;		/* generic and fixed */
 	uint8_t any_depr;	/* CPUID.0AH:EDX[15], AnyThread deprecated (v5+) */
+	uint32_t fixed_bitmap;	/* v5+: CPUID.0AH:ECX, fixed counters past nr_fixed */
 };
 
 extern const struct tool_pmu tool_pmus[];

@@ -131,6 +131,7 @@ static int caps_build(const struct tool_pmu *p, const struct caps_override *ov,
 		.leaf1_eax = (p->model & 0xfU) << 4 | (u32)p->family << 8 |
 			     (p->model >> 4) << 16,
 		.leafa_eax = version | gp << 8 | width << 16 | 8U << 24,
+		.leafa_ecx = ov->fixed >= 0 ? 0 : p->fixed_bitmap,
 		.leafa_edx = fixed | width << 5 |
 			     ((ov->any_depr >= 0 ? ov->any_depr : p->any_depr) ? 1U << 15 : 0),
 	};
@@ -139,6 +140,15 @@ static int caps_build(const struct tool_pmu *p, const struct caps_override *ov,
 	int ret;
 
 	memcpy(id.vendor, intel, sizeof(intel));
+	/*
+	 * Perfmon v6 parts enumerate UMASK2 and EQ (CPUID.(23H,0):EBX, leaf
+	 * 23H enumerated by CPUID.(7,1):EAX[8]): every v6 part's dump does.
+	 */
+	if (version >= 6) {
+		id.max_leaf = 0x23;
+		id.leaf7_1_eax = 1U << 8;
+		id.leaf23_ebx = 0x3;
+	}
 	/*
 	 * The models with topdown metrics are parts that have PERF_METRICS
 	 * (IA32_PERF_CAPABILITIES[15], reached through CPUID.1:ECX[15]).
@@ -408,15 +418,15 @@ void check_usage(FILE *f)
 	      "PMU, and tell which counter each would get on an idle CPU.\n"
 	      "\n"
 	      "  -p, --pmu PMU     knm, knl, skl, icl, icx, spr, gnr, adl_glc,\n"
-	      "                    adl_grt, srf or arch (any other Intel core:\n"
-	      "                    architectural events only)\n"
+	      "                    adl_grt, srf, lnl_lnc, lnl_skt or arch (any\n"
+	      "                    other Intel core: architectural events only)\n"
 	      "  -c, --caps LIST   override what CPUID would say, as KEY=N[,KEY=N]...:\n"
 	      "                    gp (1..32) and fixed (0..16) counters, perfmon\n"
 	      "                    version (2..255), counter width (1..64),\n"
 	      "                    anythread-deprecated (0 or 1: CPUID.0AH:EDX[15],\n"
-	      "                    looked at from version 5 on); counters past the\n"
-	      "                    legacy MSR range (8 generic, 4 fixed) are clamped\n"
-	      "                    as the module clamps them\n"
+	      "                    looked at from version 5 on); before version 6,\n"
+	      "                    counters past the legacy MSR range (8 generic,\n"
+	      "                    4 fixed) are clamped as the module clamps them\n"
 	      "  -g, --group       schedule the events together as one group\n"
 	      "                    (without it, each event is checked alone)\n"
 	      "  -h, --help        show this help\n"
@@ -433,14 +443,20 @@ void check_usage(FILE *f)
 	      "  spr   family 6 model 0x8f, as icl (Sapphire and Emerald Rapids)\n"
 	      "  gnr   family 6 model 0xad, as icl (Granite Rapids)\n"
 	      "  adl_glc  family 6 model 0x97, as icl (Alder/Raptor Lake's\n"
-	      "        P-core; a hybrid part is refused as a whole)\n"
+	      "        P-core)\n"
 	      "  adl_grt  family 6 model 0xbe, version 5, gp=6, fixed=3,\n"
 	      "        width=48, anythread-deprecated=1 (Gracemont: Alder\n"
 	      "        Lake-N; Alder/Raptor Lake's E-core)\n"
 	      "  srf   family 6 model 0xaf, as adl_grt with gp=8 (Crestmont:\n"
 	      "        Sierra Forest, Grand Ridge)\n"
+	      "  lnl_lnc  family 6 model 0xbd, version 6, gp=10, fixed=4,\n"
+	      "        width=48, anythread-deprecated=1, umask2 and eq (Lion\n"
+	      "        Cove: Lunar Lake's and Arrow Lake-S's P-core)\n"
+	      "  lnl_skt  as lnl_lnc with gp=8 and fixed counters 0-2, 4-6\n"
+	      "        (Skymont: their E-core)\n"
 	      "  arch  family 6 model 0,    version 2, gp=4, fixed=3, width=48\n"
-	      "libpfm4 4.13 has no table for gnr, adl_glc, adl_grt or srf:\n"
+	      "libpfm4 4.13 has no table for gnr, adl_glc, adl_grt, srf, lnl_lnc\n"
+	      "or lnl_skt:\n"
 	      "their events are raw events, the architectural and perf's names\n"
 	      "\n"
 	      "EVENT is resolved as stat and watch resolve it: perf's generic name\n"

@@ -22,20 +22,26 @@
  * Sierra Forest table: those name their events with the architectural
  * table, besides raw events.  Sierra Forest's counts are an assumption
  * (no public CPUID dump): Crestmont's 8 generic counters and fixed 0-2, as
- * Meteor Lake's E-cores report in leaf 23H.
+ * Meteor Lake's E-cores report in leaf 23H.  Lunar Lake's (and Arrow
+ * Lake-S's) core types, perfmon v6, as their leaf 23H reports them: Lion
+ * Cove 10 generic counters and fixed 0-3, Skymont 8 and fixed 0-2, 4-6
+ * (leaf 0AH's ECX bitmap stands in for leaf 23H's here), both with UMASK2
+ * and EQ; libpfm4 4.13 has no table for either.
  */
 const struct tool_pmu tool_pmus[] = {
-	{ "knm",  "knm",      PMUCTL_MODEL_KNM,  6, 0x85, 3, 2, 3, 40, 0 },
-	{ "knl",  "knl",      PMUCTL_MODEL_KNL,  6, 0x57, 3, 2, 3, 40, 0 },
-	{ "skl",  "skl",      PMUCTL_MODEL_SKL,  6, 0x55, 4, 4, 3, 48, 0 },
-	{ "icl",  "icl",      PMUCTL_MODEL_ICL,  6, 0x7e, 5, 8, 4, 48, 1 },
-	{ "icx",  "icx",      PMUCTL_MODEL_ICX,  6, 0x6a, 5, 8, 4, 48, 1 },
-	{ "spr",  "spr",      PMUCTL_MODEL_SPR,  6, 0x8f, 5, 8, 4, 48, 1 },
-	{ "gnr",  "ix86arch", PMUCTL_MODEL_GNR,  6, 0xad, 5, 8, 4, 48, 1 },
-	{ "adl_glc", "ix86arch", PMUCTL_MODEL_ADL_GLC, 6, 0x97, 5, 8, 4, 48, 1 },
-	{ "adl_grt", "ix86arch", PMUCTL_MODEL_ADL_GRT, 6, 0xbe, 5, 6, 3, 48, 1 },
-	{ "srf",  "ix86arch", PMUCTL_MODEL_SRF,  6, 0xaf, 5, 8, 3, 48, 1 },
-	{ "arch", "ix86arch", PMUCTL_MODEL_ARCH, 6, 0x00, 2, 4, 3, 48, 0 },
+	{ "knm",  "knm",      PMUCTL_MODEL_KNM,  6, 0x85, 3, 2, 3, 40, 0, 0 },
+	{ "knl",  "knl",      PMUCTL_MODEL_KNL,  6, 0x57, 3, 2, 3, 40, 0, 0 },
+	{ "skl",  "skl",      PMUCTL_MODEL_SKL,  6, 0x55, 4, 4, 3, 48, 0, 0 },
+	{ "icl",  "icl",      PMUCTL_MODEL_ICL,  6, 0x7e, 5, 8, 4, 48, 1, 0 },
+	{ "icx",  "icx",      PMUCTL_MODEL_ICX,  6, 0x6a, 5, 8, 4, 48, 1, 0 },
+	{ "spr",  "spr",      PMUCTL_MODEL_SPR,  6, 0x8f, 5, 8, 4, 48, 1, 0 },
+	{ "gnr",  "ix86arch", PMUCTL_MODEL_GNR,  6, 0xad, 5, 8, 4, 48, 1, 0 },
+	{ "adl_glc", "ix86arch", PMUCTL_MODEL_ADL_GLC, 6, 0x97, 5, 8, 4, 48, 1, 0 },
+	{ "adl_grt", "ix86arch", PMUCTL_MODEL_ADL_GRT, 6, 0xbe, 5, 6, 3, 48, 1, 0 },
+	{ "srf",  "ix86arch", PMUCTL_MODEL_SRF,  6, 0xaf, 5, 8, 3, 48, 1, 0 },
+	{ "lnl_lnc", "ix86arch", PMUCTL_MODEL_LNL_LNC, 6, 0xbd, 6, 10, 4, 48, 1, 0 },
+	{ "lnl_skt", "ix86arch", PMUCTL_MODEL_LNL_SKT, 6, 0xbd, 6, 8, 3, 48, 1, 0x70 },
+	{ "arch", "ix86arch", PMUCTL_MODEL_ARCH, 6, 0x00, 2, 4, 3, 48, 0, 0 },
 };
 const unsigned int tool_nr_pmus = ARRAY_SIZE(tool_pmus);
 

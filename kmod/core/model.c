@@ -493,6 +493,135 @@ static const struct pmuctl_model model_srf = {
 };
 
 /*
+ * Lion Cove, the P-core of Lunar Lake and Arrow Lake-S (perfmon v6: 10
+ * generic counters in leaf 23H, UMASK2 and EQ) [LNX 6.12: the
+ * INTEL_LUNARLAKE_M / INTEL_ARROWLAKE case of intel_pmu_init(),
+ * intel_pmu_init_lnc(): intel_pmu_init_glc() with
+ * intel_lnc_event_constraints and intel_lnc_extra_regs; INT:
+ * LNL/events/lunarlake_lioncove_core.json V1.26,
+ * ARL/events/arrowlake_lioncove_core.json V1.20; libpfm4 4.13 has no
+ * table].  Fixed counters and topdown metrics as Golden Cove's (8).
+ *
+ * Linux 6.12's constraints in its order.  Unlike Golden Cove's they have
+ * no catch-all range: an event no entry names may use all 10 counters.
+ */
+static const struct pmuctl_constraint lnc_cons[] = {
+	EVENT_CONS(0x20, 0xf),		/* OFFCORE_REQUESTS_OUTSTANDING.* */
+	UEVENT_CONS(0x012a, 0xf),	/* OCR (RSP_0) */
+	UEVENT_CONS(0x012b, 0xf),	/* OCR (RSP_1) */
+	UEVENT_CONS(0x0148, 0x4),	/* L1D_PEND_MISS.PENDING */
+	UEVENT_CONS(0x0175, 0x4),	/* INST_DECODED.DECODERS */
+	EVENT_CONS(0x2e, 0x3ff),	/* LONGEST_LAT_CACHE.* */
+	EVENT_CONS(0x3c, 0x3ff),	/* CPU_CLK_UNHALTED.* */
+	UEVENT_CONS(0x08a3, 0x4),	/* CYCLE_ACTIVITY.CYCLES_L1D_MISS */
+	UEVENT_CONS(0x0ca3, 0x4),	/* CYCLE_ACTIVITY.STALLS_L1D_MISS */
+	UEVENT_CONS(0x04a4, 0x1),	/* TOPDOWN.BAD_SPEC_SLOTS */
+	UEVENT_CONS(0x08a4, 0x1),	/* TOPDOWN.BR_MISPREDICT_SLOTS */
+	UEVENT_CONS(0x10a4, 0x8),	/* TOPDOWN.MEMORY_BOUND_SLOTS */
+	UEVENT_CONS(0x01b1, 0x8),	/* UOPS_EXECUTED.THREAD */
+	UEVENT_CONS(0x01cd, 0x3fc),	/* MEM_TRANS_RETIRED.LOAD_LATENCY_GT_* */
+	UEVENT_CONS(0x02cd, 0x3),	/* MEM_TRANS_RETIRED.STORE_SAMPLE */
+	UEVENT_CONS(0x87d0, 0x3ff),	/* MEM_INST_RETIRED.ALL_LOADS */
+	RANGE_CONS(0xd0, 0xdf, 0xf),
+	UEVENT_CONS(0x00e0, 0xf),	/* (Linux's 0x00e0, umask 0) */
+};
+
+/*
+ * Lion Cove's extra registers [LNX: intel_lnc_extra_regs]: OCR 0x012a /
+ * 0x012b select OFFCORE_RSP_0/1 with 44 valid bits (0xfffffffffff), the
+ * load-latency event 0x01cd MSR_PEBS_LD_LAT_THRESHOLD, and four events
+ * MSR_PEBS_FRONTEND: FRONTEND_RETIRED 0x03c6 (mask 0x7fff1f) and 0x02c6
+ * (bits 0 and 3), INT_MISC 0x40ad (bits 0-3), UOPS_RETIRED 0x04c2 (bit 3).
+ */
+static const struct pmuctl_xreg lnc_xregs[] = {
+	XREG_RSP0(0x012a, 0xfffffffffffULL),	/* OCR (RSP_0) */
+	XREG_RSP1(0x012b, 0xfffffffffffULL),	/* OCR (RSP_1) */
+	XREG_FE(0x03c6, 0x7fff1fULL),		/* FRONTEND_RETIRED */
+	XREG_LDLAT(0x01cd, 0xffffULL),		/* MEM_TRANS_RETIRED.LOAD_LATENCY */
+};
+
+static const struct pmuctl_xsel lnc_xsels[] = {
+	{ .code = 0x02c6, .xreg = 2, .valid = 0x9 },	/* FRONTEND_RETIRED, umask 2 */
+	{ .code = 0x40ad, .xreg = 2, .valid = 0xf },	/* INT_MISC.* with FE */
+	{ .code = 0x04c2, .xreg = 2, .valid = 0x8 },	/* UOPS_RETIRED.* with FE */
+};
+
+static const struct pmuctl_model model_lnl_lnc = {
+	.name = "lnl_lnc", .id = PMUCTL_MODEL_LNL_LNC,
+	.any_gp = false, .any_fixed = 0,
+	.cons = lnc_cons, .nr_cons = PMUCTL_NELEM(lnc_cons),
+	.fixed = glc_fixed, .nr_fixed = PMUCTL_NELEM(glc_fixed),
+	.xregs = lnc_xregs, .nr_xregs = PMUCTL_NELEM(lnc_xregs),
+	.xsels = lnc_xsels, .nr_xsels = PMUCTL_NELEM(lnc_xsels),
+	.ofc_request = 0xffffULL,
+	.ofc_response = 0xffffffe0000ULL,	/* bits 17-43 [INT: bit 43 in L3_MISS] */
+	.ofc_any_response = 1ULL << 16,
+	.nr_metrics = 8,
+};
+
+/*
+ * Skymont, the E-core of Lunar Lake and Arrow Lake-S (perfmon v6: 8
+ * generic counters, fixed counters 0-2 and 4-6) [LNX 6.12:
+ * intel_pmu_init_skt(): intel_pmu_init_grt() with
+ * intel_skt_event_constraints and intel_cmt_extra_regs (Crestmont's,
+ * pmuctl's cmt_xregs); INT: LNL/events/lunarlake_skymont_core.json V1.26,
+ * ARL/events/arrowlake_skymont_core.json V1.20].  Fixed counters 4-6
+ * count TOPDOWN_BAD_SPECULATION.ALL, TOPDOWN_FE_BOUND.ALL and
+ * TOPDOWN_RETIRING.ALL: Linux places their generic encodings 0x0073,
+ * 0x019c and 0x02c2 there too; Intel writes them event 0 umask 5, 6, 7.
+ */
+static const struct pmuctl_fixed_event skt_fixed[] = {
+	{ 0x00c0, 0 },		/* INST_RETIRED.ANY */
+	{ 0x0100, 0 },		/* INST_RETIRED.ANY, as Intel writes it */
+	{ 0x003c, 1 },		/* CPU_CLK_UNHALTED.CORE */
+	{ 0x0200, 1 },		/* CPU_CLK_UNHALTED.THREAD, as Intel writes it */
+	{ 0x0300, 2 },		/* CPU_CLK_UNHALTED.REF_TSC */
+	{ 0x013c, 2 },		/* CPU_CLK_UNHALTED.REF_TSC_P */
+	{ 0x0073, 4 },		/* TOPDOWN_BAD_SPECULATION.ALL */
+	{ 0x0500, 4 },		/* ... as Intel writes it */
+	{ 0x019c, 5 },		/* TOPDOWN_FE_BOUND.ALL */
+	{ 0x0600, 5 },		/* ... as Intel writes it */
+	{ 0x02c2, 6 },		/* TOPDOWN_RETIRING.ALL */
+	{ 0x0700, 6 },		/* ... as Intel writes it */
+};
+
+/*
+ * Skymont's extra registers: Crestmont's [LNX 6.12: intel_cmt_extra_regs,
+ * RSP_0 0x800ff3ffffffffff, RSP_1 0xff3ffffffffff], whose bits past 37
+ * Intel's Skymont lists do write [INT: LNL V1.26, ARL V1.20]: request
+ * bits 44-51 (OCR.ALL_REQUESTS.ANY_RESPONSE 0xff0000001dfff;
+ * OCR.PARTIAL_STREAMING_WR and FULL_STREAMING_WR 46 and 47) and bit 40
+ * among the suppliers (OCR.*.L3_MISS 0x13fbfc0000x, MEMSIDE_CACHE
+ * 0x11f8000000x).  pmuctl takes Linux's masks but for RSP_0's bit 63,
+ * which no list writes and no source names (Crestmont's note above), and
+ * counts bits 17-41 as the response (38, 39, 41: Linux's mask, no list).
+ * Crestmont's table (srf) keeps bits 0-37: its lists write nothing past.
+ */
+static const struct pmuctl_xreg skt_xregs[] = {
+	XREG_RSP0(0x01b7, 0xff3ffffffffffULL),	/* OCR (RSP_0) */
+	XREG_RSP1(0x02b7, 0xff3ffffffffffULL),	/* OCR (RSP_1) */
+	XREG_LDLAT(0x05d0, 0xffffULL),		/* MEM_UOPS_RETIRED.LOAD_LATENCY */
+};
+
+/*
+ * No generic-counter constraint in Linux (intel_skt_event_constraints has
+ * the fixed counters only); Intel's lists keep MEM_UOPS_RETIRED 0x05d0 on
+ * counters 0 and 1, as Gracemont's, which pmuctl applies (grt_cons).
+ */
+static const struct pmuctl_model model_lnl_skt = {
+	.name = "lnl_skt", .id = PMUCTL_MODEL_LNL_SKT,
+	.any_gp = false, .any_fixed = 0,
+	.cons = grt_cons, .nr_cons = PMUCTL_NELEM(grt_cons),
+	.fixed = skt_fixed, .nr_fixed = PMUCTL_NELEM(skt_fixed),
+	.xregs = skt_xregs, .nr_xregs = PMUCTL_NELEM(skt_xregs),
+	.unsupported = cmt_unsupported,
+	.nr_unsupported = PMUCTL_NELEM(cmt_unsupported),
+	.ofc_request = 0xffffULL | 0xffULL << 44,
+	.ofc_response = 0x3fffffe0000ULL,
+	.ofc_any_response = 1ULL << 16,
+};
+
+/*
  * Any other Intel CPU with architectural perfmon v2 or later: the
  * architectural events only (CPUID.0AH:EBX, as enumerated) and the
  * fixed-counter encodings, no extra registers, no constraints beyond the
@@ -512,6 +641,7 @@ const struct pmuctl_model *const pmuctl_models[] = {
 	&model_arch, &model_knl, &model_knm, &model_skl,
 	&model_icl, &model_icx, &model_spr, &model_gnr,
 	&model_adl_glc, &model_adl_grt, &model_srf,
+	&model_lnl_lnc, &model_lnl_skt,
 };
 
 const u32 pmuctl_nr_models = PMUCTL_NELEM(pmuctl_models);
@@ -580,10 +710,12 @@ const struct pmuctl_model *pmuctl_model_match(u32 family, u32 model)
  * intel_grt_extra_regs).  Meteor Lake and Arrow Lake-U (Meteor Lake
  * silicon): Redwood Cove (intel_pmu_init_glc(), intel_rwc_extra_regs:
  * Granite Rapids' tables) and Crestmont (intel_pmu_init_grt(),
- * intel_cmt_extra_regs: Sierra Forest's).  Lunar Lake, Arrow Lake-S/H/HX
- * and Panther Lake (Lion/Cougar Cove, Skymont/Darkmont, Arrow Lake-H's
- * Crestmont LP-E besides) and any other hybrid part: the generic model on
- * every type, until their tables are written.
+ * intel_cmt_extra_regs: Sierra Forest's).  Lunar Lake and Arrow Lake-S
+ * (the INTEL_LUNARLAKE_M / INTEL_ARROWLAKE case): Lion Cove
+ * (intel_pmu_init_lnc()) and Skymont (intel_pmu_init_skt()).  Arrow
+ * Lake-H/HX, whose third type (Crestmont LP-E) Linux 6.12 does not know,
+ * Panther Lake (Cougar Cove, Darkmont) and any other hybrid part: the
+ * generic model on every type, until their tables are written.
  */
 static const struct {
 	u8 model;
@@ -598,6 +730,8 @@ static const struct {
 	{ 0xaa, 0x40, &model_gnr }, { 0xaa, 0x20, &model_srf },		/* METEORLAKE */
 	{ 0xac, 0x40, &model_gnr }, { 0xac, 0x20, &model_srf },		/* METEORLAKE_L */
 	{ 0xb5, 0x40, &model_gnr }, { 0xb5, 0x20, &model_srf },		/* ARROWLAKE_U */
+	{ 0xbd, 0x40, &model_lnl_lnc }, { 0xbd, 0x20, &model_lnl_skt },	/* LUNARLAKE_M */
+	{ 0xc6, 0x40, &model_lnl_lnc }, { 0xc6, 0x20, &model_lnl_skt },	/* ARROWLAKE */
 };
 
 /**
@@ -649,7 +783,7 @@ static bool streq(const char *a, const char *b)
 /**
  * pmuctl_model_by_name() - a model by its libpfm4 PMU name
  * @name:	"knl", "knm", "skl", "icl", "icx", "spr", "gnr", "adl_glc",
- *		"adl_grt", "srf" or "arch"
+ *		"adl_grt", "srf", "lnl_lnc", "lnl_skt" or "arch"
  *
  * Return: the model, or NULL if there is none.
  */

@@ -679,7 +679,7 @@ FIXTURE_VARIANT_ADD(dump, mtl_ultra7_155h_e) {
  * ("Atom: Skymont"), 23.0 = 0000000F-00000003-00000008, 23.1 =
  * 000000FF-00000077: 8 GP, fixed 0-2 and 4-6.  23.0 EBX 3 on both: UMASK2
  * and EQ.  Perfmon v6: every counter is addressed at 0x1900+, none is
- * clamped.  No model table yet: the generic model on both.
+ * clamped.  Models: lnl_lnc (Lion Cove) and lnl_skt (Skymont).
  */
 #define V6_ID(eax1, e7, l1a, g, f)						\
 	{ .max_leaf = 0x23, .vendor = VENDOR_INTEL,				\
@@ -695,14 +695,14 @@ FIXTURE_VARIANT_ADD(dump, arl_ultra7_265k_p) {
 	.cpu = "Core Ultra 7 265K P-core",
 	.id = V6_ID(0x000c0662, 0xfc18c430, 0x40000003, 0x3ff, 0xf),
 	.want = CAPS_HYB(0xc6, 2, 6, 10, 0xf, 4, 0xffffe280, U2EQ, 0x40, 3),
-	.pmu = "arch",
+	.pmu = "lnl_lnc",
 };
 
 FIXTURE_VARIANT_ADD(dump, arl_ultra7_265k_e) {
 	.cpu = "Core Ultra 7 265K E-core",
 	.id = V6_ID(0x000c0662, 0xfc18c430, 0x20000003, 0xff, 0x77),
 	.want = CAPS_HYB(0xc6, 2, 6, 8, 0x77, 7, 0xffffe280, U2EQ, 0x20, 3),
-	.pmu = "arch",
+	.pmu = "lnl_skt",
 };
 
 /*
@@ -716,14 +716,14 @@ FIXTURE_VARIANT_ADD(dump, lnl_ultra9_288v_p) {
 	.cpu = "Core Ultra 9 288V P-core",
 	.id = V6_ID(0x000b06d1, 0xfc1cc430, 0x40000003, 0x3ff, 0xf),
 	.want = CAPS_HYB(0xbd, 1, 6, 10, 0xf, 4, 0xffffe280, U2EQ, 0x40, 3),
-	.pmu = "arch",
+	.pmu = "lnl_lnc",
 };
 
 FIXTURE_VARIANT_ADD(dump, lnl_ultra9_288v_e) {
 	.cpu = "Core Ultra 9 288V E-core",
 	.id = V6_ID(0x000b06d1, 0xfc1cc430, 0x20000003, 0xff, 0x77),
 	.want = CAPS_HYB(0xbd, 1, 6, 8, 0x77, 7, 0xffffe280, U2EQ, 0x20, 3),
-	.pmu = "arch",
+	.pmu = "lnl_skt",
 };
 
 FIXTURE_SETUP(dump)
@@ -1639,8 +1639,11 @@ TEST(matches_todays_models_exactly)
 /*
  * Hybrid core types (pmuctl_model_for(), Linux 6.12 intel_pmu_init()):
  * Alder/Raptor Lake Core -> adl_glc, Atom -> adl_grt; Meteor Lake and
- * Arrow Lake-U Core -> gnr (Redwood Cove), Atom -> srf (Crestmont); every
- * other hybrid part and type the generic model; a non-hybrid caps
+ * Arrow Lake-U Core -> gnr (Redwood Cove), Atom -> srf (Crestmont); Lunar
+ * Lake and Arrow Lake-S Core -> lnl_lnc (Lion Cove), Atom -> lnl_skt
+ * (Skymont); every other hybrid part and type (Arrow Lake-H 0xc5 with its
+ * third type, which Linux 6.12 does not know, among them) the generic
+ * model; a non-hybrid caps
  * follows pmuctl_model_match().  Every family-6 number, both types.
  */
 TEST(matches_hybrid_core_types)
@@ -1654,6 +1657,8 @@ TEST(matches_hybrid_core_types)
 		{ 0xaa, PMUCTL_MODEL_GNR, PMUCTL_MODEL_SRF },
 		{ 0xac, PMUCTL_MODEL_GNR, PMUCTL_MODEL_SRF },
 		{ 0xb5, PMUCTL_MODEL_GNR, PMUCTL_MODEL_SRF },
+		{ 0xbd, PMUCTL_MODEL_LNL_LNC, PMUCTL_MODEL_LNL_SKT },
+		{ 0xc6, PMUCTL_MODEL_LNL_LNC, PMUCTL_MODEL_LNL_SKT },
 	};
 	struct pmuctl_caps caps = { .family = 6, .flags = PMUCTL_CAP_HYBRID };
 	u32 model, i, core, atom;

@@ -344,7 +344,35 @@ expect skl_takes_perfs_generic_names 0 \
 	'ok fixed1 0x2003c 0x0' -- \
 	check --pmu skl cycles instructions ref-cycles branches branch-misses \
 	bus-cycles cache-references cache-misses cycles:u cycles:k
-for p in spr gnr adl_glc adl_grt srf; do
+# Lunar Lake / Arrow Lake-S (perfmon v6): Lion Cove's 10 generic counters,
+# Skymont's fixed counters 4-6, umask2 and eq where leaf 23H has them.
+expect lnl_lnc_places_ten_branches_events 0 \
+	'ok pmc0 0x300c4 0x0' 'ok pmc1 0x300c4 0x0' 'ok pmc2 0x300c4 0x0' \
+	'ok pmc3 0x300c4 0x0' 'ok pmc4 0x300c4 0x0' 'ok pmc5 0x300c4 0x0' \
+	'ok pmc6 0x300c4 0x0' 'ok pmc7 0x300c4 0x0' 'ok pmc8 0x300c4 0x0' \
+	'ok pmc9 0x300c4 0x0' -- \
+	check --pmu lnl_lnc --group r300c4 r300c4 r300c4 r300c4 r300c4 r300c4 \
+	r300c4 r300c4 r300c4 r300c4
+expect lnl_lnc_keeps_load_latency_off_counters_0_and_1 0 'ok pmc2 0x301cd 0x3' -- \
+	check --pmu lnl_lnc r301cd:3
+# BR_INST_RETIRED.COND_TAKEN (Intel's LNL list: 0xc4 umask 0x01 umask2 0x01)
+expect lnl_lnc_takes_umask2 0 'ok pmc0 0x100000301c4 0x0' -- \
+	check --pmu lnl_lnc r100000301c4
+expect lnl_lnc_takes_eq 0 'ok pmc0 0x10010300c4 0x0' -- \
+	check --pmu lnl_lnc r10010300c4
+expect srf_refuses_umask2 1 'error UMASK2_UNAVAILABLE: .+' -- \
+	check --pmu srf r100000301c4
+expect spr_refuses_eq 1 'error EQ_UNAVAILABLE: .+' -- \
+	check --pmu spr r10010300c4
+expect lnl_skt_has_fixed_counters_4_to_6 0 \
+	'ok fixed4 0x30500 0x0' 'ok fixed5 0x30600 0x0' 'ok fixed6 0x30700 0x0' \
+	'ok fixed4 0x30073 0x0' -- \
+	check --pmu lnl_skt r30500 r30600 r30700 r30073
+expect lnl_skt_has_no_fixed_counter_3 1 'error NO_ELIGIBLE_COUNTER: .+' -- \
+	check --pmu lnl_skt r30400
+expect lnl_skt_takes_request_bits_44_to_51 0 'ok pmc0 0x301b7 0xff0000001dfff' -- \
+	check --pmu lnl_skt r301b7:ff0000001dfff
+for p in spr gnr adl_glc adl_grt srf lnl_lnc lnl_skt; do
 	# intel_pmu_ref_cycles_ext(): REF_TSC_P 0x013c, on fixed counter 2
 	expect ${p}_ref_cycles_is_0x013c 0 'ok fixed2 0x3013c 0x0' -- \
 		check --pmu $p ref-cycles
@@ -369,7 +397,7 @@ expect skl_snoop_with_the_suggested_supplier_is_valid 0 \
 	check --pmu skl offcore_response_0:dmnd_data_rd:snp_none:l3_hit
 
 run check --help
-for p in icl icx spr gnr adl_glc adl_grt srf; do
+for p in icl icx spr gnr adl_glc adl_grt srf lnl_lnc lnl_skt; do
 	grep -q "^  $p " "$tmp/out"
 	report $((! $?)) check_help_names_$p
 done

@@ -1341,6 +1341,8 @@ TEST(model_names_unique_and_lookups_round_trip)
 	EXPECT_EQ((u32)PMUCTL_MODEL_ADL_GLC, pmuctl_model_by_name("adl_glc")->id);
 	EXPECT_EQ((u32)PMUCTL_MODEL_ADL_GRT, pmuctl_model_by_name("adl_grt")->id);
 	EXPECT_EQ((u32)PMUCTL_MODEL_SRF, pmuctl_model_by_name("srf")->id);
+	EXPECT_EQ((u32)PMUCTL_MODEL_LNL_LNC, pmuctl_model_by_name("lnl_lnc")->id);
+	EXPECT_EQ((u32)PMUCTL_MODEL_LNL_SKT, pmuctl_model_by_name("lnl_skt")->id);
 	EXPECT_EQ((u32)PMUCTL_MODEL_ARCH, pmuctl_model_by_name("arch")->id);
 	EXPECT_EQ(NULL, pmuctl_model_by_name(""));
 	EXPECT_EQ(NULL, pmuctl_model_by_name("sk"));

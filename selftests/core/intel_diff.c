@@ -2,20 +2,23 @@
 /*
  * Differential test of the pmuctl core against Intel's published core
  * event lists (github.com/intel/perfmon), so that every entry of the
- * icl, icx, spr, gnr, adl_glc, adl_grt and srf tables is checked against
- * Intel as well as Linux.
+ * icl, icx, spr, gnr, adl_glc, adl_grt, srf, lnl_lnc and lnl_skt tables is
+ * checked against Intel as well as Linux.
  *
  * The vectors are selftests/core/intel/<list>.events, facts extracted by
  * scripts/intel-events.py (each file's header names the JSON, its version
  * and the perfmon commit); they are built into this program, nothing is
  * fetched or read at run time.  Lists and models: icl <- ICL, icx <- ICX,
  * spr <- SPR and EMR, gnr <- GNR, adl_glc <- ADL's Golden Cove list,
- * adl_grt <- ADL's Gracemont list, srf <- SRF and GRR (Crestmont).
+ * adl_grt <- ADL's Gracemont list, srf <- SRF and GRR (Crestmont),
+ * lnl_lnc <- LNL's and ARL's Lion Cove lists, lnl_skt <- their Skymont
+ * lists (perfmon v6: 10 generic counters on Lion Cove, fixed 0-2 and 4-6
+ * on Skymont, UMASK2 and EQ enumerated).
  *
  * Every Intel event, each of its encodings (OCR events give one for
  * OFFCORE_RSP_0 and one for RSP_1: two event codes on the big cores, two
  * umasks of 0xb7 on the Atom cores), is encoded as Intel lists it (event,
- * umask, cmask, inv, edge, any, user and kernel mode, MSRValue as the
+ * umask, umask2, cmask, inv, edge, eq, any, user and kernel mode, MSRValue as the
  * extra value where it has an MSRIndex) and given to
  * pmuctl_event_classify() and, alone on an empty CPU, to
  * pmuctl_group_schedule(), with the caps of the real part (perfmon v5,
@@ -73,6 +76,10 @@ VECTORS(vec_adl_glc, "adl_glc.events");
 VECTORS(vec_adl_grt, "adl_grt.events");
 VECTORS(vec_srf, "srf.events");
 VECTORS(vec_grr, "grr.events");
+VECTORS(vec_lnl_lnc, "lnl_lnc.events");
+VECTORS(vec_lnl_skt, "lnl_skt.events");
+VECTORS(vec_arl_lnc, "arl_lnc.events");
+VECTORS(vec_arl_skt, "arl_skt.events");
 
 #define MAX_EVENTS	600
 #define NAME_MAX_LEN	96
@@ -82,9 +89,10 @@ struct ievent {
 	char name[NAME_MAX_LEN];
 	u32 code[2];		/* event select per encoding; [1]: OCR's RSP_1 */
 	u32 umask[2];		/* umask per encoding (Atom OCR: 1, 2) */
+	u32 umask2;		/* UMaskExt: config bits 47:40 (perfmon v6) */
 	u32 ncodes;		/* encodings: 1, or 2 for OCR */
 	u32 cmask;
-	bool inv, edge, any;
+	bool inv, edge, eq, any;
 	u64 counters;		/* Intel's Counter list as counter indexes */
 	u32 msr[2];		/* MSRIndex per code, 0: none */
 	u64 msrvalue;
@@ -154,13 +162,17 @@ static bool parse_counters(const char *s, u64 *mask)
 	}
 }
 
+/*
+ * Fields: 0 name, 1 event, 2 umask, 3 umask2, 4 cmask, 5 inv, 6 edge,
+ * 7 eq, 8 any, 9 counters, 10 msr, 11 msrvalue, 12 deprecated.
+ */
 static bool parse_line(char *l, struct ievent *e)
 {
-	char *f[11], *save = NULL, *end;
+	char *f[13], *save = NULL, *end;
 	u32 nu, nmsr, u;
 	int i;
 
-	for (i = 0; i < 11; i++) {
+	for (i = 0; i < 13; i++) {
 		f[i] = strtok_r(i ? NULL : l, " \t", &save);
 		if (!f[i])
 			return false;
@@ -180,24 +192,27 @@ static bool parse_line(char *l, struct ievent *e)
 		e->umask[1] = e->umask[0];
 	if (nu > e->ncodes)
 		e->ncodes = nu;
-	e->cmask = strtoul(f[3], &end, 10);
-	if (*end || end == f[3])
+	if (!parse_hexlist(f[3], &e->umask2, 1, &u) || e->umask2 > 0xff)
 		return false;
-	if (!parse_flag(f[4], &e->inv) || !parse_flag(f[5], &e->edge) ||
-	    !parse_flag(f[6], &e->any) || !parse_counters(f[7], &e->counters) ||
-	    !parse_flag(f[10], &e->deprecated))
+	e->cmask = strtoul(f[4], &end, 10);
+	if (*end || end == f[4])
+		return false;
+	if (!parse_flag(f[5], &e->inv) || !parse_flag(f[6], &e->edge) ||
+	    !parse_flag(f[7], &e->eq) || !parse_flag(f[8], &e->any) ||
+	    !parse_counters(f[9], &e->counters) ||
+	    !parse_flag(f[12], &e->deprecated))
 		return false;
 	for (u = 0; u < e->ncodes; u++)
 		if (e->code[u] > 0xff || e->umask[u] > 0xff)
 			return false;
 	if (e->cmask > 0xff)
 		return false;
-	if (!strcmp(f[8], "-"))
-		return !strcmp(f[9], "-") && e->ncodes == 1;
-	if (!parse_hexlist(f[8], e->msr, 2, &nmsr) || nmsr != e->ncodes)
+	if (!strcmp(f[10], "-"))
+		return !strcmp(f[11], "-") && e->ncodes == 1;
+	if (!parse_hexlist(f[10], e->msr, 2, &nmsr) || nmsr != e->ncodes)
 		return false;
-	e->msrvalue = strtoull(f[9], &end, 16);
-	return !*end && end != f[9];
+	e->msrvalue = strtoull(f[11], &end, 16);
+	return !*end && end != f[11];
 }
 
 static bool parse_list(const char *text, struct ilist *L)
@@ -276,7 +291,8 @@ static u64 encode(const struct ievent *e, u32 ci)
 {
 	return e->code[ci] | (u64)e->umask[ci] << 8 | PMUCTL_CFG_USR | PMUCTL_CFG_OS |
 	       (e->edge ? PMUCTL_CFG_EDGE : 0) | (e->inv ? PMUCTL_CFG_INV : 0) |
-	       (e->any ? PMUCTL_CFG_ANY : 0) | (u64)e->cmask << 24;
+	       (e->any ? PMUCTL_CFG_ANY : 0) | (u64)e->cmask << 24 |
+	       (e->eq ? PMUCTL_CFG_EQ : 0) | (u64)e->umask2 << PMUCTL_CFG_UMASK2_SHIFT;
 }
 
 static void judge(const struct pmuctl_model *m, const struct pmuctl_caps *caps,
@@ -375,6 +391,33 @@ static const struct disagreement disagreements[] = {
 	COUNTERS("srf grr", "CPU_CLK_UNHALTED.REF*", 0x3c, GP(8) | FIXED(2), GP(8),
 		 "as on Gracemont"),
 
+	/*
+	 * Perfmon v6 (Lunar Lake, Arrow Lake-S): the same on Lion Cove (10
+	 * generic counters) and Skymont (8), whose fixed counters 4-6 count
+	 * the topdown events 0x0073, 0x019c and 0x02c2 too [Linux 6.12
+	 * intel_lnc_event_constraints, intel_skt_event_constraints].
+	 */
+	COUNTERS("lnl_lnc arl_lnc", "INST_RETIRED.ANY_P", 0xc0, GP(10) | FIXED(0), GP(10),
+		 "as on Golden Cove [Linux 6.12 intel_lnc_event_constraints FIXED_EVENT_CONSTRAINT(0x00c0, 0)]"),
+	COUNTERS("lnl_lnc arl_lnc", "CPU_CLK_UNHALTED.*_P", 0x3c, GP(10) | FIXED(1), GP(10),
+		 "as on Golden Cove [Linux 6.12 intel_lnc_event_constraints FIXED_EVENT_CONSTRAINT(0x003c, 1)]"),
+	COUNTERS("lnl_lnc arl_lnc", "CPU_CLK_UNHALTED.REF_TSC_P", 0x3c, GP(10) | FIXED(2), GP(10),
+		 "as on Golden Cove [Linux 6.12 intel_lnc_event_constraints FIXED_EVENT_CONSTRAINT(0x013c, 2)]"),
+	COUNTERS("lnl_skt arl_skt", "INST_RETIRED.ANY_P", 0xc0, GP(8) | FIXED(0), GP(8),
+		 "as on Gracemont [Linux 6.12 intel_skt_event_constraints FIXED_EVENT_CONSTRAINT(0x00c0, 0)]"),
+	COUNTERS("lnl_skt arl_skt", "CPU_CLK_UNHALTED.*_P", 0x3c, GP(8) | FIXED(1), GP(8),
+		 "as on Gracemont [Linux 6.12 intel_skt_event_constraints FIXED_EVENT_CONSTRAINT(0x003c, 1)]"),
+	COUNTERS("lnl_skt arl_skt", "CPU_CLK_UNHALTED.REF*", 0x3c, GP(8) | FIXED(2), GP(8),
+		 "as on Gracemont [Linux 6.12 intel_skt_event_constraints FIXED_EVENT_CONSTRAINT(0x013c, 2)]"),
+	COUNTERS("lnl_skt arl_skt", "TOPDOWN_BAD_SPECULATION.ALL_P", 0x73, GP(8) | FIXED(4), GP(8),
+		 "0x0073 also counts on fixed counter 4 [Linux 6.12 intel_skt_event_constraints FIXED_EVENT_CONSTRAINT(0x0073, 4)]; Intel lists fixed counter 4 under TOPDOWN_BAD_SPECULATION.ALL (0x0500) only"),
+	COUNTERS("lnl_skt arl_skt", "TOPDOWN_FE_BOUND.ALL_P", 0x9c, GP(8) | FIXED(5), GP(8),
+		 "0x019c also counts on fixed counter 5 [Linux 6.12 FIXED_EVENT_CONSTRAINT(0x019c, 5)]; Intel lists fixed counter 5 under TOPDOWN_FE_BOUND.ALL (0x0600) only"),
+	COUNTERS("lnl_skt arl_skt", "TOPDOWN_RETIRING.ALL_P", 0xc2, GP(8) | FIXED(6), GP(8),
+		 "0x02c2 also counts on fixed counter 6 [Linux 6.12 FIXED_EVENT_CONSTRAINT(0x02c2, 6)]; Intel lists fixed counter 6 under TOPDOWN_RETIRING.ALL (0x0700) only"),
+	COUNTERS("lnl_lnc arl_lnc", "OCR.*", 0, GP(4), GP(10),
+		 "Linux 6.12 intel_lnc_event_constraints keeps OCR 0x012a and 0x012b on counters 0-3 (INTEL_UEVENT_CONSTRAINT(0x012a, 0xf), (0x012b, 0xf)); Intel lists 0-9 [INT: LNL lunarlake_lioncove_core.json V1.26, ARL arrowlake_lioncove_core.json V1.20]. pmuctl keeps Linux's narrower set: an event placed on 0-3 counts wherever Intel's list would have it"),
+
 	/* Offcore: Intel writes bits Linux's mask refuses */
 	REFUSED("adl_grt", "OCR.*_STREAMING_WR.*", PMUCTL_R_EXTRA_MASK,
 		"Gracemont's OCR.PARTIAL_STREAMING_WR.ANY_RESPONSE and OCR.FULL_STREAMING_WR.ANY_RESPONSE write request bits 46 and 47 (MSRValue 0x400000010000, 0x800000010000) [INT: ADL/events/alderlake_gracemont_core.json V1.40]; Linux 6.12 intel_grt_extra_regs takes 0x3fffffffff for OFFCORE_RSP_0/1 and pmuctl keeps Linux's mask (kmod/core/model.c, grt_xregs), on both RSP_0 (0x01b7) and RSP_1 (0x02b7)"),
@@ -434,15 +477,19 @@ FIXTURE_VARIANT(intel_diff) {
 	const char *pmu;	/* pmuctl model */
 	u8 model;		/* display model, family 6 */
 	u8 nr_gp, nr_fixed;	/* the part's counters (FIXTURE_SETUP) */
+	u8 version;		/* 0: 5 */
+	u32 fixed_mask;		/* 0: fixed counters 0 to nr_fixed - 1 */
 };
 
-#define NR_VARIANTS	9
+#define NR_VARIANTS	13
 
 static const char *const text_icl = vec_icl, *const text_icx = vec_icx,
 	*const text_spr = vec_spr, *const text_emr = vec_emr,
 	*const text_gnr = vec_gnr, *const text_adl_glc = vec_adl_glc,
 	*const text_adl_grt = vec_adl_grt, *const text_srf = vec_srf,
-	*const text_grr = vec_grr;
+	*const text_grr = vec_grr, *const text_lnl_lnc = vec_lnl_lnc,
+	*const text_lnl_skt = vec_lnl_skt, *const text_arl_lnc = vec_arl_lnc,
+	*const text_arl_skt = vec_arl_skt;
 
 FIXTURE_VARIANT_ADD(intel_diff, icl) {
 	.index = 0, .list = "icl", .text = &text_icl, .pmu = "icl", .model = 0x7e,
@@ -492,6 +539,32 @@ FIXTURE_VARIANT_ADD(intel_diff, grr) {
 	.nr_gp = 8, .nr_fixed = 3,
 };
 
+/*
+ * Perfmon v6, Lunar Lake (0xbd) and Arrow Lake-S (0xc6): Lion Cove with
+ * 10 generic counters and fixed 0-3, Skymont with 8 and fixed 0-2, 4-6
+ * (leaf 23H of the dumps in selftests/core/caps_test.c; both enumerate
+ * UMASK2 and EQ).
+ */
+FIXTURE_VARIANT_ADD(intel_diff, lnl_lnc) {
+	.index = 9, .list = "lnl_lnc", .text = &text_lnl_lnc, .pmu = "lnl_lnc",
+	.model = 0xbd, .nr_gp = 10, .nr_fixed = 4, .version = 6,
+};
+
+FIXTURE_VARIANT_ADD(intel_diff, lnl_skt) {
+	.index = 10, .list = "lnl_skt", .text = &text_lnl_skt, .pmu = "lnl_skt",
+	.model = 0xbd, .nr_gp = 8, .nr_fixed = 7, .version = 6, .fixed_mask = 0x77,
+};
+
+FIXTURE_VARIANT_ADD(intel_diff, arl_lnc) {
+	.index = 11, .list = "arl_lnc", .text = &text_arl_lnc, .pmu = "lnl_lnc",
+	.model = 0xc6, .nr_gp = 10, .nr_fixed = 4, .version = 6,
+};
+
+FIXTURE_VARIANT_ADD(intel_diff, arl_skt) {
+	.index = 12, .list = "arl_skt", .text = &text_arl_skt, .pmu = "lnl_skt",
+	.model = 0xc6, .nr_gp = 8, .nr_fixed = 7, .version = 6, .fixed_mask = 0x77,
+};
+
 /* Counts survive the harness's fork per test: a shared page. */
 struct totals {
 	unsigned long encodings[NR_VARIANTS], agree[NR_VARIANTS];
@@ -521,14 +594,18 @@ FIXTURE_SETUP(intel_diff)
 	self->m = pmuctl_model_by_name(variant->pmu);
 	ASSERT_NE(NULL, self->m);
 	self->caps = (struct pmuctl_caps){
-		.family = 6, .model = variant->model, .version = 5,
+		.family = 6, .model = variant->model,
+		.version = variant->version ? variant->version : 5,
 		.nr_gp = variant->nr_gp, .gp_width = 48,
 		.nr_fixed = variant->nr_fixed, .fixed_width = 48,
-		.fixed_mask = (1U << variant->nr_fixed) - 1,
+		.fixed_mask = variant->fixed_mask ? variant->fixed_mask :
+			      (1U << variant->nr_fixed) - 1,
 		.events_unavailable = ~0xffU,
 		.flags = PMUCTL_CAP_ANY_DEPRECATED | PMUCTL_CAP_FULL_WIDTH_WRITE,
 		.perf_capabilities = 1ULL << 13,
 	};
+	if (variant->version >= 6)
+		self->caps.flags |= PMUCTL_CAP_UMASK2 | PMUCTL_CAP_EQ;
 	self->L = malloc(sizeof(*self->L));
 	ASSERT_NE(NULL, self->L);
 	ASSERT_TRUE(parse_list(*variant->text, self->L))
@@ -549,11 +626,11 @@ static void describe(const struct verdict *v, char *buf, size_t len)
 {
 	const struct ievent *e = v->e;
 
-	snprintf(buf, len, "%s (line %d): event %#x umask %#x cmask %u inv %d edge %d any %d%s;"
+	snprintf(buf, len, "%s (line %d): event %#x umask %#x umask2 %#x cmask %u inv %d edge %d eq %d any %d%s;"
 		 " Intel: counters %#llx MSR %#x value %#llx"
 		 "; core: ret %d reason %u counters %#llx MSR %#x; schedule %d reason %u idx %u",
-		 e->name, e->line, e->code[v->ci], e->umask[v->ci], e->cmask, e->inv,
-		 e->edge, e->any, e->deprecated ? " (deprecated)" : "",
+		 e->name, e->line, e->code[v->ci], e->umask[v->ci], e->umask2, e->cmask,
+		 e->inv, e->edge, e->eq, e->any, e->deprecated ? " (deprecated)" : "",
 		 (unsigned long long)e->counters, v->intel_msr,
 		 (unsigned long long)v->extra, v->core, v->reason,
 		 (unsigned long long)v->cls.counters, v->core_msr, v->sched, v->sched_reason,
@@ -677,7 +754,8 @@ TEST_F(intel_diff, disagreements_still_occur)
 TEST_F(intel_diff, detects_planted_differences)
 {
 	static const struct disagreement bogus[] = {
-		COUNTERS("icl icx spr emr gnr adl_glc adl_grt srf grr", "NO_SUCH_EVENT.*",
+		COUNTERS("icl icx spr emr gnr adl_glc adl_grt srf grr lnl_lnc lnl_skt arl_lnc arl_skt",
+			 "NO_SUCH_EVENT.*",
 			 0, GP(8), GP(4),
 			 "never matches"),
 	};
@@ -743,25 +821,28 @@ TEST_F(intel_diff, detects_planted_differences)
 TEST(parser_refuses_malformed_lines)
 {
 	static const char *const bad[] = {
-		"A.B 0x3c 0x0 0 0 0 0 0,1 - - 0 extra",
-		"A.B 0x3c 0x0 0 0 0 0 0,1 - -",
-		"A.B 0x13c 0x0 0 0 0 0 0,1 - - 0",
-		"A.B 0x3c 0x0 0 2 0 0 0,1 - - 0",
-		"A.B 0x3c 0x0 0 0 0 0 0,x - - 0",
-		"A.B 0x3c 0x0 0 0 0 0 g1 - - 0",
-		"A.B 0x2a,0x2b 0x1 0 0 0 0 0,1 0x1a6 0x1 0",
-		"A.B 0x2a,0x2b 0x1 0 0 0 0 0,1 - - 0",
-		"A.B 0x2a 0x1 0 0 0 0 0,1 - 0x1 0",
-		"A.B 0xb7 0x1,0x2 0 0 0 0 0,1 - - 0",
-		"A.B 0xb7 0x1,0x2 0 0 0 0 0,1 0x1a6 0x1 0",
-		"A.B 0x2a,0x2b 0x1,0x2 0 0 0 0 0,1 0x1a6,0x1a7 0x1 0",
-		"A.B 0xb7 0x1,0x102 0 0 0 0 0,1 0x1a6,0x1a7 0x1 0",
+		"A.B 0x3c 0x0 0x0 0 0 0 0 0 0,1 - - 0 extra",
+		"A.B 0x3c 0x0 0x0 0 0 0 0 0 0,1 - -",
+		"A.B 0x13c 0x0 0x0 0 0 0 0 0 0,1 - - 0",
+		"A.B 0x3c 0x0 0x0 0 2 0 0 0 0,1 - - 0",
+		"A.B 0x3c 0x0 0x0 0 0 0 0 0 0,x - - 0",
+		"A.B 0x3c 0x0 0x0 0 0 0 0 0 g1 - - 0",
+		"A.B 0x2a,0x2b 0x1 0x0 0 0 0 0 0 0,1 0x1a6 0x1 0",
+		"A.B 0x2a,0x2b 0x1 0x0 0 0 0 0 0 0,1 - - 0",
+		"A.B 0x2a 0x1 0x0 0 0 0 0 0 0,1 - 0x1 0",
+		"A.B 0xb7 0x1,0x2 0x0 0 0 0 0 0 0,1 - - 0",
+		"A.B 0xb7 0x1,0x2 0x0 0 0 0 0 0 0,1 0x1a6 0x1 0",
+		"A.B 0x2a,0x2b 0x1,0x2 0x0 0 0 0 0 0 0,1 0x1a6,0x1a7 0x1 0",
+		"A.B 0xb7 0x1,0x102 0x0 0 0 0 0 0 0,1 0x1a6,0x1a7 0x1 0",
+		"A.B 0xc4 0x1 0x100 0 0 0 0 0 0,1 - - 0",	/* umask2 of 9 bits */
+		"A.B 0xc4 0x1 0x1,0x2 0 0 0 0 0 0,1 - - 0",	/* two umask2s */
+		"A.B 0xc4 0x1 0x0 1 0 0 2 0 0,1 - - 0",	/* eq 2 */
 	};
 	char buf[128];
 	struct ievent e;
 	size_t i;
 
-	strcpy(buf, "A.B 0x2a,0x2b 0x1 0 0 0 0 0,1,2,3 0x1a6,0x1a7 0x10001 0");
+	strcpy(buf, "A.B 0x2a,0x2b 0x1 0x0 0 0 0 0 0 0,1,2,3 0x1a6,0x1a7 0x10001 0");
 	ASSERT_TRUE(parse_line(buf, &e));
 	EXPECT_EQ(2U, e.ncodes);
 	EXPECT_EQ(0x2bU, e.code[1]);
@@ -769,7 +850,7 @@ TEST(parser_refuses_malformed_lines)
 	EXPECT_EQ(0x10001ULL, e.msrvalue);
 	EXPECT_EQ(GP(4), e.counters);
 	/* The Atom cores' OCR: one code, two umasks, one MSR each. */
-	strcpy(buf, "A.B 0xb7 0x1,0x2 0 0 0 0 0,1,2,3,4,5 0x1a6,0x1a7 0x10001 0");
+	strcpy(buf, "A.B 0xb7 0x1,0x2 0x0 0 0 0 0 0 0,1,2,3,4,5 0x1a6,0x1a7 0x10001 0");
 	ASSERT_TRUE(parse_line(buf, &e));
 	EXPECT_EQ(2U, e.ncodes);
 	EXPECT_EQ(0xb7U, e.code[1]);
@@ -777,7 +858,13 @@ TEST(parser_refuses_malformed_lines)
 	EXPECT_EQ(0x1a7U, e.msr[1]);
 	EXPECT_EQ(GP(6), e.counters);
 	EXPECT_EQ(0x02b7ULL | PMUCTL_CFG_USR | PMUCTL_CFG_OS, encode(&e, 1));
-	strcpy(buf, "A.B 0x0 0x3 0 0 0 0 f2 - - 1");
+	/* Perfmon v6's umask2 and eq reach the config. */
+	strcpy(buf, "A.B 0xc4 0x11 0x1 1 0 0 1 0 0,1,2,3,4,5,6,7,8,9 - - 0");
+	ASSERT_TRUE(parse_line(buf, &e));
+	EXPECT_EQ(GP(10), e.counters);
+	EXPECT_EQ(0x11c4ULL | PMUCTL_CFG_USR | PMUCTL_CFG_OS | PMUCTL_CFG_EQ |
+		  (1ULL << 24) | (1ULL << PMUCTL_CFG_UMASK2_SHIFT), encode(&e, 0));
+	strcpy(buf, "A.B 0x0 0x3 0x0 0 0 0 0 0 f2 - - 1");
 	ASSERT_TRUE(parse_line(buf, &e));
 	EXPECT_EQ(FIXED(2), e.counters);
 	EXPECT_TRUE(e.deprecated);

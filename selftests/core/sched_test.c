@@ -120,6 +120,24 @@ static const struct regspec spr_regs[] = {
 	{ 0x01cd, 0x3f6, 0xffffULL, -1, false, PMUCTL_R_LDLAT_BUSY },
 };
 
+/* Lion Cove [Linux 6.12 intel_lnc_extra_regs]: OCR with 44 bits, FRONTEND by 0x03c6. */
+static const struct regspec lnc_regs[] = {
+	{ 0x012a, 0x1a6, 0xfffffffffffULL, 1, false, PMUCTL_R_OFFCORE_RSP0_BUSY },
+	{ 0x012b, 0x1a7, 0xfffffffffffULL, 0, true, PMUCTL_R_OFFCORE_RSP1_BUSY },
+	{ 0x03c6, 0x3f7, 0x7fff1fULL, -1, false, PMUCTL_R_FRONTEND_BUSY },
+	{ 0x01cd, 0x3f6, 0xffffULL, -1, false, PMUCTL_R_LDLAT_BUSY },
+};
+
+/* Lion Cove as Lunar Lake reports it: v6, 10 generic, fixed 0-3, UMASK2, EQ. */
+static const struct pmuctl_caps caps_lnc10 = {
+	.family = 6, .model = 0xbd, .version = 6, .nr_gp = 10, .gp_width = 48,
+	.nr_fixed = 4, .fixed_width = 48, .fixed_mask = 0xf,
+	.events_unavailable = 0xffffff00,
+	.flags = PMUCTL_CAP_ANY_DEPRECATED | PMUCTL_CAP_FULL_WIDTH_WRITE |
+		 PMUCTL_CAP_HYBRID | PMUCTL_CAP_UMASK2 | PMUCTL_CAP_EQ,
+	.core_type = 0x40,
+};
+
 /* 8 generic counters and fixed counters 0-3, as the part reports them. */
 static const struct pmuctl_caps caps_spr8 = {
 	.family = 6, .model = 0x8f, .version = 5, .nr_gp = 8, .gp_width = 48,
@@ -203,6 +221,33 @@ static const struct pev spr_pool[] = {
 	{ "int_misc_fe", 0x40ad | USR, 0x1, 0, GP_ALL, 0, 2, false },
 };
 
+/*
+ * Lion Cove [Linux 6.12 intel_lnc_event_constraints, intel_lnc_extra_regs]:
+ * 10 generic counters (perfmon v6), L1D_PEND_MISS.PENDING (0x0148) on
+ * counter 2 alone, UOPS_EXECUTED.THREAD (0x01b1) and
+ * TOPDOWN.MEMORY_BOUND_SLOTS (0x10a4) on counter 3 alone, the load-latency
+ * event on counters 2-9 and the store sample on 0-1, OCR on 0-3; an event
+ * no entry names (BR_INST_RETIRED.COND_TAKEN with umask2 1) on all 10.
+ */
+static const struct pev lnc_pool[] = {
+	{ "inst", 0x00c0 | USR, 0, 0, GP_ALL, F0, -1, false },
+	{ "slots", 0x0400 | USR, 0, 0, 0, F3, -1, false },
+	{ "ref_tsc_p", 0x013c | USR, 0, 0, GP_ALL, F2, -1, false },
+	{ "l1d_pend", 0x0148 | USR, 0, 0, 0x4, 0, -1, false },
+	{ "uops_exec", 0x01b1 | USR, 0, 0, 0x8, 0, -1, false },
+	{ "mem_bound", 0x10a4 | USR, 0, 0, 0x8, 0, -1, false },
+	{ "bad_spec", 0x04a4 | USR, 0, 0, 0x1, 0, -1, false },
+	{ "ldlat_3", 0x01cd | USR, 3, 0, 0x3fc, 0, 3, false },
+	{ "store_sample", 0x02cd | USR, 0, 0, 0x3, 0, -1, false },
+	{ "ocr0_a", 0x012a | USR, A_VAL, 0, 0xf, 0, 0, false },
+	{ "ocr1_b", 0x012b | USR, B_VAL, 0, 0xf, 0, 1, false },
+	{ "fe_11", 0x03c6 | USR, 0x11, 0, GP_ALL, 0, 2, false },
+	{ "cond_taken_u2", 0x01c4 | USR | (1ULL << PMUCTL_CFG_UMASK2_SHIFT), 0, 0,
+	  GP_ALL, 0, -1, false },
+	{ "cycles_eq", 0x003c | USR | PMUCTL_CFG_EQ | (2ULL << PMUCTL_CFG_CMASK_SHIFT),
+	  0, 0, GP_ALL, 0, -1, false },
+};
+
 /* What other sessions hold: counters and extra registers. */
 struct view_spec {
 	const char *name;
@@ -261,6 +306,10 @@ static const struct family fam_skl = {
 };
 static const struct family fam_spr = {
 	"spr", spr_pool, PMUCTL_NELEM(spr_pool), spr_regs, PMUCTL_NELEM(spr_regs), skl_views,
+};
+static const struct family fam_lnc = {
+	"lnl_lnc", lnc_pool, PMUCTL_NELEM(lnc_pool), lnc_regs, PMUCTL_NELEM(lnc_regs),
+	skl_views,
 };
 
 static u64 gp_mask(const struct pmuctl_caps *c)
@@ -775,6 +824,14 @@ ORACLE_VARIANT(spr8, spr, 4, both_rsp_other);
 ORACLE_VARIANT(spr8, spr, 5, rsp0_shareable);
 ORACLE_VARIANT(spr8, spr, 6, pmc1_fixed1_rsp1_fe_shareable);
 ORACLE_VARIANT(spr8, spr, 7, fixed2_conflicts_ldlat_held);
+ORACLE_VARIANT(lnc10, lnc, 0, free);
+ORACLE_VARIANT(lnc10, lnc, 1, pmc0_held);
+ORACLE_VARIANT(lnc10, lnc, 2, fixed0_held);
+ORACLE_VARIANT(lnc10, lnc, 3, rsp0_other);
+ORACLE_VARIANT(lnc10, lnc, 4, both_rsp_other);
+ORACLE_VARIANT(lnc10, lnc, 5, rsp0_shareable);
+ORACLE_VARIANT(lnc10, lnc, 6, pmc1_fixed1_rsp1_fe_shareable);
+ORACLE_VARIANT(lnc10, lnc, 7, fixed2_conflicts_ldlat_held);
 
 FIXTURE_SETUP(oracle)
 {
@@ -844,14 +901,14 @@ TEST(pool_spec_matches_classify_and_model_tables)
 {
 	static const struct { const struct family *f; const struct pmuctl_caps *c; } fc[] = {
 		{ &fam_knx, &caps_knm2 }, { &fam_knx, &caps_knm4 }, { &fam_knx, &caps_knl2 },
-		{ &fam_skl, &caps_skl4 },
+		{ &fam_skl, &caps_skl4 }, { &fam_lnc, &caps_lnc10 },
 	};
 	u32 k, i, n = 0;
 
 	for (k = 0; k < PMUCTL_NELEM(fc); k++) {
 		const struct family *f = fc[k].f;
-		const struct pmuctl_model *m = pmuctl_model_match(fc[k].c->family,
-								  fc[k].c->model);
+		/* the hybrid Lunar Lake's by its core type */
+		const struct pmuctl_model *m = pmuctl_model_for(fc[k].c);
 
 		ASSERT_NE(NULL, m);
 		ASSERT_EQ(f->nregs, m->nr_xregs) TH_LOG("%s", m->name);

@@ -94,6 +94,7 @@ static inline __u64 model_rsp0(__u32 pmu_model)
 	case PMUCTL_MODEL_SPR:
 	case PMUCTL_MODEL_GNR:
 	case PMUCTL_MODEL_ADL_GLC:
+	case PMUCTL_MODEL_LNL_LNC:
 		return SPR_RSP0;
 	}
 	return SKL_RSP0;	/* KNL/KNM and the Atoms: 0x01b7 too */
@@ -106,10 +107,12 @@ static inline __u64 model_rsp1(__u32 pmu_model)
 	case PMUCTL_MODEL_KNM:
 	case PMUCTL_MODEL_ADL_GRT:
 	case PMUCTL_MODEL_SRF:
+	case PMUCTL_MODEL_LNL_SKT:
 		return KNM_RSP1;	/* 0x02b7 */
 	case PMUCTL_MODEL_SPR:
 	case PMUCTL_MODEL_GNR:
 	case PMUCTL_MODEL_ADL_GLC:
+	case PMUCTL_MODEL_LNL_LNC:
 		return SPR_RSP1;
 	}
 	return SKL_RSP1;

@@ -86,7 +86,8 @@ static bool has_offcore(uint32_t model)
 static bool offcore_unnamed(uint32_t model)
 {
 	return model == PMUCTL_MODEL_GNR || model == PMUCTL_MODEL_ADL_GLC ||
-	       model == PMUCTL_MODEL_ADL_GRT || model == PMUCTL_MODEL_SRF;
+	       model == PMUCTL_MODEL_ADL_GRT || model == PMUCTL_MODEL_SRF ||
+	       model == PMUCTL_MODEL_LNL_LNC || model == PMUCTL_MODEL_LNL_SKT;
 }
 
 /* Offcore responses count nothing on the emulated PMU. */

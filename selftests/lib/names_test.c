@@ -247,6 +247,8 @@ static const struct {
 	{ PMUCTL_MODEL_ADL_GLC, "adl_glc", "ix86arch" },
 	{ PMUCTL_MODEL_ADL_GRT, "adl_grt", "ix86arch" },
 	{ PMUCTL_MODEL_SRF, "srf", "ix86arch" },
+	{ PMUCTL_MODEL_LNL_LNC, "lnl_lnc", "ix86arch" },
+	{ PMUCTL_MODEL_LNL_SKT, "lnl_skt", "ix86arch" },
 };
 
 TEST(model_names)
@@ -265,7 +267,7 @@ TEST(model_names)
 TEST(unknown_model)
 {
 	/* past the last model the header names */
-	const uint32_t codes[] = { PMUCTL_MODEL_SRF + 1, 100, UINT32_MAX };
+	const uint32_t codes[] = { PMUCTL_MODEL_LNL_SKT + 1, 100, UINT32_MAX };
 
 	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
 		EXPECT_STREQ("none", pmuctl_model_name(codes[i]));

@@ -90,6 +90,8 @@ FIXTURE_VARIANT_ADD(resolve, gnr) { PMUCTL_MODEL_GNR, "gnr", true };
 FIXTURE_VARIANT_ADD(resolve, adl_glc) { PMUCTL_MODEL_ADL_GLC, "adl_glc", true };
 FIXTURE_VARIANT_ADD(resolve, adl_grt) { PMUCTL_MODEL_ADL_GRT, "adl_grt", true };
 FIXTURE_VARIANT_ADD(resolve, srf) { PMUCTL_MODEL_SRF, "srf", true };
+FIXTURE_VARIANT_ADD(resolve, lnl_lnc) { PMUCTL_MODEL_LNL_LNC, "lnl_lnc", true };
+FIXTURE_VARIANT_ADD(resolve, lnl_skt) { PMUCTL_MODEL_LNL_SKT, "lnl_skt", true };
 FIXTURE_VARIANT_ADD(resolve, arch) { PMUCTL_MODEL_ARCH, "arch", false };
 
 #define MAX_STRS	(PMUCTL_NELEM_G * PMUCTL_NELEM_P + PMUCTL_NELEM_O)

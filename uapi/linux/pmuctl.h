@@ -171,6 +171,8 @@ struct pmuctl_event {
 #define PMUCTL_MODEL_ADL_GLC	9	/* Golden/Raptor Cove of Alder/Raptor Lake (P-cores only) */
 #define PMUCTL_MODEL_ADL_GRT	10	/* Gracemont (Alder Lake-N; the E-core of Alder Lake) */
 #define PMUCTL_MODEL_SRF	11	/* Crestmont (Sierra Forest, Grand Ridge) */
+#define PMUCTL_MODEL_LNL_LNC	12	/* Lion Cove: Lunar Lake's and Arrow Lake-S's P-core */
+#define PMUCTL_MODEL_LNL_SKT	13	/* Skymont: Lunar Lake's and Arrow Lake-S's E-core */
 
 /*
  * pmuctl_caps.flags
