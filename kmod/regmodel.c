@@ -48,7 +48,7 @@
 static char *regmodel_caps = "auto";
 module_param(regmodel_caps, charp, 0444);
 MODULE_PARM_DESC(regmodel_caps,
-		 "register model PMU: knm (v3, 2x40-bit generic), knm4 (v3, 4 generic), skl (v4, 4x48-bit), icx (v5, 8x48-bit, 4 fixed, AnyThread deprecated), spr (as icx), skl-tfa (skl with TSX force abort), skl-v6 (skl reporting perfmon v6), v6x (perfmon v6 with leaf 23H: 10 generic counters, UMASK2, EQ), hybrid (skl with the hybrid bit and no core type), adl (hybrid Alder Lake: even CPUs Golden Cove, odd Gracemont), mtl (hybrid Meteor Lake through leaf 23H: even Redwood Cove, odd Crestmont), wide (v4, 32 generic, as a hypervisor may report), auto (from the CPU model)");
+		 "register model PMU: knm (v3, 2x40-bit generic), knm4 (v3, 4 generic), skl (v4, 4x48-bit), icx (v5, 8x48-bit, 4 fixed, AnyThread deprecated), spr (as icx), skl-tfa (skl with TSX force abort), skl-v6 (skl reporting perfmon v6), v6x (perfmon v6 with leaf 23H: 10 generic counters, UMASK2, EQ), hybrid (skl with the hybrid bit and no core type), adl (hybrid Alder Lake: even CPUs Golden Cove, odd Gracemont), mtl (hybrid Meteor Lake through leaf 23H: even Redwood Cove, odd Crestmont), lnl (hybrid Lunar Lake, perfmon v6: even Lion Cove, odd Skymont), wide (v4, 32 generic, as a hypervisor may report), auto (from the CPU model)");
 
 static bool regmodel_drop_writes;
 module_param(regmodel_drop_writes, bool, 0444);
@@ -122,6 +122,28 @@ static const struct rm_caps rm_mtl_e = {
 };
 
 /*
+ * Lunar Lake (6/0xbd/1, selftests/core/caps_test.c's dump): perfmon v6,
+ * Lion Cove 10 generic counters and fixed 0-3, Skymont 8 and fixed 0-2 and
+ * 4-6, both from leaf 23H, both with UMASK2 and EQ.  Their counters past
+ * the legacy 8 generic and fixed 0-3 answer at their v6 addresses only.
+ */
+static const struct rm_caps rm_lnl_p = {
+	.name = "lnl-p", .version = 6, .nr_gp = 10, .gp_width = 48,
+	.nr_fixed = 4, .fixed_width = 48, .perf_capabilities = PERF_CAP_FW_WRITE,
+	.fixed_bitmap = 0xf, .any_deprecated = true, .leaf1a_eax = 0x40000003,
+	.leaf23_eax = 0xb, .leaf23_ebx = 0x3, .leaf23_1_eax = 0x3ff,
+	.leaf23_1_ebx = 0xf,
+};
+
+static const struct rm_caps rm_lnl_e = {
+	.name = "lnl-e", .version = 6, .nr_gp = 8, .gp_width = 48,
+	.nr_fixed = 3, .fixed_width = 48, .perf_capabilities = PERF_CAP_FW_WRITE,
+	.fixed_bitmap = 0x77, .any_deprecated = true, .leaf1a_eax = 0x20000003,
+	.leaf23_eax = 0xf, .leaf23_ebx = 0x3, .leaf23_1_eax = 0xff,
+	.leaf23_1_ebx = 0x77,
+};
+
+/*
  * The PMUs the rig models (FACTS 1 and 4; KNM's 4 counters: its man page).
  * icx and spr: CPUID.0AH of a Xeon Ice Lake-SP (family 6 model 0x6a,
  * InstLatx64 GenuineIntel00606A6_ICX_04_CPUID.txt) and of a Sapphire Rapids
@@ -176,6 +198,11 @@ static const struct rm_caps rm_models[] = {
 	  .leaf7_edx = CPUID7_EDX_HYBRID, .fixed_bitmap = 0x7,
 	  .any_deprecated = true, .leaf1_eax = 0x000a06a4,
 	  .type = { &rm_mtl_p, &rm_mtl_e }, .leaf7_1_eax = 0x40400910 },
+	{ .name = "lnl", .version = 6, .nr_gp = 8, .gp_width = 48, .nr_fixed = 3,
+	  .fixed_width = 48, .perf_capabilities = PERF_CAP_FW_WRITE,
+	  .leaf7_edx = CPUID7_EDX_HYBRID, .fixed_bitmap = 0x7,
+	  .any_deprecated = true, .nr_events = 8, .leaf1_eax = 0x000b06d1,
+	  .type = { &rm_lnl_p, &rm_lnl_e }, .leaf7_1_eax = 0x44c009d7 },
 	/* More generic counters than the legacy ranges hold (FACTS 6). */
 	{ "wide", 4, 32, 48, 3, 48, PERF_CAP_FW_WRITE },
 };
@@ -304,7 +331,8 @@ static enum rm_kind rm_counter(const struct rm_caps *rc, u32 msr, u32 *i)
 		*i = msr - MSR_IA32_PMC0;
 		return RM_A_PMC;
 	}
-	if (msr >= fixed && rm_fixed_present(rc, msr - fixed)) {
+	if (msr >= fixed && msr < fixed + (rc->version >= 6 ? 4 : PMUCTL_MAX_FIXED) &&
+	    rm_fixed_present(rc, msr - fixed)) {
 		*i = msr - fixed;
 		return RM_FIXED;
 	}
@@ -498,7 +526,7 @@ static int rm_cpuid(struct pmuctl_cpuid *id)
 	if (!rm && !strcmp(regmodel_caps, "auto"))
 		rm = rm_auto(id->leaf1_eax);
 	if (!rm) {
-		pr_err("regmodel_caps=%s: not one of knm, knm4, skl, icx, spr, skl-tfa, skl-v6, v6x, hybrid, adl, mtl, wide, auto\n",
+		pr_err("regmodel_caps=%s: not one of knm, knm4, skl, icx, spr, skl-tfa, skl-v6, v6x, hybrid, adl, mtl, lnl, wide, auto\n",
 		       regmodel_caps);
 		return -EINVAL;
 	}
@@ -578,8 +606,9 @@ static int rm_regs_show(struct seq_file *m, void *unused)
 				    MSR_ARCH_PERFMON_PERFCTR0 + i, r.pmc[i]);
 		for (i = 0; i < PMUCTL_MAX_FIXED; i++)
 			if (rm_fixed_present(rc, i))
-				rm_show_reg(m, cpu, MSR_ARCH_PERFMON_FIXED_CTR0 + i,
-					    r.fixed[i]);
+				rm_show_reg(m, cpu, rc->version >= 6 && i >= 4 ?
+					    RM_V6_FX0_CTR + RM_V6_STEP * i :
+					    MSR_ARCH_PERFMON_FIXED_CTR0 + i, r.fixed[i]);
 		rm_show_reg(m, cpu, MSR_ARCH_PERFMON_FIXED_CTR_CTRL, r.fixed_ctrl);
 		rm_show_reg(m, cpu, MSR_CORE_PERF_GLOBAL_CTRL, r.global_ctrl);
 		for (i = 0; t && i < t->model->nr_xregs; i++)

@@ -941,6 +941,78 @@ static unsigned long log_writes(void)
 }
 
 /*
+ * Lunar Lake (6/0xbd, perfmon v6): Lion Cove's 10 generic counters and
+ * Skymont's fixed counters 0-2 and 4-6 from leaf 23H, their models
+ * lnl_lnc and lnl_skt.  Skymont's TOPDOWN_BAD_SPECULATION.ALL (Intel's
+ * 0x0500) goes on fixed counter 4, which exists only at its v6 address
+ * (IA32_PMC_FX4_CTR 0x1990: the register model faults 0x30d); Lion Cove
+ * takes ten branches events and a umask2 event.  On Linux 6.11+ fixed
+ * counter 2 is withheld on both types (perf's sentinel's place).
+ */
+#define MSR_V6_CTR(i)	(0x1900 + 4 * (i))
+#define MSR_V6_CFG_A(i)	(0x1901 + 4 * (i))
+#define MSR_V6_FX_CTR(i)	(0x1980 + 4 * (i))
+#define FIXED_USR_NIBBLE	0x2ULL
+
+TEST_F(reload, hybrid_lunar_lake_v6_counters_past_the_legacy_ranges)
+{
+	bool w2 = kernel_6_11_or_later();
+	const struct hyb_type want[2] = {
+		{ PMUCTL_MODEL_LNL_LNC, 10, 0x40, w2 ? 0xb : 0xf, 3 },
+		{ PMUCTL_MODEL_LNL_SKT, 8, 0x20, w2 ? 0x73 : 0x77, 3 },
+	};
+	struct pmuctl_event ev[10], td;
+	struct pmuctl_program p;
+	const char *why = hybrid_unfit();
+	unsigned long long v = 0;
+	unsigned long from;
+	struct pregs rg;
+	char *log;
+	int fd, ret, i;
+
+	if (why)
+		SKIP(return, "%s", why);
+	ret = load_variant(self, "lnl", "");
+	ASSERT_EQ(0, ret) TH_LOG("insmod regmodel_caps=lnl: %s", strerror(-ret));
+	fd = self->fd = dev_open();
+	ASSERT_LE(0, fd);
+	expect_types(_metadata, fd, want);
+
+	/* Skymont: fixed counter 4 at 0x1990 */
+	td = ev_make(0x0500 | USR, 0, 0);
+	from = log_writes();
+	ret = dev_program(fd, &td, 1, 0x2, &p);
+	ASSERT_EQ(0, ret) TH_LOG("reason %u", p.err_reason);
+	EXPECT_EQ((__u32)(PMUCTL_COUNTER_FIXED | 4), td.counter);
+	EXPECT_EQ(0, dev_ctl(fd, PMUCTL_IOC_START));
+	ASSERT_EQ(0, regs_read(&rg));
+	EXPECT_U64(FIXED_USR_NIBBLE << 16, regs_get(&rg, 1, MSR_FIXED_CTRL) & (0xfULL << 16));
+	EXPECT_U64(1ULL << 36, regs_get(&rg, 1, MSR_GLOBAL_CTRL) & (1ULL << 36));
+	log = slurp(DBG_DIR "/log");
+	ASSERT_NE(NULL, log);
+	EXPECT_LE(0, log_first(log, from, 1, MSR_V6_FX_CTR(4), &v));
+	EXPECT_EQ(-1, log_first(log, from, 1, MSR_FIXED_CTR(4), &v));
+	free(log);
+	EXPECT_EQ(0, dev_ctl(fd, PMUCTL_IOC_RELEASE));
+
+	/* Lion Cove: ten generic counters, and a umask2 event (its table's) */
+	for (i = 0; i < 10; i++)
+		ev[i] = ev_make(EV_BR | USR, 0, GONLY);
+	ev[9] = ev_make(0x01c4 | USR | (1ULL << PMUCTL_CFG_UMASK2_SHIFT), 0, GONLY);
+	ret = dev_program(fd, ev, 10, 0x1, &p);
+	ASSERT_EQ(0, ret) TH_LOG("reason %u index %u", p.err_reason, p.err_index);
+	EXPECT_EQ(0, dev_ctl(fd, PMUCTL_IOC_START));
+	ASSERT_EQ(0, regs_read(&rg));
+	EXPECT_U64(0x01c4 | USR | PMUCTL_CFG_EN | (1ULL << PMUCTL_CFG_UMASK2_SHIFT),
+		   regs_get(&rg, 0, MSR_V6_CFG_A(ev[9].counter)));
+	EXPECT_U64(0x3ff, regs_get(&rg, 0, MSR_GLOBAL_CTRL) & 0x3ff);
+	EXPECT_EQ(0, dev_ctl(fd, PMUCTL_IOC_RELEASE));
+	close(fd);
+	self->fd = -1;
+	EXPECT_EQ(0, state_wait_clean(1000));
+}
+
+/*
  * Perfmon v6 [SDM vol. 3B, "Performance Monitoring Version 6"]: generic
  * counter i at 0x1900 + 4i, its event select at 0x1901 + 4i.  The v6x
  * preset has 10 generic counters (leaf 0AH 8, leaf 23H 10, as Lion Cove)
@@ -950,8 +1022,6 @@ static unsigned long log_writes(void)
  * intact, and the release clears them.  skl-v6 (no leaf 23H) refuses
  * UMASK2 and EQ with their own reasons and changes nothing.
  */
-#define MSR_V6_CTR(i)	(0x1900 + 4 * (i))
-#define MSR_V6_CFG_A(i)	(0x1901 + 4 * (i))
 
 TEST_F(reload, perfmon_v6_addresses_counters_past_the_legacy_8)
 {
