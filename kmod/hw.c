@@ -795,11 +795,33 @@ static struct perf_event_attr hw_sentinel_attr = {
 };
 
 /*
- * Put @cpu's sentinel on: 0 once it is ACTIVE on fixed counter 2, or where
- * perf has no core PMU (the register model: nothing to keep off); -EBUSY
- * when perf holds the CPU's PMU already (a pinned event: the NMI watchdog
- * by default), -EOPNOTSUPP when perf put it elsewhere, or -errno.  On
- * failure the event stays in pc->sentinel for hw_sentinel_off().
+ * The other events of perf's core PMU in the sentinel's CPU context,
+ * counting or not [LNX 6.2+: struct perf_event_pmu_context.nr_events,
+ * every event list_add_event() put there, disabled and ERROR ones too].
+ * One created before the sentinel and enabled later (perf stat -a
+ * --delay, a watchdog toggled back on) would be scheduled ahead of it,
+ * pinned groups going in creation order, and share pmuctl's counters:
+ * where there is one, the sentinel does not count as keeping perf off.
+ * Events created after the sentinel never get on (group_can_go_on()).
+ * Before 6.11 (no v6 MSR names) the sentinel is never used.
+ */
+static unsigned int hw_sentinel_neighbours(const struct perf_event *ev)
+{
+#ifdef MSR_IA32_PMC_V6_GP0_CTR
+	return READ_ONCE(ev->pmu_ctx->nr_events) - 1;
+#else
+	return 0;
+#endif
+}
+
+/*
+ * Put @cpu's sentinel on: 0 once it is ACTIVE on fixed counter 2 with no
+ * other event of perf's on that CPU's core PMU, or where perf has no core
+ * PMU (the register model: nothing to keep off); -EBUSY when perf holds
+ * the CPU's PMU already (a pinned event: the NMI watchdog by default) or
+ * has any other CPU-wide event there, enabled or not; -EOPNOTSUPP when
+ * perf put it elsewhere, or -errno.  On failure the event stays in
+ * pc->sentinel for hw_sentinel_off().
  * Context: the hotplug lock (read, or the CPU's own online callback).
  */
 static int hw_sentinel_on(u32 cpu)
@@ -819,6 +841,8 @@ static int hw_sentinel_on(u32 cpu)
 		return -EBUSY;
 	if (ev->hw.idx != INTEL_PMC_IDX_FIXED_REF_CYCLES)
 		return -EOPNOTSUPP;
+	if (hw_sentinel_neighbours(ev))
+		return -EBUSY;
 	return 0;
 }
 
@@ -851,7 +875,7 @@ static int hw_sentinels_on(void)
 		if (ret) {
 			hw_sentinels_off();
 			if (ret == -EBUSY)
-				pr_info_ratelimited("cpu %u: perf holds the PMU; the NMI watchdog does by default: sysctl kernel.nmi_watchdog=0\n",
+				pr_info_ratelimited("cpu %u: perf has events on the PMU (the NMI watchdog by default: sysctl kernel.nmi_watchdog=0; or a CPU-wide event, enabled or not)\n",
 						    cpu);
 			else
 				pr_warn_ratelimited("cpu %u: perf cannot be kept off the perfmon v6 PMU (%d)\n",

@@ -92,7 +92,7 @@ static const struct reason_desc reasons[] = {
 
 	/* the device */
 	R(PERF_BUSY,
-	  "perf holds the PMU counters (the NMI watchdog does by default): run 'sysctl kernel.nmi_watchdog=0' and stop other perf users"),
+	  "perf holds the PMU counters (the NMI watchdog does by default), or on a perfmon v6 PMU under Linux 6.11+ has any CPU-wide event there, enabled or not: run 'sysctl kernel.nmi_watchdog=0' and stop other perf users"),
 	R(BAD_CPU,
 	  "the CPU set is empty or names a CPU this machine cannot have: give existing CPU numbers"),
 	R(CPU_NOT_ALLOWED,

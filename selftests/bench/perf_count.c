@@ -14,6 +14,12 @@
  *   Prints the count, a plain integer, on stdout.  Exit 0; 1 when the
  *   event cannot be opened or COMMAND cannot run or does not exit 0 (the
  *   count is printed all the same when there is one).
+ * usage: perf-count -C CPU -- COMMAND [ARGS]...
+ *   Opens a CPU-wide event on CPU (PERF_COUNT_HW_INSTRUCTIONS, user mode,
+ *   pinned and disabled: it exists on CPU's core PMU and never counts, as
+ *   "perf stat -a --delay" leaves its events before it enables them), runs
+ *   COMMAND while the event is held, then closes it.  Exit status:
+ *   COMMAND's; 1 when the event cannot be opened.
  * usage: perf-count --emulated
  *   Exit 0 iff this CPU is QEMU TCG with the emulated PMU (scripts/vm/qemu/pmu-spec.md:
  *   CPUID 0x40000000 EBX,ECX,EDX = "TCGTCGTCGTCG" and CPUID.0AH:EAX[7:0]
@@ -39,8 +45,50 @@
 static int usage(void)
 {
 	fprintf(stderr, "usage: perf-count [-k] -- COMMAND [ARGS]...\n"
+		"       perf-count -C CPU -- COMMAND [ARGS]...\n"
 		"       perf-count --emulated\n");
 	return 2;
+}
+
+/* -C CPU: hold a disabled pinned CPU-wide event while @argv runs. */
+static int hold_cpu_event(int cpu, char **argv)
+{
+	struct perf_event_attr attr;
+	int st = 0;
+	pid_t pid;
+	long fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.size = sizeof(attr);
+	attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+	attr.disabled = 1;
+	attr.pinned = 1;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	fd = syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "perf-count: perf_event_open(instructions, cpu %d): %s\n",
+			cpu, strerror(errno));
+		return 1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		perror("perf-count: fork");
+		return 1;
+	}
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		fprintf(stderr, "perf-count: cannot run '%s': %s\n", argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) != pid) {
+		perror("perf-count: waitpid");
+		return 1;
+	}
+	close((int)fd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
 }
 
 int main(int argc, char **argv)
@@ -58,6 +106,14 @@ int main(int argc, char **argv)
 
 		printf("%s\n", e ? "emulated PMU (QEMU TCG)" : "not QEMU TCG's emulated PMU");
 		return e ? 0 : 1;
+	}
+	if (argc >= 5 && !strcmp(argv[1], "-C") && !strcmp(argv[3], "--")) {
+		char *end;
+		long cpu = strtol(argv[2], &end, 10);
+
+		if (*end || end == argv[2] || cpu < 0)
+			return usage();
+		return hold_cpu_event((int)cpu, argv + 4);
 	}
 	if (i < argc && !strcmp(argv[i], "-k")) {
 		kernel = true;

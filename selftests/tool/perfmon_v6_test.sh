@@ -54,7 +54,16 @@
 #                            instructions counting exactly; an event with
 #                            a second unit mask is refused by the generic
 #                            model (NOT_ARCHITECTURAL: this guest's model
-#                            has no table; reload_test programs one).
+#                            has no table; reload_test programs one);
+#   perf_cpu_event_refuses_pmuctl
+#                            while perf holds a pinned CPU-wide event on
+#                            CPU 0, disabled (perf-count -C 0: as "perf
+#                            stat -a --delay" before it enables its
+#                            events), pmuctl stat -C 0 is refused with
+#                            PERF_BUSY: on 6.11+ such an event, enabled
+#                            later, would be scheduled ahead of pmuctl's
+#                            sentinel; on 6.1 it holds the reservation.
+#                            Without it, the same count is exact.
 #
 # busybox sh (POSIX); the tool is $PMUCTL (default pmuctl in PATH),
 # workload and perf-count are in PATH (the rig's -x).  One SKIP without
@@ -66,7 +75,7 @@ if ! grep -q '^model[[:space:]]*: 153$' /proc/cpuinfo; then
 	echo "1..0 # SKIP not the rig's PerfmonV6 guest (family 6 model 153)"
 	exit 0
 fi
-echo "1..9"
+echo "1..10"
 N=1000000
 want=$(expected "$N")
 # Linux 6.11 and later address a v6 PMU at 0x1900+ (commit 149fd4712bcd).
@@ -199,4 +208,14 @@ run "$PMUCTL" stat -x, -e "$u2" -- workload "$N"
 [ "$rc" != 0 ] && grep -q NOT_ARCHITECTURAL "$tmp/err" ||
 	{ fail "umask2 on the generic model: want NOT_ARCHITECTURAL"; show; }
 result umask2_and_eq
+
+run perf-count -C 0 -- "$PMUCTL" stat -x, -C 0 -e instructions:u -- workload "$N"
+if [ "$rc" = 0 ] || ! grep -q PERF_BUSY "$tmp/err"; then
+	fail "under perf's disabled CPU-wide event on CPU 0: want a PERF_BUSY refusal"
+	show
+fi
+run "$PMUCTL" stat -x, -e instructions:u -- workload "$N"
+[ "$rc" = 0 ] && [ "$(csv_value instructions:u)" = "$want" ] ||
+	{ fail "perf's event closed: want $want"; show; }
+result perf_cpu_event_refuses_pmuctl
 [ "$failed" = 0 ]

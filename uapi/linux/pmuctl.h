@@ -778,8 +778,11 @@ enum pmuctl_reason {
 	 * off the PMU of every online CPU, while any group is held, with an
 	 * exclusive pinned perf event of its own on fixed counter 2 (which
 	 * no group gets meanwhile); PERF_BUSY when perf's own pinned events
-	 * (the NMI watchdog) keep it off, this reason when perf cannot place
-	 * it (no fixed counter 2) or refuses it otherwise (the log says why).
+	 * (the NMI watchdog) keep it off, or when any other CPU-wide event of
+	 * perf's exists on a CPU's core PMU, enabled or not (one created
+	 * before pmuctl's and enabled later would be scheduled ahead of it);
+	 * this reason when perf cannot place it (no fixed counter 2) or
+	 * refuses it otherwise (the log says why).
 	 */
 	PMUCTL_R_PERF_UNMANAGED = 39,
 	/*
