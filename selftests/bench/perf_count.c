@@ -50,6 +50,15 @@ static int usage(void)
 	return 2;
 }
 
+/* In the child: run @argv, or say why not. */
+static void __attribute__((noreturn)) run_command(char **argv)
+{
+	execvp(argv[0], argv);
+	fprintf(stderr, "perf-count: cannot run '%s': %s\n", argv[0],
+		strerror(errno));
+	_exit(127);
+}
+
 /* -C CPU: hold a disabled pinned CPU-wide event while @argv runs. */
 static int hold_cpu_event(int cpu, char **argv)
 {
@@ -77,12 +86,8 @@ static int hold_cpu_event(int cpu, char **argv)
 		perror("perf-count: fork");
 		return 1;
 	}
-	if (pid == 0) {
-		execvp(argv[0], argv);
-		fprintf(stderr, "perf-count: cannot run '%s': %s\n", argv[0],
-			strerror(errno));
-		_exit(127);
-	}
+	if (pid == 0)
+		run_command(argv);
 	if (waitpid(pid, &st, 0) != pid) {
 		perror("perf-count: waitpid");
 		return 1;
@@ -137,10 +142,7 @@ int main(int argc, char **argv)
 		close(go[1]);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);	/* the parent gave up */
-		execvp(argv[i], argv + i);
-		fprintf(stderr, "perf-count: cannot run '%s': %s\n", argv[i],
-			strerror(errno));
-		_exit(127);
+		run_command(argv + i);
 	}
 	close(go[0]);
 
