@@ -207,14 +207,19 @@ static int hw_wr(u32 msr, u64 val)
 	return pmuctl_pmu.be->write(msr, val);
 }
 
+/* Is the PMU addressed in the v6 range (leaf 0AH: one version for all types)? */
+static bool hw_v6(void)
+{
+	return pmuctl_pmu.version >= 6;
+}
+
 /*
  * Generic counters pmuctl addresses on a CPU: never past the legacy 8
  * before perfmon v6 (the caps are clamped; this is the last guard).
  */
 static u32 hw_nr_gp(const struct pmuctl_pcpu *pc)
 {
-	return pmuctl_pmu.version >= 6 ? min_t(u32, pc->t->caps.nr_gp, PMUCTL_MAX_GP) :
-					 min_t(u32, pc->t->caps.nr_gp, HW_LEGACY_GP);
+	return min_t(u32, pc->t->caps.nr_gp, hw_v6() ? PMUCTL_MAX_GP : HW_LEGACY_GP);
 }
 
 /* Every counter register a CPU's PMU has and pmuctl may address. */
@@ -279,7 +284,7 @@ const struct pmuctl_type *pmuctl_first_type(void)
 /* The register of a counter index: v6's address on a v6 PMU. */
 static u32 counter_msr(u32 idx)
 {
-	bool v6 = pmuctl_pmu.version >= 6;
+	bool v6 = hw_v6();
 
 	if (idx >= PMUCTL_IDX_METRIC)
 		return MSR_PERF_METRICS;
@@ -293,8 +298,8 @@ static u32 counter_msr(u32 idx)
 /* The event select of generic counter @i. */
 static u32 evtsel_msr(u32 i)
 {
-	return pmuctl_pmu.version >= 6 ? HW_V6_GP0_CFG_A + HW_V6_STEP * i :
-					 MSR_ARCH_PERFMON_EVENTSEL0 + i;
+	return hw_v6() ? HW_V6_GP0_CFG_A + HW_V6_STEP * i :
+			 MSR_ARCH_PERFMON_EVENTSEL0 + i;
 }
 
 /*
@@ -305,7 +310,7 @@ static u32 evtsel_msr(u32 i)
  */
 static int hw_put_count(const struct pmuctl_pcpu *pc, u32 idx, u64 val)
 {
-	if (idx < PMUCTL_IDX_FIXED && pmuctl_pmu.version >= 6)
+	if (idx < PMUCTL_IDX_FIXED && hw_v6())
 		return hw_wr(counter_msr(idx), val);
 	if (idx < PMUCTL_IDX_FIXED &&
 	    (pc->t->caps.flags & PMUCTL_CAP_FULL_WIDTH_WRITE))
@@ -772,7 +777,7 @@ static void hw_perf_release(void)
  */
 static bool hw_perf_v6(void)
 {
-	return pmuctl_pmu.version >= 6 && PERF_V6_UNRESERVED;
+	return hw_v6() && PERF_V6_UNRESERVED;
 }
 
 /*
@@ -1465,8 +1470,7 @@ void pmuctl_hw_task_in(const struct pmuctl_tgroup *g, const u64 *val,
 {
 	struct pmuctl_pcpu *pc = this_cpu_ptr(pmuctl_pcpu);
 	const struct pmuctl_model *m = pc->t->model;
-	bool fw = (pc->t->caps.flags & PMUCTL_CAP_FULL_WIDTH_WRITE) ||
-		  pmuctl_pmu.version >= 6;
+	bool fw = (pc->t->caps.flags & PMUCTL_CAP_FULL_WIDTH_WRITE) || hw_v6();
 	u64 fixed = pc->tk_fixed, v;
 	u32 i;
 
