@@ -293,10 +293,22 @@ static int rm_xreg(u32 cpu, u32 msr)
 
 enum rm_kind { RM_OTHER, RM_EVTSEL, RM_PMC, RM_A_PMC, RM_FIXED };
 
+/* The generic counters @rc's legacy ranges hold. */
+static u32 rm_legacy_gp(const struct rm_caps *rc)
+{
+	return rc->version >= 6 ? min_t(u32, rc->nr_gp, PMUCTL_LEGACY_GP) : rc->nr_gp;
+}
+
+/* The fixed counters below this number @rc's legacy range may hold. */
+static u32 rm_legacy_fixed(const struct rm_caps *rc)
+{
+	return rc->version >= 6 ? PMUCTL_LEGACY_FIXED : PMUCTL_MAX_FIXED;
+}
+
 /* The counter register @msr of @rc: its kind and *@i, or RM_OTHER. */
 static enum rm_kind rm_counter(const struct rm_caps *rc, u32 msr, u32 *i)
 {
-	u32 legacy = rc->version >= 6 ? min_t(u32, rc->nr_gp, 8) : rc->nr_gp;
+	u32 legacy = rm_legacy_gp(rc);
 	u32 fixed = MSR_ARCH_PERFMON_FIXED_CTR0;
 
 	if (rc->version >= 6 && msr >= RM_V6_GP0_CTR &&
@@ -331,7 +343,7 @@ static enum rm_kind rm_counter(const struct rm_caps *rc, u32 msr, u32 *i)
 		*i = msr - MSR_IA32_PMC0;
 		return RM_A_PMC;
 	}
-	if (msr >= fixed && msr < fixed + (rc->version >= 6 ? 4 : PMUCTL_MAX_FIXED) &&
+	if (msr >= fixed && msr < fixed + rm_legacy_fixed(rc) &&
 	    rm_fixed_present(rc, msr - fixed)) {
 		*i = msr - fixed;
 		return RM_FIXED;
@@ -536,9 +548,8 @@ static int rm_cpuid(struct pmuctl_cpuid *id)
 	if (rm->leaf1_eax && (id->leaf1_eax & 0xfff0ff0) != (rm->leaf1_eax & 0xfff0ff0))
 		id->leaf1_eax = rm->leaf1_eax;
 	/* Leaf 0AH holds what the legacy ranges do; leaf 23H the rest. */
-	id->leafa_eax = rm->version |
-			(rm->version >= 6 ? min_t(u32, rm->nr_gp, 8) : rm->nr_gp) << 8 |
-			rm->gp_width << 16 | (rm->nr_events ? rm->nr_events : 7) << 24;
+	id->leafa_eax = rm->version | rm_legacy_gp(rm) << 8 | rm->gp_width << 16 |
+			(rm->nr_events ? rm->nr_events : 7) << 24;
 	id->leafa_ebx = 0;
 	id->leafa_ecx = rm->version >= 5 ? rm->fixed_bitmap : 0;
 	id->leafa_edx = rm->nr_fixed | rm->fixed_width << 5;
@@ -597,16 +608,16 @@ static int rm_regs_show(struct seq_file *m, void *unused)
 
 		/* At the legacy addresses; a v6 preset's counters past 8 at theirs. */
 		for (i = 0; i < rc->nr_gp; i++)
-			rm_show_reg(m, cpu, rc->version >= 6 && i >= 8 ?
+			rm_show_reg(m, cpu, i >= rm_legacy_gp(rc) ?
 				    RM_V6_GP0_CTR + RM_V6_STEP * i + 1 :
 				    MSR_ARCH_PERFMON_EVENTSEL0 + i, r.evtsel[i]);
 		for (i = 0; i < rc->nr_gp; i++)
-			rm_show_reg(m, cpu, rc->version >= 6 && i >= 8 ?
+			rm_show_reg(m, cpu, i >= rm_legacy_gp(rc) ?
 				    RM_V6_GP0_CTR + RM_V6_STEP * i :
 				    MSR_ARCH_PERFMON_PERFCTR0 + i, r.pmc[i]);
 		for (i = 0; i < PMUCTL_MAX_FIXED; i++)
 			if (rm_fixed_present(rc, i))
-				rm_show_reg(m, cpu, rc->version >= 6 && i >= 4 ?
+				rm_show_reg(m, cpu, i >= rm_legacy_fixed(rc) ?
 					    RM_V6_FX0_CTR + RM_V6_STEP * i :
 					    MSR_ARCH_PERFMON_FIXED_CTR0 + i, r.fixed[i]);
 		rm_show_reg(m, cpu, MSR_ARCH_PERFMON_FIXED_CTR_CTRL, r.fixed_ctrl);
