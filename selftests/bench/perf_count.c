@@ -59,6 +59,19 @@ static void __attribute__((noreturn)) run_command(char **argv)
 	_exit(127);
 }
 
+/* Instructions in user mode (@kernel: kernel mode), created disabled. */
+static void instructions_attr(struct perf_event_attr *attr, bool kernel)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->type = PERF_TYPE_HARDWARE;
+	attr->size = sizeof(*attr);
+	attr->config = PERF_COUNT_HW_INSTRUCTIONS;
+	attr->disabled = 1;
+	attr->exclude_kernel = !kernel;
+	attr->exclude_user = kernel;
+	attr->exclude_hv = 1;
+}
+
 /* -C CPU: hold a disabled pinned CPU-wide event while @argv runs. */
 static int hold_cpu_event(int cpu, char **argv)
 {
@@ -67,14 +80,8 @@ static int hold_cpu_event(int cpu, char **argv)
 	pid_t pid;
 	long fd;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.type = PERF_TYPE_HARDWARE;
-	attr.size = sizeof(attr);
-	attr.config = PERF_COUNT_HW_INSTRUCTIONS;
-	attr.disabled = 1;
+	instructions_attr(&attr, false);
 	attr.pinned = 1;
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
 	fd = syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0) {
 		fprintf(stderr, "perf-count: perf_event_open(instructions, cpu %d): %s\n",
@@ -146,16 +153,9 @@ int main(int argc, char **argv)
 	}
 	close(go[0]);
 
-	memset(&attr, 0, sizeof(attr));
-	attr.type = PERF_TYPE_HARDWARE;
-	attr.size = sizeof(attr);
-	attr.config = PERF_COUNT_HW_INSTRUCTIONS;
-	attr.disabled = 1;
+	instructions_attr(&attr, kernel);
 	attr.enable_on_exec = 1;
 	attr.inherit = 1;
-	attr.exclude_kernel = !kernel;
-	attr.exclude_user = kernel;
-	attr.exclude_hv = 1;
 	fd = syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0) {
 		fprintf(stderr, "perf-count: perf_event_open(instructions): %s\n",
