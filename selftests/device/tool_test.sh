@@ -430,10 +430,19 @@ watch_json_parses() {
 # file is whole (# EOF) and no FILE.tmp is left.  Python's parser reads it
 # on the host (selftests/tool/watch_prom.sh); here the lines themselves.
 watch_openmetrics_file_holds_the_count_since_start() {
-	(wait_held 0 && sleep 0.5 && echo "0 $MSR_FIXED0 500" >$REGS) &
+	# The preset goes in once the file exists: watch writes it after its
+	# first interval, so it has RESET and read by then (a fixed half
+	# second after the hold once gave 0 on the debug kernel, in CI).
+	rm -f "$tmp/pmuctl.prom"
+	(i=0
+	 while [ ! -e "$tmp/pmuctl.prom" ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	 done
+	 [ -e "$tmp/pmuctl.prom" ] && echo "0 $MSR_FIXED0 500" >$REGS) &
 	writer=$!
 	run watch --format openmetrics -o "$tmp/pmuctl.prom" -e instruction_retired:u -I 300 -n 4
-	wait $writer || fail "the writer never saw watch hold CPU 0's counter"
+	wait $writer || fail "the writer never saw watch's first file"
 	expect_rc 0
 	[ -s "$tmp/out" ] && fail "stdout is not empty"
 	[ -e "$tmp/pmuctl.prom.tmp" ] && fail "pmuctl.prom.tmp was left"
