@@ -17,12 +17,12 @@
  * A notifier lives on its task's list, which only the task itself may
  * change: a revoke (RELEASE, close, from any thread or process) marks the
  * grant inactive and makes the CPU running the thread drop PCE in the
- * release's cross-CPU wave (pmuctl_grant_revoke_prepare(), hw.c); the
+ * release's cross-CPU wave (pmuctl_grant_revoke_prepare(), wave.c, pool.c); the
  * notifier is unregistered and freed in the thread's own context, at its
  * next pmuctl ioctl or close, and at its exit (a sched_process_exit probe).
  * A registered notifier holds a module reference, so its code stays.
  *
- * Policy: the module parameter rdpmc (main.c), read at grant time.
+ * Policy: the module parameter rdpmc (param.c), read at grant time.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -58,6 +58,7 @@
  *		task-scope session: rdpmc would show them)
  * @pce_set:	CR4.PCE of the CPU running @task was set by pmuctl; kept
  *		equal in all of @task's grants; only @task's CPU, IRQs off
+ * @free:	the last put hands the free to process context (defer.c)
  */
 struct pmuctl_grant {
 	struct preempt_notifier pn;
@@ -69,6 +70,7 @@ struct pmuctl_grant {
 	bool active;
 	bool cpu_check;
 	bool pce_set;
+	struct pmuctl_deferred free;
 };
 
 static struct preempt_ops grant_ops;
@@ -99,9 +101,9 @@ static void grant_eval(bool out)
 			(!g->cpu_check || !pmuctl_hw_cpu_scope_local());
 		ours |= g->pce_set;
 	}
-	/* Other task-scope threads' counts left here read 0 from now on. */
+	/* What is not current's to read here reads 0 from now on (pcpu.c). */
 	if (want)
-		pmuctl_hw_task_scrub_local();
+		pmuctl_hw_scrub_local();
 	pce = cr4_read_shadow() & X86_CR4_PCE;
 	if (want && !pce) {
 		cr4_update_irqsoff(X86_CR4_PCE, 0);
@@ -143,13 +145,23 @@ static struct preempt_ops grant_ops = {
 	.sched_out = grant_sched_out,
 };
 
-static void grant_put(struct pmuctl_grant *g)
+static void grant_free(struct pmuctl_deferred *d)
 {
-	if (!refcount_dec_and_test(&g->ref))
-		return;
+	struct pmuctl_grant *g = container_of(d, struct pmuctl_grant, free);
+
 	mmdrop(g->mm);
 	put_task_struct(g->task);
 	kfree(g);
+}
+
+/*
+ * The last put may come from the exit probe, where neither the mm nor the
+ * task may be dropped on PREEMPT_RT: the free waits for process context.
+ */
+static void grant_put(struct pmuctl_grant *g)
+{
+	if (refcount_dec_and_test(&g->ref))
+		pmuctl_defer(&g->free, grant_free);
 }
 
 /*

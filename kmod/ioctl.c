@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The ioctl commands: copy in, check the ABI rules, call the core and the
- * hardware glue, copy out.  Nothing here touches the hardware.
+ * The ioctl commands: copy in, check the ABI rules, call the sessions
+ * (session.c, task.c, grant.c), copy out.  Nothing here touches the
+ * hardware.
  */
 #include <linux/cpumask.h>
-#include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/nospec.h>
 #include <linux/sched.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -40,13 +39,13 @@ static void holding_filter(const struct pmuctl_session *s,
 	u32 i, mine = 0;
 
 	for (i = 0; i < PMUCTL_HOLDING_COUNTERS; i++)
-		if (h->owner[i] && h->owner[i] != s->id &&
+		if (h->owner[i] && h->owner[i] != s->g.id &&
 		    h->owner[i] != PMUCTL_OWNER_TASK)
 			h->owner[i] = PMUCTL_OWNER_OTHER;
-	if (s->nr && cpumask_test_cpu(h->cpu, s->cpus))
-		for (i = 0; i < s->nr; i++)
-			if (s->place[i].xreg >= 0)
-				mine |= BIT(s->place[i].xreg);
+	if (s->g.nr && cpumask_test_cpu(h->cpu, s->g.cpus))
+		for (i = 0; i < s->g.nr; i++)
+			if (s->g.place[i].xreg >= 0)
+				mine |= BIT(s->g.place[i].xreg);
 	for (i = 0; i < PMUCTL_HOLDING_XREGS; i++) {
 		if (!h->xreg[i].refcount || (mine & BIT(i)))
 			continue;
@@ -115,19 +114,20 @@ static int pmuctl_info(struct pmuctl_session *s, void __user *uarg)
 	info.pmu_model = pmuctl_first_type()->model->id;
 	info.max_events = PMUCTL_MAX_EVENTS;
 	info.event_flags = PMUCTL_EVENT_FLAGS_ALL;
-	/* Unprivileged sessions get rdpmc for task scope only (program_run()). */
+	/* Unprivileged sessions get rdpmc for task scope only (session.c). */
 	info.rdpmc = !pmuctl_rdpmc_policy() ? PMUCTL_RDPMC_NONE :
 		     s->unpriv ? PMUCTL_RDPMC_TASK : PMUCTL_RDPMC_SESSION;
 	info.caps = pmuctl_first_type()->caps;
 	info.backend = pmuctl_pmu.be->kind;
 	info.nr_cpus = nr_cpu_ids;
 	info.commands = PMUCTL_COMMANDS;
-	info.session = s->id;
+	info.session = s->g.id;
 	info.session_flags = s->unpriv ? PMUCTL_SESSION_UNPRIV : 0;
 	info.paranoid = READ_ONCE(pmuctl_paranoid);
 	info.program_flags = PMUCTL_PROGRAM_FLAGS_ALL;
-	info.task_bits = pmuctl_hw_task_bits();
-	mutex_lock(&pmuctl_lock);
+	info.task_bits = pmuctl_pool_bits();
+	if (mutex_lock_killable(&pmuctl_lock))
+		return -EINTR;
 	info.generation = s->gen;
 	mutex_unlock(&pmuctl_lock);
 	info.holdings_nr = 0;
@@ -183,7 +183,7 @@ static int program_cpus(const struct pmuctl_program *p, struct cpumask *mask,
 	/*
 	 * No check against the caller's affinity for unprivileged sessions:
 	 * sched_setaffinity() widens it at will (PMUCTL_R_CPU_NOT_ALLOWED is
-	 * retired); program_policy() decides whether CPU-wide counting is
+	 * retired); pmuctl_session_policy() decides whether CPU-wide counting is
 	 * allowed at all.
 	 */
 	if (cpumask_empty(mask)) {
@@ -225,30 +225,6 @@ static int program_check(const struct pmuctl_program *p, u32 *reason,
 	return 0;
 }
 
-/*
- * May the session count CPU-wide, and with which event rules?  As perf at
- * the same kernel.perf_event_paranoid level (perf_allow_cpu()): privileged
- * sessions always; unprivileged ones only at paranoid <= 0, and then with
- * the privileged rules, kernel mode and AnyThread included (perf gates
- * AnyThread with perf_allow_cpu() too: at <= 0 the sibling thread can be
- * counted CPU-wide anyway).  Their own threads (task scope) as perf's
- * self-monitoring: user mode only at 2 (perf_allow_kernel()), kernel mode
- * too at 1, AnyThread only at <= 0.
- */
-static int program_policy(const struct pmuctl_session *s, bool task,
-			  int paranoid, u32 *policy, u32 *reason)
-{
-	*policy = 0;
-	if (!s->unpriv || paranoid <= 0)
-		return 0;
-	if (!task) {
-		*reason = PMUCTL_R_UNPRIV_CPU_SCOPE;
-		return -EACCES;
-	}
-	*policy = paranoid >= 2 ? PMUCTL_POLICY_UNPRIV : PMUCTL_POLICY_NO_ANY;
-	return 0;
-}
-
 /* Rules of the core that say EACCES rather than EINVAL. */
 static int program_errno(int ret, u32 reason)
 {
@@ -258,50 +234,22 @@ static int program_errno(int ret, u32 reason)
 	return ret;
 }
 
-/*
- * An unprivileged user holds at most user_max_counters counters on any one
- * CPU, over all its sessions (none at paranoid -1).  pmuctl_lock held.
- */
-static int program_user_limit(const struct pmuctl_session *s,
-			      const struct cpumask *mask, u32 n, int paranoid,
-			      u32 *reason, u32 *cpu)
-{
-	u32 max = READ_ONCE(pmuctl_user_max_counters), c;
-	const struct pmuctl_session *o;
-
-	if (!s->user || !max || paranoid < 0)
-		return 0;
-	for_each_cpu(c, mask) {
-		u32 held = n;
-
-		list_for_each_entry(o, &s->user->sessions, user_node)
-			if (o->nr && cpumask_test_cpu(c, o->cpus))
-				held += o->nr;
-		if (held > max) {
-			*reason = PMUCTL_R_USER_LIMIT;
-			*cpu = c;
-			return -EDQUOT;
-		}
-	}
-	return 0;
-}
-
 static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 		       u32 *reason, u32 *index, u32 *cpu)
 {
 	int paranoid = READ_ONCE(pmuctl_paranoid);
 	bool task = p->flags & PMUCTL_PROGRAM_TASK;
 	const struct pmuctl_model *model = NULL;
-	struct pmuctl_tctx *tctx = NULL;
+	struct pmuctl_tctx *tctx = NULL, *counted = NULL;
+	struct pmuctl_place *place = NULL;
 	struct pmuctl_grant *grant;
-	struct pmuctl_place *place;
 	struct pmuctl_event *ev;
 	cpumask_var_t mask;
 	u32 i, policy, n = p->nr_events;
 	u64 gen = 0;
 	int ret;
 
-	ret = program_policy(s, task, paranoid, &policy, reason);
+	ret = pmuctl_session_policy(s, task, paranoid, &policy, reason);
 	if (ret)
 		return ret;
 	if (!zalloc_cpumask_var(&mask, GFP_KERNEL_ACCOUNT))
@@ -330,7 +278,7 @@ static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 	if (ret)
 		goto free_ev;
 	if (task) {
-		tctx = pmuctl_task_alloc(p->flags);
+		tctx = pmuctl_task_alloc(p->flags, n);
 		if (!tctx) {
 			ret = -ENOMEM;
 			goto free_grant;
@@ -341,44 +289,22 @@ static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 		ret = -EINTR;
 		goto free_grant;
 	}
-	if (s->nr) {
-		*reason = PMUCTL_R_ALREADY_PROGRAMMED;
-		ret = -EBUSY;
-	} else if (task) {
-		s->policy = policy;
-		ret = pmuctl_task_program(s, tctx, ev, n, place, &grant,
-					  reason, index);
-		if (!ret) {
-			tctx = NULL;
-			gen = ++s->gen;
-		}
-		ret = program_errno(ret, *reason);
-	} else {
-		ret = program_user_limit(s, mask, n, paranoid, reason, cpu);
-		if (!ret) {
-			s->policy = policy;
-			ret = pmuctl_hw_program(s, mask, ev, n, place, reason,
-						index, cpu);
-			ret = program_errno(ret, *reason);
-		}
-		if (!ret) {
-			gen = ++s->gen;
-			/*
-			 * rdpmc for the programming thread (grant.c); never
-			 * for an unprivileged session: rdpmc reads every
-			 * counter of the CPU, other sessions' too.
-			 */
-			if (!s->unpriv) {
-				pmuctl_grant_add(s, grant, false);
-				grant = NULL;
-			}
-		}
+	ret = pmuctl_session_program(s, task, mask, ev, n, policy, &tctx,
+				     &grant, paranoid, reason, index, cpu);
+	ret = program_errno(ret, *reason);
+	if (!ret) {
+		gen = s->gen;
+		model = s->g.type->model;
+		memcpy(place, s->g.place, n * sizeof(*place));
+		/* Kept alive by the caller's mon, which only the caller ends. */
+		counted = s->task;
 	}
-	if (!ret)
-		model = s->type->model;
 	mutex_unlock(&pmuctl_lock);
 	if (ret)
 		goto free_grant;
+	/* Spares for inherited threads: allocated outside the lock. */
+	if (counted)
+		pmuctl_task_fill(counted);
 
 	for (i = 0; i < n; i++) {
 		ev[i].counter = pmuctl_idx_to_counter(place[i].idx);
@@ -394,7 +320,7 @@ static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 		 */
 		if (!mutex_lock_killable(&pmuctl_lock)) {
 			if (s->gen == gen)
-				pmuctl_hw_release(s);
+				pmuctl_session_release(s);
 			mutex_unlock(&pmuctl_lock);
 		}
 		ret = -EFAULT;
@@ -458,30 +384,12 @@ static int pmuctl_ctl(struct pmuctl_session *s, unsigned int cmd,
 
 	if (mutex_lock_killable(&pmuctl_lock))
 		return -EINTR;
-	if (!s->nr) {
+	if (cmd != PMUCTL_IOC_RELEASE)
+		ret = pmuctl_session_run(s, cmd);
+	else if (!s->g.nr)
 		ret = -ENOENT;
-		goto unlock;
-	}
-	switch (cmd) {
-	case PMUCTL_IOC_START:
-		ret = s->task ? pmuctl_task_run(s, true, false) :
-				pmuctl_hw_start(s);
-		break;
-	case PMUCTL_IOC_STOP:
-		ret = s->task ? pmuctl_task_run(s, false, false) :
-				pmuctl_hw_stop(s);
-		break;
-	case PMUCTL_IOC_RESET:
-		/* Even a faulted RESET may have zeroed some CPUs' counters. */
-		s->gen++;
-		ret = s->task ? pmuctl_task_run(s, false, true) :
-				pmuctl_hw_reset(s);
-		break;
-	default:
-		pmuctl_hw_release(s);
-		break;
-	}
-unlock:
+	else
+		pmuctl_session_release(s);
 	mutex_unlock(&pmuctl_lock);
 	return ret;
 }
@@ -507,7 +415,7 @@ static int pmuctl_read(struct pmuctl_session *s, void __user *uarg)
 
 	if (mutex_lock_killable(&pmuctl_lock))
 		return -EINTR;
-	n = s->nr;
+	n = s->g.nr;
 	if (!n)
 		ret = -ENOENT;
 	else if (r.nr_values < n)
@@ -516,10 +424,10 @@ static int pmuctl_read(struct pmuctl_session *s, void __user *uarg)
 		ret = cpu ? -EINVAL :
 		      pmuctl_task_read(s, r.flags & PMUCTL_READ_THREAD, val,
 				       &r.nr_threads, &r.nr_lost);
-	else if (!cpumask_test_cpu(cpu, s->cpus) || r.flags)
+	else if (!cpumask_test_cpu(cpu, s->g.cpus) || r.flags)
 		ret = -EINVAL;
 	else
-		ret = pmuctl_hw_read(s, cpu, val);
+		ret = pmuctl_cs_read(&s->g, cpu, val);
 	/* The values and the generation they belong to, under one lock. */
 	r.generation = s->gen;
 	mutex_unlock(&pmuctl_lock);
@@ -558,9 +466,9 @@ static int pmuctl_threads(struct pmuctl_session *s, void __user *uarg)
 		ret = -EINTR;
 		goto out;
 	}
-	if (!s->nr)
+	if (!s->g.nr)
 		ret = -ENOENT;
-	else if (!s->task || th.nr_values < s->nr)
+	else if (!s->task || th.nr_values < s->g.nr)
 		ret = -EINVAL;
 	else
 		pmuctl_task_threads(s, buf, room, esz, &n, &total, &dropped);
@@ -603,7 +511,7 @@ static int pmuctl_rdpmc(struct pmuctl_session *s, void __user *uarg)
 		ret = -EINTR;
 		goto free_grant;
 	}
-	if (!s->nr) {
+	if (!s->g.nr) {
 		ret = -ENOENT;
 	} else if (s->task) {
 		/* Task scope: the threads it counts, of the same process. */
@@ -644,62 +552,6 @@ static long pmuctl_cmd(struct pmuctl_session *s, unsigned int cmd,
 	}
 }
 
-/*
- * What each operation costs, for debugfs "stats": calls, and the cross-CPU
- * call waves they made.  Indexed by ioctl number; the last entry is the
- * final close of a session.  Two threads' ioctls on one session at once may
- * see each other's waves: these are counts for people, not for the ABI.
- */
-#define PMUCTL_STAT_CLOSE	9	/* after the ioctl numbers 0x00..0x08 */
-
-static const char *const pmuctl_stat_names[PMUCTL_STAT_CLOSE + 1] = {
-	"info", "program", "start", "stop", "reset", "read", "release", "rdpmc",
-	"threads", "close",
-};
-
-static struct {
-	atomic64_t calls;
-	atomic64_t waves;
-} pmuctl_stats[PMUCTL_STAT_CLOSE + 1];
-
-static void pmuctl_stat(u32 op, s64 waves)
-{
-	atomic64_inc(&pmuctl_stats[op].calls);
-	atomic64_add(waves, &pmuctl_stats[op].waves);
-}
-
-/**
- * pmuctl_stats_close() - count the final close of a session
- * @waves:	the cross-CPU call waves its release made
- *
- * Context: process.
- */
-void pmuctl_stats_close(u64 waves)
-{
-	pmuctl_stat(PMUCTL_STAT_CLOSE, waves);
-}
-
-static int stats_show(struct seq_file *m, void *unused)
-{
-	u32 i;
-
-	for (i = 0; i < ARRAY_SIZE(pmuctl_stats); i++)
-		seq_printf(m, "%s calls %lld waves %lld\n", pmuctl_stat_names[i],
-			   (long long)atomic64_read(&pmuctl_stats[i].calls),
-			   (long long)atomic64_read(&pmuctl_stats[i].waves));
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(stats);
-
-/**
- * pmuctl_stats_debugfs() - the per-operation cost file
- * @dir:	pmuctl's debugfs folder
- */
-void pmuctl_stats_debugfs(struct dentry *dir)
-{
-	debugfs_create_file("stats", 0400, dir, NULL, &stats_fops);
-}
-
 /**
  * pmuctl_ioctl() - the commands of /dev/pmuctl
  * @file:	the session's file
@@ -716,7 +568,7 @@ void pmuctl_stats_debugfs(struct dentry *dir)
 long pmuctl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct pmuctl_session *s = file->private_data;
-	s64 waves = atomic64_read(&s->waves);
+	s64 waves = atomic64_read(&s->g.waves);
 	long ret;
 
 	pmuctl_grant_cleanup();
@@ -725,6 +577,6 @@ long pmuctl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	pmuctl_grant_cleanup();
 	pmuctl_task_cleanup();
 	if (ret != -ENOTTY && _IOC_NR(cmd) < PMUCTL_STAT_CLOSE)
-		pmuctl_stat(_IOC_NR(cmd), atomic64_read(&s->waves) - waves);
+		pmuctl_stat(_IOC_NR(cmd), atomic64_read(&s->g.waves) - waves);
 	return ret;
 }

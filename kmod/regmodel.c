@@ -6,7 +6,7 @@
  * fault paths run: reserved bits and absent registers fault, counters keep
  * their width, full-width counter writes go through IA32_A_PMCx only when
  * PERF_CAPABILITIES allows them.  Its caps come from a module parameter
- * because CPUID.0AH reads zero in the guest.
+ * because CPUID.0AH reads zero in the guest (regmodel_caps.c).
  *
  * Built only with PMUCTL_REGMODEL=y (Kbuild), never into the default module.
  * debugfs (pmuctl/): regs (read all, or write "CPU MSR VALUE" to preset a
@@ -29,6 +29,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
@@ -43,169 +44,34 @@
 #include <asm/processor.h>
 
 #include "compat.h"
-#include "pmuctl.h"
-
-static char *regmodel_caps = "auto";
-module_param(regmodel_caps, charp, 0444);
-MODULE_PARM_DESC(regmodel_caps,
-		 "register model PMU: knm (v3, 2x40-bit generic), knm4 (v3, 4 generic), skl (v4, 4x48-bit), icx (v5, 8x48-bit, 4 fixed, AnyThread deprecated), spr (as icx), skl-tfa (skl with TSX force abort), skl-v6 (skl reporting perfmon v6), v6x (perfmon v6 with leaf 23H: 10 generic counters, UMASK2, EQ), hybrid (skl with the hybrid bit and no core type), adl (hybrid Alder Lake: even CPUs Golden Cove, odd Gracemont), mtl (hybrid Meteor Lake through leaf 23H: even Redwood Cove, odd Crestmont), lnl (hybrid Lunar Lake, perfmon v6: even Lion Cove, odd Skymont), wide (v4, 32 generic, as a hypervisor may report), auto (from the CPU model)");
+#include "regmodel.h"
 
 static bool regmodel_drop_writes;
 module_param(regmodel_drop_writes, bool, 0444);
 MODULE_PARM_DESC(regmodel_drop_writes,
 		 "accept every MSR write and keep none, as a hypervisor without a virtual PMU may");
 
-#define PERF_CAP_FW_WRITE	BIT_ULL(13)
-#define PERF_CAP_PERF_METRICS	BIT_ULL(15)	/* IA32_PERF_METRICS, GLOBAL_CTRL bit 48 */
-#define CPUID1_ECX_PDCM		BIT(15)
-#define CPUID7_EDX_RTM_ALWAYS_ABORT	BIT(11)
-#define CPUID7_EDX_TSX_FORCE_ABORT	BIT(13)
-#define CPUID7_EDX_HYBRID	BIT(15)
-#define CPUIDA_EDX_ANY_DEPR	BIT(15)	/* v5+: AnyThread deprecated */
+/*
+ * Test hooks into the module's init (selftests/device/reload_test.c):
+ * pmuctl_regmodel_init() first sleeps regmodel_init_stall_ms, then fails
+ * with -ECANCELED if regmodel_init_fail, so that the init unwinds.  It
+ * runs before the per-CPU state is allocated (pmuctl_hw_init()): a test
+ * reads pmuctl's debugfs files while the module is half set up.
+ */
+#define RM_INIT_STALL_MAX_MS	10000
+
+static unsigned int regmodel_init_stall_ms;
+module_param(regmodel_init_stall_ms, uint, 0444);
+MODULE_PARM_DESC(regmodel_init_stall_ms,
+		 "test hook: the register model's init sleeps this long first (ms, at most 10000)");
+
+static bool regmodel_init_fail;
+module_param(regmodel_init_fail, bool, 0444);
+MODULE_PARM_DESC(regmodel_init_fail,
+		 "test hook: the register model's init fails with ECANCELED (after the stall), so that the module's init unwinds");
+
 #define TFA_VALID		0x7ULL	/* RTM_FORCE_ABORT, TSX_CPUID_CLEAR, SDV_ENABLE_RTM */
 #define LOG_SIZE		64
-
-struct rm_caps {
-	const char *name;
-	u8 version, nr_gp, gp_width, nr_fixed, fixed_width;
-	u64 perf_capabilities;
-	u32 leaf7_edx;		/* the bits of CPUID.(7,0):EDX above */
-	u32 fixed_bitmap;	/* v5+: CPUID.0AH:ECX */
-	bool any_deprecated;	/* v5+: CPUID.0AH:EDX[15] */
-	u8 nr_events;		/* CPUID.0AH:EAX[31:24]; 0: 7 */
-	/*
-	 * Hybrid presets: CPUID.1:EAX presented (0: the guest's own), and
-	 * the core types of even and odd CPUs: their registers, their
-	 * PERF_CAPABILITIES and leaves 1AH, 7.1 and 23H; leaf 0AH stays
-	 * the preset's own, what both types share, as on silicon.
-	 */
-	u32 leaf1_eax;
-	const struct rm_caps *type[2];
-	u32 leaf7_1_eax, leaf1a_eax, leaf23_eax, leaf23_1_eax, leaf23_1_ebx;
-	/* A non-hybrid preset's leaf 23H: its 0.EBX (UMASK2, EQ). */
-	u32 leaf23_ebx;
-};
-
-#define CPUID7_1_EAX_PERFMON_EXT	BIT(8)
-
-/*
- * Hybrid core types, from the InstLatx64 dumps selftests/core/caps_test.c
- * cites: Alder Lake-S (6/0x97/2) Golden Cove 8 GP and fixed 0-3 behind a
- * leaf 0AH of 6 GP and fixed 0-2 (Linux's rule finds them), Gracemont 6
- * GP and fixed 0-2; Meteor Lake-H (6/0xaa/4) Redwood Cove 8 GP and fixed
- * 0-3, Crestmont 8 GP and fixed 0-2, both from leaf 23H sub-leaf 1.
- */
-static const struct rm_caps rm_adl_p = {
-	.name = "adl-p", .version = 5, .nr_gp = 8, .gp_width = 48,
-	.nr_fixed = 4, .fixed_width = 48, .perf_capabilities = PERF_CAP_FW_WRITE,
-	.fixed_bitmap = 0xf, .any_deprecated = true, .leaf1a_eax = 0x40000001,
-};
-
-static const struct rm_caps rm_adl_e = {
-	.name = "adl-e", .version = 5, .nr_gp = 6, .gp_width = 48,
-	.nr_fixed = 3, .fixed_width = 48, .perf_capabilities = PERF_CAP_FW_WRITE,
-	.fixed_bitmap = 0x7, .any_deprecated = true, .leaf1a_eax = 0x20000001,
-};
-
-static const struct rm_caps rm_mtl_p = {
-	.name = "mtl-p", .version = 5, .nr_gp = 8, .gp_width = 48,
-	.nr_fixed = 4, .fixed_width = 48, .perf_capabilities = PERF_CAP_FW_WRITE,
-	.fixed_bitmap = 0xf, .any_deprecated = true, .leaf1a_eax = 0x40000002,
-	.leaf23_eax = 0xb, .leaf23_1_eax = 0xff, .leaf23_1_ebx = 0xf,
-};
-
-static const struct rm_caps rm_mtl_e = {
-	.name = "mtl-e", .version = 5, .nr_gp = 8, .gp_width = 48,
-	.nr_fixed = 3, .fixed_width = 48, .perf_capabilities = PERF_CAP_FW_WRITE,
-	.fixed_bitmap = 0x7, .any_deprecated = true, .leaf1a_eax = 0x20000002,
-	.leaf23_eax = 0xb, .leaf23_1_eax = 0xff, .leaf23_1_ebx = 0x7,
-};
-
-/*
- * Lunar Lake (6/0xbd/1, selftests/core/caps_test.c's dump): perfmon v6,
- * Lion Cove 10 generic counters and fixed 0-3, Skymont 8 and fixed 0-2 and
- * 4-6, both from leaf 23H, both with UMASK2 and EQ.  Their counters past
- * the legacy 8 generic and fixed 0-3 answer at their v6 addresses only.
- */
-static const struct rm_caps rm_lnl_p = {
-	.name = "lnl-p", .version = 6, .nr_gp = 10, .gp_width = 48,
-	.nr_fixed = 4, .fixed_width = 48, .perf_capabilities = PERF_CAP_FW_WRITE,
-	.fixed_bitmap = 0xf, .any_deprecated = true, .leaf1a_eax = 0x40000003,
-	.leaf23_eax = 0xb, .leaf23_ebx = 0x3, .leaf23_1_eax = 0x3ff,
-	.leaf23_1_ebx = 0xf,
-};
-
-static const struct rm_caps rm_lnl_e = {
-	.name = "lnl-e", .version = 6, .nr_gp = 8, .gp_width = 48,
-	.nr_fixed = 3, .fixed_width = 48, .perf_capabilities = PERF_CAP_FW_WRITE,
-	.fixed_bitmap = 0x77, .any_deprecated = true, .leaf1a_eax = 0x20000003,
-	.leaf23_eax = 0xf, .leaf23_ebx = 0x3, .leaf23_1_eax = 0xff,
-	.leaf23_1_ebx = 0x77,
-};
-
-/*
- * The PMUs the rig models (FACTS 1 and 4; KNM's 4 counters: its man page).
- * icx and spr: CPUID.0AH of a Xeon Ice Lake-SP (family 6 model 0x6a,
- * InstLatx64 GenuineIntel00606A6_ICX_04_CPUID.txt) and of a Sapphire Rapids
- * (model 0x8f, GenuineIntel00806F8_SapphireRapids_05_CPUID.txt): both read
- * EAX 0x08300805 EBX 0 ECX 0xf EDX 0x8604 (v5, 8 generic x 48 bits, fixed
- * counters 0-3 x 48 bits, AnyThread deprecated); full-width writes
- * (PERF_CAPABILITIES bit 13) and PERF_METRICS (bit 15) as both parts
- * have them (Linux enables topdown metrics on every Ice Lake and Sapphire
- * Rapids).  PERF_METRICS keeps what is written, as a register; it counts
- * nothing here.  Both present their part's signature (6/0x6a/6, 6/0x8f/8)
- * on a guest of another family and model, so that the model table is the
- * part's on any guest.
- */
-static const struct rm_caps rm_models[] = {
-	{ "knm", 3, 2, 40, 3, 40, 0 },
-	{ "knm4", 3, 4, 40, 3, 40, 0 },
-	{ "skl", 4, 4, 48, 3, 48, PERF_CAP_FW_WRITE },
-	{ .name = "icx", .version = 5, .nr_gp = 8, .gp_width = 48, .nr_fixed = 4,
-	  .fixed_width = 48,
-	  .perf_capabilities = PERF_CAP_FW_WRITE | PERF_CAP_PERF_METRICS,
-	  .fixed_bitmap = 0xf, .any_deprecated = true, .nr_events = 8,
-	  .leaf1_eax = 0x000606a6 },
-	{ .name = "spr", .version = 5, .nr_gp = 8, .gp_width = 48, .nr_fixed = 4,
-	  .fixed_width = 48,
-	  .perf_capabilities = PERF_CAP_FW_WRITE | PERF_CAP_PERF_METRICS,
-	  .fixed_bitmap = 0xf, .any_deprecated = true, .nr_events = 8,
-	  .leaf1_eax = 0x000806f8 },
-	{ "skl-tfa", 4, 4, 48, 3, 48, PERF_CAP_FW_WRITE, CPUID7_EDX_TSX_FORCE_ABORT },
-	{ "skl-v6", 6, 4, 48, 3, 48, PERF_CAP_FW_WRITE },
-	/*
-	 * Perfmon v6 with leaf 23H as Arrow Lake-S's Lion Cove presents it
-	 * (selftests/core/caps_test.c): leaf 0AH 8 generic counters, 23H.1
-	 * 10 (0x3ff), fixed 0-2; 23H.0 EBX 3 (UMASK2, EQ).  The two past
-	 * the legacy 8 exist only at their v6 addresses.  It presents a
-	 * Skylake-SP signature (6/0x55/4) on every guest, so that its model
-	 * table is the same everywhere: skl's, which constrains no event to
-	 * fewer counters than these tests use.
-	 */
-	{ .name = "v6x", .version = 6, .nr_gp = 10, .gp_width = 48, .nr_fixed = 3,
-	  .fixed_width = 48, .perf_capabilities = PERF_CAP_FW_WRITE,
-	  .leaf1_eax = 0x00050654,
-	  .leaf7_1_eax = CPUID7_1_EAX_PERFMON_EXT, .leaf23_eax = 0x3,
-	  .leaf23_ebx = 0x3, .leaf23_1_eax = 0x3ff, .leaf23_1_ebx = 0x7 },
-	{ "hybrid", 4, 4, 48, 3, 48, PERF_CAP_FW_WRITE, CPUID7_EDX_HYBRID },
-	{ .name = "adl", .version = 5, .nr_gp = 6, .gp_width = 48, .nr_fixed = 3,
-	  .fixed_width = 48, .perf_capabilities = PERF_CAP_FW_WRITE,
-	  .leaf7_edx = CPUID7_EDX_HYBRID, .fixed_bitmap = 0x7,
-	  .any_deprecated = true, .leaf1_eax = 0x00090672,
-	  .type = { &rm_adl_p, &rm_adl_e }, .leaf7_1_eax = 0x00400810 },
-	{ .name = "mtl", .version = 5, .nr_gp = 8, .gp_width = 48, .nr_fixed = 3,
-	  .fixed_width = 48, .perf_capabilities = PERF_CAP_FW_WRITE,
-	  .leaf7_edx = CPUID7_EDX_HYBRID, .fixed_bitmap = 0x7,
-	  .any_deprecated = true, .leaf1_eax = 0x000a06a4,
-	  .type = { &rm_mtl_p, &rm_mtl_e }, .leaf7_1_eax = 0x40400910 },
-	{ .name = "lnl", .version = 6, .nr_gp = 8, .gp_width = 48, .nr_fixed = 3,
-	  .fixed_width = 48, .perf_capabilities = PERF_CAP_FW_WRITE,
-	  .leaf7_edx = CPUID7_EDX_HYBRID, .fixed_bitmap = 0x7,
-	  .any_deprecated = true, .nr_events = 8, .leaf1_eax = 0x000b06d1,
-	  .type = { &rm_lnl_p, &rm_lnl_e }, .leaf7_1_eax = 0x44c009d7 },
-	/* More generic counters than the legacy ranges hold (FACTS 6). */
-	{ "wide", 4, 32, 48, 3, 48, PERF_CAP_FW_WRITE },
-};
 
 struct rm_cpu {
 	u64 evtsel[PMUCTL_MAX_GP];
@@ -221,7 +87,6 @@ struct rm_cpu {
 
 static DEFINE_PER_CPU(struct rm_cpu, rm_regs);
 static DEFINE_RAW_SPINLOCK(rm_lock);
-static const struct rm_caps *rm;
 static unsigned long rm_nr_suspends;
 
 static struct {
@@ -231,50 +96,14 @@ static struct {
 } rm_log[LOG_SIZE];
 static unsigned long rm_nr_writes;
 
-static u64 width_mask(u32 width)
-{
-	return width >= 64 ? ~0ULL : BIT_ULL(width) - 1;
-}
-
-/* The PMU of @cpu: its core type's in a hybrid preset. */
-static const struct rm_caps *rm_of(u32 cpu)
-{
-	return rm->type[0] ? rm->type[cpu & 1] : rm;
-}
-
-/* Is fixed counter @i present: i < EDX[4:0], or (v5+) ECX bit i. */
-static bool rm_fixed_present(const struct rm_caps *rc, u32 i)
-{
-	return i < PMUCTL_MAX_FIXED &&
-	       (i < rc->nr_fixed ||
-		(rc->version >= 5 && (rc->fixed_bitmap & BIT(i))));
-}
-
-static u64 rm_fixed_mask(const struct rm_caps *rc)
-{
-	u64 m = 0;
-	u32 i;
-
-	for (i = 0; i < PMUCTL_MAX_FIXED; i++)
-		if (rm_fixed_present(rc, i))
-			m |= BIT_ULL(i);
-	return m;
-}
-
-/* AnyThread: v3 and later, unless v5+ deprecates it (then reserved, as KVM). */
-static bool rm_any_thread(const struct rm_caps *rc)
-{
-	return rc->version >= 3 && !(rc->version >= 5 && rc->any_deprecated);
-}
-
 /* Extra MSRs exist as the model of @cpu's type has them. */
 static int rm_xreg(u32 cpu, u32 msr)
 {
-	const struct pmuctl_type *t = pmuctl_cpu_type(cpu);
+	const struct pmuctl_model *m = pmuctl_rm_model_of(cpu);
 	u32 i;
 
-	for (i = 0; t && i < t->model->nr_xregs; i++)
-		if (t->model->xregs[i].msr == msr)
+	for (i = 0; m && i < m->nr_xregs; i++)
+		if (m->xregs[i].msr == msr)
 			return i;
 	return -1;
 }
@@ -293,22 +122,10 @@ static int rm_xreg(u32 cpu, u32 msr)
 
 enum rm_kind { RM_OTHER, RM_EVTSEL, RM_PMC, RM_A_PMC, RM_FIXED };
 
-/* The generic counters @rc's legacy ranges hold. */
-static u32 rm_legacy_gp(const struct rm_caps *rc)
-{
-	return rc->version >= 6 ? min_t(u32, rc->nr_gp, PMUCTL_LEGACY_GP) : rc->nr_gp;
-}
-
-/* The fixed counters below this number @rc's legacy range may hold. */
-static u32 rm_legacy_fixed(const struct rm_caps *rc)
-{
-	return rc->version >= 6 ? PMUCTL_LEGACY_FIXED : PMUCTL_MAX_FIXED;
-}
-
 /* The counter register @msr of @rc: its kind and *@i, or RM_OTHER. */
 static enum rm_kind rm_counter(const struct rm_caps *rc, u32 msr, u32 *i)
 {
-	u32 legacy = rm_legacy_gp(rc);
+	u32 legacy = pmuctl_rm_legacy_gp(rc);
 	u32 fixed = MSR_ARCH_PERFMON_FIXED_CTR0;
 
 	if (rc->version >= 6 && msr >= RM_V6_GP0_CTR &&
@@ -326,7 +143,7 @@ static enum rm_kind rm_counter(const struct rm_caps *rc, u32 msr, u32 *i)
 	    msr < RM_V6_FX0_CTR + RM_V6_STEP * PMUCTL_MAX_FIXED &&
 	    !((msr - RM_V6_FX0_CTR) % RM_V6_STEP)) {
 		*i = (msr - RM_V6_FX0_CTR) / RM_V6_STEP;
-		return rm_fixed_present(rc, *i) ? RM_FIXED : RM_OTHER;
+		return pmuctl_rm_fixed_present(rc, *i) ? RM_FIXED : RM_OTHER;
 	}
 	if (msr >= MSR_ARCH_PERFMON_EVENTSEL0 &&
 	    msr < MSR_ARCH_PERFMON_EVENTSEL0 + legacy) {
@@ -343,8 +160,8 @@ static enum rm_kind rm_counter(const struct rm_caps *rc, u32 msr, u32 *i)
 		*i = msr - MSR_IA32_PMC0;
 		return RM_A_PMC;
 	}
-	if (msr >= fixed && msr < fixed + rm_legacy_fixed(rc) &&
-	    rm_fixed_present(rc, msr - fixed)) {
+	if (msr >= fixed && msr < fixed + pmuctl_rm_legacy_fixed(rc) &&
+	    pmuctl_rm_fixed_present(rc, msr - fixed)) {
 		*i = msr - fixed;
 		return RM_FIXED;
 	}
@@ -354,7 +171,7 @@ static enum rm_kind rm_counter(const struct rm_caps *rc, u32 msr, u32 *i)
 /* The register @msr of @cpu's @r, or NULL if its PMU has none (a #GP). */
 static u64 *rm_reg(u32 cpu, struct rm_cpu *r, u32 msr)
 {
-	const struct rm_caps *rc = rm_of(cpu);
+	const struct rm_caps *rc = pmuctl_rm_of(cpu);
 	u32 i;
 	int x;
 
@@ -388,8 +205,8 @@ static u64 *rm_reg(u32 cpu, struct rm_cpu *r, u32 msr)
 /* What silicon would do with a write of @val to @msr: the value kept, or -EIO. */
 static int rm_check(u32 cpu, u32 msr, u64 *val)
 {
-	const struct rm_caps *rc = rm_of(cpu);
-	u64 v = *val, gp_w = width_mask(rc->gp_width);
+	const struct rm_caps *rc = pmuctl_rm_of(cpu);
+	u64 v = *val, gp_w = pmuctl_rm_width_mask(rc->gp_width);
 	u64 nib_valid = 0, high = 0;
 	u32 n;
 	int x, i;
@@ -410,7 +227,7 @@ static int rm_check(u32 cpu, u32 msr, u64 *val)
 	case RM_A_PMC:
 		return v & ~gp_w ? -EIO : 0;
 	case RM_FIXED:
-		return v & ~width_mask(rc->fixed_width) ? -EIO : 0;
+		return v & ~pmuctl_rm_width_mask(rc->fixed_width) ? -EIO : 0;
 	case RM_OTHER:
 		break;
 	}
@@ -421,13 +238,13 @@ static int rm_check(u32 cpu, u32 msr, u64 *val)
 		 * exists on v3 and v4, and on v5+ unless deprecated.
 		 */
 		for (i = 0; i < PMUCTL_MAX_FIXED; i++) {
-			if (!rm_fixed_present(rc, i))
+			if (!pmuctl_rm_fixed_present(rc, i))
 				continue;
-			nib_valid |= (rm_any_thread(rc) ? 0xfULL : 0xbULL) << (4 * i);
+			nib_valid |= (pmuctl_rm_any_thread(rc) ? 0xfULL : 0xbULL) << (4 * i);
 		}
 		return v & ~nib_valid ? -EIO : 0;
 	case MSR_CORE_PERF_GLOBAL_CTRL:
-		return v & ~(width_mask(rc->nr_gp) | rm_fixed_mask(rc) << 32 |
+		return v & ~(pmuctl_rm_width_mask(rc->nr_gp) | pmuctl_rm_fixed_mask(rc) << 32 |
 			     (rc->perf_capabilities & PERF_CAP_PERF_METRICS ?
 			      BIT_ULL(48) : 0)) ? -EIO : 0;
 	case MSR_CORE_PERF_GLOBAL_STATUS:
@@ -439,7 +256,7 @@ static int rm_check(u32 cpu, u32 msr, u64 *val)
 	}
 	x = rm_xreg(cpu, msr);
 	if (x >= 0)
-		return v & ~pmuctl_cpu_type(cpu)->model->xregs[x].valid ? -EIO : 0;
+		return v & ~pmuctl_rm_model_of(cpu)->xregs[x].valid ? -EIO : 0;
 	return -EIO;
 }
 
@@ -484,7 +301,7 @@ static int rm_read(u32 msr, u64 *val)
 	u64 *reg;
 
 	if (msr == MSR_IA32_PERF_CAPABILITIES) {
-		*val = rm_of(cpu)->perf_capabilities;
+		*val = pmuctl_rm_of(cpu)->perf_capabilities;
 		return 0;
 	}
 	raw_spin_lock_irqsave(&rm_lock, flags);
@@ -494,97 +311,12 @@ static int rm_read(u32 msr, u64 *val)
 	return reg ? 0 : -EIO;
 }
 
-static const struct rm_caps *rm_find(const char *name)
-{
-	u32 i;
-
-	for (i = 0; i < ARRAY_SIZE(rm_models); i++)
-		if (!strcmp(name, rm_models[i].name))
-			return &rm_models[i];
-	return NULL;
-}
-
-/* auto: the preset of the guest's CPU model (family 6), skl for any other. */
-static const struct rm_caps *rm_auto(u32 leaf1_eax)
-{
-	u32 model = (leaf1_eax >> 4 & 0xf) | (leaf1_eax >> 12 & 0xf0);
-
-	switch (model) {
-	case 0x57: case 0x85:	/* Knights Landing, Knights Mill */
-		return rm_find("knm");
-	case 0x6a: case 0x6c:	/* Ice Lake-SP, Ice Lake-D */
-		return rm_find("icx");
-	case 0x8f: case 0xcf:	/* Sapphire Rapids, Emerald Rapids */
-		return rm_find("spr");
-	}
-	return rm_find("skl");
-}
-
-/*
- * The guest's own vendor and signature, with leaf 0AH from the model; a
- * hybrid preset presents its signature, the hybrid bit, and the leaves
- * 1AH, 7.1 and 23H of the core type of the CPU this runs on (the caller
- * decodes each CPU on that CPU; at load, any CPU will do).
- */
-static int rm_cpuid(struct pmuctl_cpuid *id)
-{
-	const struct rm_caps *rc;
-	int ret;
-
-	ret = pmuctl_msr.cpuid(id);
-	if (ret)
-		return ret;
-	rm = rm_find(regmodel_caps);
-	if (!rm && !strcmp(regmodel_caps, "auto"))
-		rm = rm_auto(id->leaf1_eax);
-	if (!rm) {
-		pr_err("regmodel_caps=%s: not one of knm, knm4, skl, icx, spr, skl-tfa, skl-v6, v6x, hybrid, adl, mtl, lnl, wide, auto\n",
-		       regmodel_caps);
-		return -EINVAL;
-	}
-	rc = rm_of(raw_smp_processor_id());
-	id->max_leaf = max(id->max_leaf, 0xaU);
-	/* The preset's part, unless the guest already is one (its stepping). */
-	if (rm->leaf1_eax && (id->leaf1_eax & 0xfff0ff0) != (rm->leaf1_eax & 0xfff0ff0))
-		id->leaf1_eax = rm->leaf1_eax;
-	/* Leaf 0AH holds what the legacy ranges do; leaf 23H the rest. */
-	id->leafa_eax = rm->version | rm_legacy_gp(rm) << 8 | rm->gp_width << 16 |
-			(rm->nr_events ? rm->nr_events : 7) << 24;
-	id->leafa_ebx = 0;
-	id->leafa_ecx = rm->version >= 5 ? rm->fixed_bitmap : 0;
-	id->leafa_edx = rm->nr_fixed | rm->fixed_width << 5;
-	if (rm->version >= 5 && rm->any_deprecated)
-		id->leafa_edx |= CPUIDA_EDX_ANY_DEPR;
-	id->leaf7_edx &= ~(CPUID7_EDX_RTM_ALWAYS_ABORT |
-			   CPUID7_EDX_TSX_FORCE_ABORT | CPUID7_EDX_HYBRID);
-	id->leaf7_edx |= rm->leaf7_edx;
-	/* The guest's own leaves 1AH and 23H never reach the decode. */
-	id->leaf7_1_eax = (id->leaf7_1_eax & ~CPUID7_1_EAX_PERFMON_EXT) |
-			  rm->leaf7_1_eax;
-	id->leaf1a_eax = rc->leaf1a_eax;
-	id->leaf23_eax = rc->leaf23_eax;
-	id->leaf23_ebx = rc->leaf23_ebx;
-	id->leaf23_1_eax = rc->leaf23_1_eax;
-	id->leaf23_1_ebx = rc->leaf23_1_ebx;
-	if (rc->leaf1a_eax)
-		id->max_leaf = max(id->max_leaf, rc->leaf23_eax ? 0x23U : 0x1aU);
-	else if (rc->leaf23_eax)
-		id->max_leaf = max(id->max_leaf, 0x23U);
-	id->leaf1_ecx &= ~CPUID1_ECX_PDCM;
-	id->perf_capabilities = 0;
-	if (rc->perf_capabilities) {
-		id->leaf1_ecx |= CPUID1_ECX_PDCM;
-		id->perf_capabilities = rc->perf_capabilities;
-	}
-	return 0;
-}
-
 const struct pmuctl_backend pmuctl_regmodel = {
 	.name = "regmodel",
 	.kind = PMUCTL_BACKEND_MODEL,
 	.read = rm_read,
 	.write = rm_write,
-	.cpuid = rm_cpuid,
+	.cpuid = pmuctl_rm_cpuid,
 };
 
 static void rm_show_reg(struct seq_file *m, u32 cpu, u32 msr, u64 val)
@@ -603,27 +335,27 @@ static int rm_regs_show(struct seq_file *m, void *unused)
 		raw_spin_lock_irqsave(&rm_lock, flags);
 		r = *per_cpu_ptr(&rm_regs, cpu);
 		raw_spin_unlock_irqrestore(&rm_lock, flags);
-		const struct rm_caps *rc = rm_of(cpu);
-		const struct pmuctl_type *t = pmuctl_cpu_type(cpu);
+		const struct rm_caps *rc = pmuctl_rm_of(cpu);
+		const struct pmuctl_model *mod = pmuctl_rm_model_of(cpu);
 
 		/* At the legacy addresses; a v6 preset's counters past 8 at theirs. */
 		for (i = 0; i < rc->nr_gp; i++)
-			rm_show_reg(m, cpu, i >= rm_legacy_gp(rc) ?
+			rm_show_reg(m, cpu, i >= pmuctl_rm_legacy_gp(rc) ?
 				    RM_V6_GP0_CTR + RM_V6_STEP * i + 1 :
 				    MSR_ARCH_PERFMON_EVENTSEL0 + i, r.evtsel[i]);
 		for (i = 0; i < rc->nr_gp; i++)
-			rm_show_reg(m, cpu, i >= rm_legacy_gp(rc) ?
+			rm_show_reg(m, cpu, i >= pmuctl_rm_legacy_gp(rc) ?
 				    RM_V6_GP0_CTR + RM_V6_STEP * i :
 				    MSR_ARCH_PERFMON_PERFCTR0 + i, r.pmc[i]);
 		for (i = 0; i < PMUCTL_MAX_FIXED; i++)
-			if (rm_fixed_present(rc, i))
-				rm_show_reg(m, cpu, i >= rm_legacy_fixed(rc) ?
+			if (pmuctl_rm_fixed_present(rc, i))
+				rm_show_reg(m, cpu, i >= pmuctl_rm_legacy_fixed(rc) ?
 					    RM_V6_FX0_CTR + RM_V6_STEP * i :
 					    MSR_ARCH_PERFMON_FIXED_CTR0 + i, r.fixed[i]);
 		rm_show_reg(m, cpu, MSR_ARCH_PERFMON_FIXED_CTR_CTRL, r.fixed_ctrl);
 		rm_show_reg(m, cpu, MSR_CORE_PERF_GLOBAL_CTRL, r.global_ctrl);
-		for (i = 0; t && i < t->model->nr_xregs; i++)
-			rm_show_reg(m, cpu, t->model->xregs[i].msr, r.x[i]);
+		for (i = 0; mod && i < mod->nr_xregs; i++)
+			rm_show_reg(m, cpu, mod->xregs[i].msr, r.x[i]);
 		if (rc->perf_capabilities & PERF_CAP_PERF_METRICS)
 			rm_show_reg(m, cpu, MSR_PERF_METRICS, r.metrics);
 		if (rc->leaf7_edx & CPUID7_EDX_TSX_FORCE_ABORT)
@@ -724,7 +456,7 @@ static DEFINE_MUTEX(rm_perf_lock);
 /* The counter perf would hold: the last generic one, so pmuctl's loop must reach it. */
 static u32 rm_perf_msr(void)
 {
-	return MSR_ARCH_PERFMON_PERFCTR0 + rm->nr_gp - 1;
+	return MSR_ARCH_PERFMON_PERFCTR0 + pmuctl_rm->nr_gp - 1;
 }
 
 static ssize_t rm_perf_write(struct file *file, const char __user *ubuf,
@@ -826,10 +558,14 @@ void pmuctl_regmodel_exit(void)
  *
  * Context: before pmuctl_hw_init(), so that the model's syscore suspend
  * runs after pmuctl's and its resume before pmuctl's.
- * Return: 0.
+ * Return: 0, or -ECANCELED (regmodel_init_fail), having changed nothing.
  */
 int pmuctl_regmodel_init(struct dentry *dir)
 {
+	if (regmodel_init_stall_ms)
+		msleep(min(regmodel_init_stall_ms, RM_INIT_STALL_MAX_MS));
+	if (regmodel_init_fail)
+		return -ECANCELED;
 	debugfs_create_file("regs", 0600, dir, NULL, &rm_regs_fops);
 	debugfs_create_file("fail_write", 0200, dir, NULL, &rm_fail_fops);
 	debugfs_create_file("log", 0400, dir, NULL, &rm_log_fops);

@@ -60,6 +60,7 @@ static const struct {
 	{ PMUCTL_CAP_FIXED2_WITHHELD, "fixed2_withheld" },
 	{ PMUCTL_CAP_UMASK2, "umask2" },
 	{ PMUCTL_CAP_EQ, "eq" },
+	{ PMUCTL_CAP_GP_PERF_LIMITED, "gp_perf_limited" },
 };
 
 /* ioctl numbers of uapi/linux/pmuctl.h, for pmuctl_info.commands. */

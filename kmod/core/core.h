@@ -57,7 +57,7 @@ static_assert(sizeof(struct pmuctl_threads) == 56, "pmuctl_threads size");
  * MSR_PLATFORM_INFO 0xce), IA32_FIXED_CTR0-3 0x309-0x30c (Linux 6.12 names
  * no core-PMU register at 0x30d and up, only NetBurst's MSR_P4_IQ_PERFCTR1-5).
  * pmuctl_caps_decode() clamps the counters of a PMU before v6 to these;
- * perfmon v6 addresses every counter at 0x1900 and up (kmod/hw.c), where
+ * perfmon v6 addresses every counter at 0x1900 and up (kmod/msr.c), where
  * the index space is the limit (PMUCTL_MAX_GP, PMUCTL_MAX_FIXED).
  */
 #define PMUCTL_LEGACY_GP	8

@@ -21,7 +21,7 @@
  *    CPUs");
  *  - pmuctl_start(), _stop(), _reset() and _release() are one system call,
  *    one ioctl of their own (libpmuctl.h: "on every CPU of the group, in
- *    one ioctl each") and one wave (kmod/hw.c: "every operation is one
+ *    one ioctl each") and one wave (kmod/wave.c: "every operation is one
  *    wave whatever the number of CPUs");
  *  - pmuctl_read_values() of a named CPU is one system call and one READ,
  *    at most one wave.

@@ -34,7 +34,9 @@
  * Unprivileged CPU-scope sessions never get rdpmc (it would read every
  * counter of the CPU, other sessions' included): they read their own
  * counters with PMUCTL_IOC_READ.  Unprivileged task-scope sessions get it
- * where it shows nothing of others (struct pmuctl_program).  INFO does
+ * where it shows nothing of others (struct pmuctl_program): before any
+ * thread runs with rdpmc, every counter of its CPU that may hold a count
+ * not its session's reads 0.  INFO does
  * not show them other sessions' ids or extra values (PMUCTL_OWNER_OTHER,
  * PMUCTL_HOLDING_XREG_HIDDEN).  Per user (uid) without privilege: at most
  * "user_max_sessions" (default 16) open sessions (open is EMFILE beyond,
@@ -247,6 +249,15 @@ struct pmuctl_event {
  */
 #define PMUCTL_CAP_UMASK2		(1U << 10)
 #define PMUCTL_CAP_EQ			(1U << 11)
+/*
+ * Perfmon v6 on Linux 6.11+, a part that is not hybrid: perf drives only
+ * the generic counters of CPUID leaf 0AH, and whenever it enables its
+ * PMU (an NMI, a switch of a task that owns perf events) it writes
+ * GLOBAL_CTRL whole, without the enables of leaf 23H's further counters.
+ * Those would stop counting at perf's first enable, so @nr_gp leaves them
+ * out (perf's own count, perf_get_x86_pmu_capability()).
+ */
+#define PMUCTL_CAP_GP_PERF_LIMITED	(1U << 12)
 
 /* Architectural events, CPUID.0AH:EBX bit numbers (bit set = unavailable). */
 #define PMUCTL_ARCH_CORE_CYCLES		0	/* 0x003c */
@@ -525,31 +536,36 @@ struct pmuctl_info {
  * at each of its switch-ins; a CPU-scope session never shares: it cannot
  * take a counter or extra MSR a task-scope session holds, and a task-scope
  * group cannot take a counter a CPU-scope session holds on any CPU
- * (COUNTERS_BUSY, err_cpu 0xffffffff).
+ * (COUNTERS_BUSY, err_cpu 0xffffffff), nor one that something other than
+ * pmuctl runs on an online CPU (COUNTER_IN_USE, err_cpu that CPU).
  *  - A thread is the target of at most one task-scope session (its own or
  *    one it inherited): EBUSY, PMUCTL_R_TASK_BUSY.  Foreign threads cannot
  *    be targeted (no ptrace check is exported to modules): a tool counts a
  *    command by letting the child program itself between fork and exec,
  *    on a session file it shares with the parent.
  *  - PMUCTL_PROGRAM_INHERIT: threads and processes the thread creates
- *    after PROGRAM are counted too (a sched_process_fork probe queues task
- *    work to the child, which attaches itself before it first returns to
- *    user space: its kernel-mode fork return is not counted), and their
- *    counts are added to the session's totals when they exit.  At most
- *    "task_max_threads" (module parameter, default 4096) threads of a
- *    session are counted at once; a thread beyond it, or one the module
- *    could not allocate for, is not counted and pmuctl_read.nr_lost says
- *    so.  A thread that execs a set-user-ID or otherwise non-dumpable
- *    image stops being counted at that exec (its counts so far stay), as
- *    perf detaches its events there.
+ *    after PROGRAM are counted too, from their first instruction (their
+ *    kernel-mode return from fork included), and so are the workers the
+ *    kernel makes for them (io_uring's, vhost's); their counts are added
+ *    to the session's totals when they exit.  At most "task_max_threads"
+ *    (module parameter, default 4096) threads of a session are counted at
+ *    once; a thread beyond it, or one made when the session had no room
+ *    allocated ahead for it (more than a few threads made in one system
+ *    call), is not counted and pmuctl_read.nr_lost says so.  A thread that
+ *    execs a set-user-ID or otherwise non-dumpable image stops being
+ *    counted at that exec (its counts so far stay): pmuctl's own rule,
+ *    stricter than perf's, which keeps counting across such an exec.
  *  - PMUCTL_PROGRAM_ENABLE_ON_EXEC: the group starts stopped and starts
  *    counting when the thread next execs (perf's enable_on_exec), so that
  *    a tool counts a command and none of its own instructions.
  *  - The thread's counts are saved at sched_out and the counters disabled;
  *    their values stay in the registers until another thread that runs
  *    with rdpmc is switched in on that CPU: pmuctl then zeroes every
- *    counter of a task-scope group that is not that thread's, so rdpmc in
- *    a monitored thread reads 0 for other task-scope sessions' counters.
+ *    counter that may hold a count that is not that thread's (other
+ *    task-scope threads', a released group's, perf's from before pmuctl
+ *    kept it off), so rdpmc reads 0 for them.  Counters that something
+ *    other than pmuctl and perf runs (found enabled) are neither written
+ *    nor hidden.
  *  - Restored values: where IA32_PERF_CAPABILITIES[13] allows full-width
  *    writes, a counter is given back its value at the counter's width;
  *    elsewhere a generic counter can only be written through its legacy
@@ -748,9 +764,9 @@ enum pmuctl_reason {
 	PMUCTL_R_OFFCORE_ANY_RESPONSE_MIXED = 17, /* ANY_RESPONSE + supplier/snoop */
 	PMUCTL_R_OUTSTANDING_ON_RSP1 = 18, /* OUTSTANDING only exists in OFFCORE_RSP_0 */
 	PMUCTL_R_OUTSTANDING_WITH_RESPONSE = 19, /* OUTSTANDING takes request bits only */
-	/* 20, 21: for per-thread sessions (paranoid 2, 1); not returned today */
-	PMUCTL_R_UNPRIV_KERNEL_MODE = 20, /* unprivileged session asked for OS mode */
-	PMUCTL_R_UNPRIV_ANY_THREAD = 21, /* unprivileged session asked for AnyThread */
+	/* 20, 21: unprivileged task-scope sessions (paranoid 2, 1), EACCES */
+	PMUCTL_R_UNPRIV_KERNEL_MODE = 20, /* OS mode at paranoid 2 */
+	PMUCTL_R_UNPRIV_ANY_THREAD = 21, /* AnyThread above paranoid 0 */
 	/* a group on one CPU */
 	PMUCTL_R_COUNTERS_BUSY = 22,	/* every counter that can count it is taken */
 	PMUCTL_R_OFFCORE_RSP0_BUSY = 23, /* MSR_OFFCORE_RSP_0 holds another value */
@@ -790,6 +806,8 @@ enum pmuctl_reason {
 	 * by someone else (firmware, a hypervisor, another driver), as perf's
 	 * check_hw_exists() sees it: EN in its PERFEVTSELx, or OS/USR in its
 	 * FIXED_CTR_CTRL nibble.  err_index is the event, err_cpu the CPU.
+	 * Task scope: any online CPU (the thread may run on each), for a
+	 * counter the group adds to the task-scope pool.
 	 */
 	PMUCTL_R_COUNTER_IN_USE = 40,
 	/*
