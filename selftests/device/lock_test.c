@@ -11,8 +11,10 @@
  *    mounted over /sys/bus/event_source/devices (the register-model guests
  *    have no perf "cpu" PMU, hence no file to mount over);
  *  - a command waiting for pmuctl_lock dies at SIGKILL at once, instead of
- *    waiting for the holder (mutex_lock_killable).  The register model's
- *    debugfs hold_lock holds the lock for as long as the test says.
+ *    waiting for the holder (mutex_lock_killable): every ioctl, within
+ *    100 ms (README: "Every ioctl waits for pmuctl's lock killably").  The
+ *    register model's debugfs hold_lock holds the lock for as long as the
+ *    test says.
  *
  * Each blocking step runs in a child with a deadline, so a regression
  * fails the test instead of hanging it.
@@ -201,6 +203,116 @@ TEST_F(lock, command_waiting_for_the_lock_dies_at_sigkill)
 	EXPECT_EQ(1, wait_for(holder, 10, &st));
 	if (r == 0)
 		waitpid(waiter, &st, 0);
+	EXPECT_EQ(0, dev_info(self->fd, &info));
+}
+
+/* Every command, with arguments that get it as far as pmuctl_lock. */
+struct lock_cmd {
+	const char *name;
+	unsigned long cmd;
+};
+
+static const struct lock_cmd lock_cmds[] = {
+	{ "INFO", PMUCTL_IOC_INFO },
+	{ "PROGRAM", PMUCTL_IOC_PROGRAM },
+	{ "START", PMUCTL_IOC_START },
+	{ "STOP", PMUCTL_IOC_STOP },
+	{ "RESET", PMUCTL_IOC_RESET },
+	{ "READ", PMUCTL_IOC_READ },
+	{ "RELEASE", PMUCTL_IOC_RELEASE },
+	{ "RDPMC", PMUCTL_IOC_RDPMC },
+	{ "THREADS", PMUCTL_IOC_THREADS },
+};
+
+/* In the waiter: the command on the session @fd; it never returns. */
+static void lock_cmd_run(int fd, unsigned long cmd)
+{
+	struct pmuctl_event ev = ev_make(EV_INST | USR, 0, 0);
+	struct pmuctl_program p;
+	struct pmuctl_info info;
+	struct pmuctl_threads th;
+	__u64 val[PMUCTL_MAX_EVENTS];
+	int ret;
+
+	switch (cmd) {
+	case PMUCTL_IOC_INFO:
+		_exit(dev_info(fd, &info) ? 1 : 0);
+	case PMUCTL_IOC_PROGRAM:
+		_exit(dev_program(fd, &ev, 1, 1, &p) ? 1 : 0);
+	case PMUCTL_IOC_READ:
+		_exit(dev_read(fd, 0, val, PMUCTL_MAX_EVENTS) == -ENOENT ? 0 : 1);
+	case PMUCTL_IOC_THREADS:
+		memset(&th, 0, sizeof(th));
+		th.nr_values = 1;
+		_exit(dev_ioctl(fd, cmd, &th) == -ENOENT ? 0 : 1);
+	}
+	/* START, STOP, RESET, RELEASE, RDPMC: no group, ENOENT (RELEASE: 0). */
+	ret = dev_ctl(fd, cmd);
+	_exit(!ret || ret == -ENOENT ? 0 : 1);
+}
+
+TEST_F_TIMEOUT(lock, every_ioctl_waiting_for_the_lock_dies_at_sigkill, 90)
+{
+	struct pmuctl_info info;
+	unsigned int i;
+
+	if (!debugfs_ready() || access(DBG_HOLD, W_OK))
+		SKIP(return, "no %s (register-model build)", DBG_HOLD);
+	ASSERT_EQ(0, dev_info(self->fd, &info));
+	for (i = 0; i < ARRAY_SIZE(lock_cmds); i++) {
+		const struct lock_cmd *c = &lock_cmds[i];
+		pid_t holder, waiter;
+		int st, r;
+		double t0;
+
+		/* Without rdpmc grants RDPMC answers before taking the lock. */
+		if (c->cmd == PMUCTL_IOC_RDPMC && info.rdpmc == PMUCTL_RDPMC_NONE) {
+			TH_LOG("RDPMC: pmuctl grants no rdpmc here, not tested");
+			continue;
+		}
+		fflush(stdout);
+		holder = fork();
+		ASSERT_LE(0, holder);
+		if (!holder)
+			_exit(write_str(DBG_HOLD, "10000") ? 1 : 0);
+		usleep(300000);		/* the holder takes the lock */
+		waiter = fork();
+		ASSERT_LE(0, waiter);
+		if (!waiter)
+			lock_cmd_run(self->fd, c->cmd);
+		/* The waiter must be blocked: the lock is really held. */
+		EXPECT_EQ(0, wait_for(waiter, 0.3, &st)) {
+			TH_LOG("%s did not wait for the lock (status %#x)", c->name, st);
+		}
+		t0 = now();
+		kill(waiter, SIGKILL);
+		r = wait_for(waiter, 0.1, &st);
+		EXPECT_EQ(1, r) {
+			TH_LOG("%s: the waiter outlived SIGKILL by 100 ms: it waits for pmuctl_lock unkillably",
+			       c->name);
+		}
+		if (r == 1) {
+			EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL) {
+				TH_LOG("%s: status %#x", c->name, st);
+			}
+			TH_LOG("%s: the waiter died %.3f s after SIGKILL", c->name, now() - t0);
+		}
+		/* Late, or still there a second later while the lock is held? */
+		if (r == 0) {
+			r = wait_for(waiter, 1, &st);
+			TH_LOG("%s: the waiter is %s %.3f s after SIGKILL, the lock still held",
+			       c->name, r ? "dead" : "still alive", now() - t0);
+		}
+		kill(holder, SIGKILL);
+		EXPECT_EQ(1, wait_for(holder, 10, &st)) TH_LOG("%s: the holder", c->name);
+		if (r == 0) {
+			waitpid(waiter, &st, 0);
+			TH_LOG("%s: the waiter died %.3f s after SIGKILL, once the lock was free",
+			       c->name, now() - t0);
+		}
+		/* A PROGRAM that got through: the session holds nothing after. */
+		dev_ctl(self->fd, PMUCTL_IOC_RELEASE);
+	}
 	EXPECT_EQ(0, dev_info(self->fd, &info));
 }
 
