@@ -11,13 +11,26 @@
  *    foreign counter keeps running;
  *  - the same group on the other CPUs alone is accepted;
  *  - a running counter the group does not take is left alone, through
- *    PROGRAM and RELEASE.
+ *    PROGRAM and RELEASE;
+ *  - task scope (PMUCTL_PROGRAM_TASK) refuses the same way: its thread may
+ *    run on any CPU, so a counter the group would take running on any
+ *    online CPU is EBUSY, COUNTER_IN_USE, with the err_index and err_cpu
+ *    a CPU-scope PROGRAM of the same group on every online CPU gets, and
+ *    nothing changes;
+ *  - the foreign counters' select, FIXED_CTR_CTRL nibble and GLOBAL_CTRL
+ *    enable bit stay as they were through PROGRAM, START, STOP, the
+ *    counted thread's context switches and RELEASE of a CPU-scope or a
+ *    task-scope group;
+ *  - with only task-scope groups held, a CPU going offline and coming back
+ *    keeps them too (and the extra MSRs), even after an earlier CPU-scope
+ *    session there saw other values.
  *
  * Needs the register-model build of pmuctl.ko (its regs file presets the
  * foreign values); SKIPs without it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +46,7 @@
 FIXTURE(claim) {
 	int fd;
 	struct pmuctl_info info;
+	bool online_changed;	/* CPU 1 was taken offline */
 };
 
 FIXTURE_SETUP(claim)
@@ -52,6 +66,8 @@ FIXTURE_TEARDOWN(claim)
 {
 	if (self->fd >= 0)
 		close(self->fd);
+	if (self->online_changed)
+		cpu_set_online(1, true);
 	if (have_regs()) {
 		state_wait_clean(1000);
 		regs_zero_all();
@@ -142,6 +158,324 @@ TEST_F(claim, running_counters_the_group_does_not_take_stay_running)
 	ASSERT_EQ(0, regs_read(&rg));
 	EXPECT_U64(FOREIGN_EVTSEL, regs_get(&rg, 1, MSR_EVTSEL(1)));
 	EXPECT_U64(FIXED_NIBBLE_USR(1), regs_get(&rg, 1, MSR_FIXED_CTRL));
+}
+
+/* ---- task scope, and the registers around pmuctl's own ------------------ */
+
+/* One foreign register: the bits of @mask that must stay @val. */
+struct foreign {
+	__u32 cpu, msr;
+	__u64 val, mask;
+};
+
+static int foreign_preset(const struct foreign *f, unsigned int n)
+{
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; !err && i < n; i++)
+		err = regs_preset(f[i].cpu, f[i].msr, f[i].val);
+	return err;
+}
+
+/* Every foreign register still holds its bits; @step names the moment. */
+static void expect_foreign(struct __test_metadata *_metadata,
+			   const struct foreign *f, unsigned int n,
+			   const char *step)
+{
+	static struct pregs rg;
+	unsigned int i;
+
+	ASSERT_EQ(0, regs_read(&rg));
+	for (i = 0; i < n; i++) {
+		__u64 got = regs_get(&rg, f[i].cpu, f[i].msr);
+
+		EXPECT_U64(f[i].val & f[i].mask, got & f[i].mask) {
+			TH_LOG("%s: cpu %u msr %#x is %#llx, preset %#llx (bits %#llx)",
+			       step, f[i].cpu, f[i].msr, (unsigned long long)got,
+			       (unsigned long long)f[i].val,
+			       (unsigned long long)f[i].mask);
+		}
+	}
+}
+
+/* No session holds a counter or an extra MSR on any CPU (INFO holdings). */
+static void expect_holdings_free(struct __test_metadata *_metadata, int fd,
+				 const char *step)
+{
+	unsigned int n = cpus_possible(), c, k;
+	struct pmuctl_holding *h = calloc(n, sizeof(*h));
+	struct pmuctl_info in;
+
+	ASSERT_NE(NULL, h);
+	memset(&in, 0, sizeof(in));
+	in.holdings = (uintptr_t)h;
+	in.holding_size = sizeof(*h);
+	in.holdings_size = n * sizeof(*h);
+	ASSERT_EQ(0, dev_ioctl(fd, PMUCTL_IOC_INFO, &in));
+	ASSERT_EQ(n, in.holdings_nr);
+	for (c = 0; c < n; c++) {
+		for (k = 0; k < PMUCTL_HOLDING_COUNTERS; k++) {
+			EXPECT_EQ(0U, h[c].owner[k]) {
+				TH_LOG("%s: cpu %u counter index %u owner %#x", step,
+				       c, k, h[c].owner[k]);
+			}
+		}
+		for (k = 0; k < PMUCTL_HOLDING_XREGS; k++) {
+			EXPECT_EQ(0U, h[c].xreg[k].refcount) {
+				TH_LOG("%s: cpu %u extra MSR %#x", step, c, h[c].xreg[k].msr);
+			}
+		}
+	}
+	free(h);
+}
+
+/* Every online CPU, as a one-word bitmap (the rig's CPUs are 0..n-1). */
+static __u64 online_cpus(void)
+{
+	unsigned int n = cpus_online();
+
+	return n >= 64 ? ~0ULL : (1ULL << n) - 1;
+}
+
+/*
+ * The thread may run on any CPU: a counter the task-scope group would
+ * take, running on any one online CPU (the caller's or another), refuses
+ * it as CPU-scope PROGRAM of the group on every online CPU is refused:
+ * EBUSY, COUNTER_IN_USE, that event, that CPU; and nothing changes.
+ */
+TEST_F(claim, task_scope_program_refuses_a_counter_running_on_any_cpu)
+{
+	/* INST_RETIRED.ANY goes to fixed counter 0, the LLC misses to PMC0. */
+	const struct pmuctl_event group[2] = {
+		ev_make(EV_INST | USR, 0, 0),
+		ev_make(EV_LLC_MISS | USR, 0, GONLY),
+	};
+	static const struct {
+		const char *what;
+		__u32 msr;
+		__u64 val;
+		__u32 bad;	/* the event that would take it */
+	} running[] = {
+		{ "PMC0 (EVTSEL0 EN)", MSR_EVTSEL(0), FOREIGN_EVTSEL, 1 },
+		{ "fixed counter 0 (OS|USR nibble)", MSR_FIXED_CTRL, 0x3, 0 },
+	};
+	unsigned int ncpu = cpus_online(), c, r;
+	struct pmuctl_event ev[2];
+	struct pmuctl_program cp, tp;
+	struct snap before = { 0 };
+	int cret, tret;
+
+	/* The counted thread runs on CPU 0; the counter runs here or elsewhere. */
+	ASSERT_EQ(0, pin_cpu(0));
+	for (r = 0; r < ARRAY_SIZE(running); r++) {
+		for (c = 0; c < ncpu; c++) {
+			ASSERT_EQ(0, regs_zero_all());
+			ASSERT_EQ(0, regs_preset(c, running[r].msr, running[r].val));
+			ASSERT_EQ(0, snap_take(&before));
+
+			/* CPU scope, the reference. */
+			memcpy(ev, group, sizeof(ev));
+			cret = dev_program(self->fd, ev, 2, online_cpus(), &cp);
+			EXPECT_EQ(-EBUSY, cret) TH_LOG("CPU scope, %s running on cpu %u",
+						       running[r].what, c);
+			EXPECT_U64(PMUCTL_R_COUNTER_IN_USE, cp.err_reason);
+			EXPECT_U64(running[r].bad, cp.err_index);
+			EXPECT_U64(c, cp.err_cpu);
+			if (!cret)
+				ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_RELEASE));
+			EXPECT_UNCHANGED(&before, true);
+
+			/* Task scope: the same answer, nothing changed. */
+			memcpy(ev, group, sizeof(ev));
+			tret = dev_program_task(self->fd, ev, 2, 0, &tp);
+			EXPECT_EQ(cret, tret) {
+				TH_LOG("task scope, %s running on cpu %u: PROGRAM %s (CPU scope: %s)",
+				       running[r].what, c, strerror(-tret), strerror(-cret));
+			}
+			EXPECT_U64(cp.err_reason, tp.err_reason) {
+				TH_LOG("task scope, %s running on cpu %u: err_reason", running[r].what, c);
+			}
+			EXPECT_U64(cp.err_index, tp.err_index) {
+				TH_LOG("task scope, %s running on cpu %u: err_index", running[r].what, c);
+			}
+			EXPECT_U64(cp.err_cpu, tp.err_cpu) {
+				TH_LOG("task scope, %s running on cpu %u: err_cpu", running[r].what, c);
+			}
+			EXPECT_UNCHANGED(&before, true);
+			expect_holdings_free(_metadata, self->fd, running[r].what);
+			if (!tret)
+				ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_RELEASE));
+			snap_free(&before);
+		}
+	}
+}
+
+/* A foreign counter on CPU 0: CPU_CLK_UNHALTED.THREAD on PMC1, enabled in GLOBAL_CTRL. */
+static const struct foreign on_cpu0_pmc1[] = {
+	{ 0, MSR_EVTSEL(1), EV_CYCLES | USR | OS | EN, ~0ULL },
+	{ 0, MSR_GLOBAL_CTRL, 1ULL << 1, 1ULL << 1 },
+};
+
+TEST_F(claim, cpu_scope_group_leaves_foreign_global_ctrl_bits_and_selects)
+{
+	struct pmuctl_event ev = ev_make(EV_LLC_MISS | USR, 0, GONLY);
+	struct pmuctl_program p;
+	static const struct {
+		const char *step;
+		unsigned long cmd;
+	} steps[] = {
+		{ "START", PMUCTL_IOC_START },
+		{ "STOP", PMUCTL_IOC_STOP },
+		{ "RESET", PMUCTL_IOC_RESET },
+		{ "START again", PMUCTL_IOC_START },
+		{ "RELEASE", PMUCTL_IOC_RELEASE },
+	};
+	unsigned int i;
+
+	ASSERT_EQ(0, foreign_preset(on_cpu0_pmc1, ARRAY_SIZE(on_cpu0_pmc1)));
+	ASSERT_EQ(0, dev_program(self->fd, &ev, 1, 0x1, &p)) {
+		TH_LOG("reason %u index %u cpu %u", p.err_reason, p.err_index, p.err_cpu);
+	}
+	ASSERT_U64(0, ev.counter);
+	expect_foreign(_metadata, on_cpu0_pmc1, ARRAY_SIZE(on_cpu0_pmc1), "PROGRAM");
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		ASSERT_EQ(0, dev_ctl(self->fd, steps[i].cmd)) TH_LOG("%s", steps[i].step);
+		expect_foreign(_metadata, on_cpu0_pmc1, ARRAY_SIZE(on_cpu0_pmc1),
+			       steps[i].step);
+	}
+}
+
+/* Context switches of the calling thread: it blocks, then yields. */
+static void switch_a_few_times(void)
+{
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		usleep(1000);
+		sched_yield();
+	}
+}
+
+TEST_F(claim, task_scope_group_leaves_foreign_global_ctrl_bits_and_selects)
+{
+	struct pmuctl_event ev = ev_make(EV_LLC_MISS | USR, 0, GONLY);
+	struct pmuctl_program p;
+	static const struct {
+		const char *step;
+		unsigned long cmd;	/* 0: context switches */
+	} steps[] = {
+		{ "START", PMUCTL_IOC_START },
+		{ "context switches, running", 0 },
+		{ "STOP", PMUCTL_IOC_STOP },
+		{ "context switches, stopped", 0 },
+		{ "START again", PMUCTL_IOC_START },
+		{ "context switches, running again", 0 },
+		{ "RELEASE", PMUCTL_IOC_RELEASE },
+		{ "context switches, released", 0 },
+	};
+	unsigned int i;
+
+	/* The counted thread is this one, on CPU 0 where the foreign counter runs. */
+	ASSERT_EQ(0, pin_cpu(0));
+	/*
+	 * pmuctl's last CPU-scope session on CPU 0 came and went before the
+	 * foreign counter started: what it found there then is no state to
+	 * write back now.
+	 */
+	ASSERT_EQ(0, dev_program(self->fd, &ev, 1, 0x1, &p));
+	ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_START));
+	ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_RELEASE));
+
+	ASSERT_EQ(0, foreign_preset(on_cpu0_pmc1, ARRAY_SIZE(on_cpu0_pmc1)));
+	ev = ev_make(EV_LLC_MISS | USR, 0, GONLY);
+	ASSERT_EQ(0, dev_program_task(self->fd, &ev, 1, 0, &p)) {
+		TH_LOG("reason %u index %u cpu %u", p.err_reason, p.err_index, p.err_cpu);
+	}
+	ASSERT_U64(0, ev.counter);
+	expect_foreign(_metadata, on_cpu0_pmc1, ARRAY_SIZE(on_cpu0_pmc1), "PROGRAM");
+	switch_a_few_times();
+	expect_foreign(_metadata, on_cpu0_pmc1, ARRAY_SIZE(on_cpu0_pmc1),
+		       "context switches, programmed");
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		if (steps[i].cmd) {
+			ASSERT_EQ(0, dev_ctl(self->fd, steps[i].cmd)) TH_LOG("%s", steps[i].step);
+		} else {
+			switch_a_few_times();
+		}
+		expect_foreign(_metadata, on_cpu0_pmc1, ARRAY_SIZE(on_cpu0_pmc1),
+			       steps[i].step);
+	}
+}
+
+TEST_F(claim, cpu_offline_with_only_task_groups_leaves_foreign_registers)
+{
+	/* The task-scope group: fixed counter 0 and PMC0. */
+	struct pmuctl_event ev[2] = {
+		ev_make(EV_INST | USR, 0, 0),
+		ev_make(EV_LLC_MISS | USR, 0, GONLY),
+	};
+	struct pmuctl_event cev = ev_make(EV_LLC_MISS | USR, 0, GONLY);
+	__u32 last = self->info.caps.nr_gp - 1;
+	struct foreign old[4], now[4];
+	struct pmuctl_program p;
+	unsigned int n = 0;
+	struct pregs rg;
+	bool rsp0;
+	int err;
+
+	if (access("/sys/devices/system/cpu/cpu1/online", W_OK))
+		SKIP(return, "cpu1 cannot go offline");
+	ASSERT_LT(0U, last);
+	ASSERT_EQ(0, regs_read(&rg));
+	rsp0 = regs_get(&rg, 1, MSR_RSP0) != ~0ULL;
+	/*
+	 * What CPU 1 holds when a first, CPU-scope session comes and goes
+	 * there (nothing running but PMC0's), then what somebody else runs
+	 * there afterwards: another generic counter, fixed counter 2, their
+	 * GLOBAL_CTRL bits, an OFFCORE_RSP_0 value.
+	 */
+	old[n] = (struct foreign){ 1, MSR_EVTSEL(last), EV_BR | USR, ~0ULL };
+	now[n++] = (struct foreign){ 1, MSR_EVTSEL(last), EV_BR_MISS | USR | OS | EN, ~0ULL };
+	old[n] = (struct foreign){ 1, MSR_FIXED_CTRL, 0, ~0ULL };
+	now[n++] = (struct foreign){ 1, MSR_FIXED_CTRL, 0x3ULL << 8, 0xfULL << 8 };
+	old[n] = (struct foreign){ 1, MSR_GLOBAL_CTRL, 1ULL << last, ~0ULL };
+	now[n++] = (struct foreign){ 1, MSR_GLOBAL_CTRL, (1ULL << last) | (1ULL << 34),
+				     (1ULL << last) | (1ULL << 34) };
+	if (rsp0) {
+		old[n] = (struct foreign){ 1, MSR_RSP0, REQ0 | ANYRSP, ~0ULL };
+		now[n++] = (struct foreign){ 1, MSR_RSP0, REQ1 | ANYRSP, ~0ULL };
+	}
+
+	ASSERT_EQ(0, foreign_preset(old, n));
+	ASSERT_EQ(0, dev_program(self->fd, &cev, 1, 0x2, &p));
+	ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_START));
+	ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_RELEASE));
+	expect_foreign(_metadata, old, n, "first CPU-scope session released");
+	ASSERT_EQ(0, foreign_preset(now, n));
+
+	/* This thread counts, on CPU 0: CPU 1 runs only the foreign counters. */
+	ASSERT_EQ(0, pin_cpu(0));
+	ASSERT_EQ(0, dev_program_task(self->fd, ev, 2, 0, &p)) {
+		TH_LOG("reason %u index %u cpu %u", p.err_reason, p.err_index, p.err_cpu);
+	}
+	ASSERT_U64(FIXED(0), ev[0].counter);
+	ASSERT_U64(0, ev[1].counter);
+	ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_START));
+	switch_a_few_times();
+	expect_foreign(_metadata, now, n, "task group counting on cpu 0");
+
+	err = cpu_set_online(1, false);
+	if (err)
+		SKIP(return, "cannot offline cpu1: %s", strerror(-err));
+	self->online_changed = true;
+	expect_foreign(_metadata, now, n, "cpu 1 offline");
+	ASSERT_EQ(0, cpu_set_online(1, true));
+	self->online_changed = false;
+	switch_a_few_times();
+	expect_foreign(_metadata, now, n, "cpu 1 back online");
+	ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_RELEASE));
+	expect_foreign(_metadata, now, n, "task group released");
 }
 
 DEVICE_TEST_MAIN
