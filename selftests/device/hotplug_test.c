@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * CPUs going off and on line under /dev/pmuctl sessions (kmod/hw.c: the
- * claims stay with an offline CPU, whose PMU is put back as pmuctl found
- * it; a CPU coming online is written from its shadow):
+ * CPUs going off and on line under /dev/pmuctl sessions (kmod/power.c: the
+ * claims stay with an offline CPU, whose registers pmuctl took are given
+ * back as found; a CPU coming online is written from its shadow):
  *
  *  - sessions hold groups on CPUs 1..3 while each goes off and on line
  *    again and again: the claims in pmuctl/state never change, READ of the
@@ -528,19 +528,6 @@ TEST_F(hotplug, cpu_offline_during_reset_or_program_comes_back_zeroed)
 	EXPECT_TRUE(why == NULL) TH_LOG("cpu3 back: %s", why);
 }
 
-#define PM_TEST		"/sys/power/pm_test"
-#define PM_STATE	"/sys/power/state"
-#define DBG_SUSPENDS	DBG_DIR "/suspends"
-
-static long suspends(void)
-{
-	char *s = slurp(DBG_SUSPENDS);
-	long n = s ? strtol(s, NULL, 10) : -1;
-
-	free(s);
-	return n;
-}
-
 TEST_F_TIMEOUT(hotplug, suspend_to_ram_rewrites_the_boot_cpu, 120)
 {
 	struct sess *a = &self->s[0], *b = &self->s[1];
@@ -552,7 +539,7 @@ TEST_F_TIMEOUT(hotplug, suspend_to_ram_rewrites_the_boot_cpu, 120)
 		SKIP(return, "%s", why);
 	if (access(PM_TEST, W_OK))
 		SKIP(return, "no %s (CONFIG_PM_DEBUG)", PM_TEST);
-	n0 = suspends();
+	n0 = regs_suspends();
 	ASSERT_LE(0, n0) TH_LOG("no %s: the register model of this build", DBG_SUSPENDS);
 	two_sessions(_metadata, self);
 	ASSERT_EQ(0, sess_program(a, 0xf));
@@ -567,7 +554,7 @@ TEST_F_TIMEOUT(hotplug, suspend_to_ram_rewrites_the_boot_cpu, 120)
 	write_str(PM_TEST, "none");
 	ASSERT_EQ(0, ret) TH_LOG("echo mem > %s: %s", PM_STATE, strerror(-ret));
 	/* The model lost the boot CPU's registers once. */
-	EXPECT_EQ(n0 + 1, suspends());
+	EXPECT_EQ(n0 + 1, regs_suspends());
 	why = all_differ(&self->env, self->s, 2, 0);
 	EXPECT_TRUE(why == NULL) TH_LOG("after suspend: %s", why);
 

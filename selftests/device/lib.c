@@ -175,6 +175,15 @@ const char *param_path(const char *name)
 	return b;
 }
 
+long regs_suspends(void)
+{
+	char *s = slurp(DBG_SUSPENDS);
+	long n = s ? strtol(s, NULL, 10) : -1;
+
+	free(s);
+	return n;
+}
+
 char *slurp(const char *path)
 {
 	size_t len = 0, cap = 4096;

@@ -7,7 +7,7 @@
  *
  * Nothing here uses the kselftest harness: the tests do the checking.
  *
- * debugfs (kmod/hw.c, kmod/regmodel.c):
+ * debugfs (kmod/state.c, kmod/regmodel.c):
  *   pmuctl/state       "programmed N", "waves N", "perf_reserved 0|1",
  *                      "cpu C counter 0xCTR owner ID",
  *                      "cpu C msr 0xMSR value 0xV refcount R"
@@ -163,6 +163,13 @@ const char *hotplug_unfit(int needed);
 int child_run(bool as_nobody, void (*fn)(void *), void *arg);
 int pin_cpu(int cpu);				/* 0 or -errno */
 int cpu_set_online(int cpu, bool online);	/* 0 or -errno */
+
+/* Suspend to RAM under the register model (pm_test "core", regmodel's count). */
+#define PM_TEST		"/sys/power/pm_test"
+#define PM_STATE	"/sys/power/state"
+#define DBG_SUSPENDS	DBG_DIR "/suspends"
+/* Times the register model lost the boot CPU's registers to a suspend, or -1. */
+long regs_suspends(void);
 
 /* ---- files ----------------------------------------------------------- */
 

@@ -12,6 +12,13 @@
  * count that leaked from somewhere), and at the end pmuctl is at rest:
  * no session, no claim, no control register left non-zero.
  *
+ * A task-scope count also survives suspend to RAM (pm_test "core": the
+ * syscore suspend and resume run, the machine does not sleep; the register
+ * model loses the boot CPU's PMU registers there, as silicon does) when the
+ * counted thread is the one that writes /sys/power/state, on the boot CPU:
+ * its READ afterwards is the count it had, not a wrapped difference of
+ * 2^width.
+ *
  * Needs 4 CPUs and the register model, as hotplug_test: it runs in the
  * same -smp 4 guests (build/vmtests-hotplug/).
  */
@@ -331,6 +338,80 @@ TEST_F_TIMEOUT(task_hotplug, task_sessions_under_migration_and_hotplug, 400)
 	close(fd);
 	load_stats_free(st, NR_WORKERS);
 	load_stats_free((struct load_stats *)ts, NR_WORKERS);
+}
+
+/* Context switches of the calling thread: it blocks, then yields. */
+static void switch_a_few_times(void)
+{
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		usleep(1000);
+		sched_yield();
+	}
+}
+
+#define SUSPEND_COUNT	1000	/* events the thread "counted" before suspend */
+
+TEST_F_TIMEOUT(task_hotplug, suspending_thread_keeps_its_task_count, 120)
+{
+	struct pmuctl_event ev = ev_make(EV_LLC_MISS | USR, 0, GONLY);
+	__u64 val[PMUCTL_MAX_EVENTS];
+	struct pmuctl_program p;
+	struct pmuctl_read r;
+	const char *why = unfit();
+	__u64 bm;
+	long n0;
+	int fd, ret;
+
+	if (why)
+		SKIP(return, "%s", why);
+	if (access(PM_TEST, W_OK))
+		SKIP(return, "no %s (CONFIG_PM_DEBUG)", PM_TEST);
+	n0 = regs_suspends();
+	ASSERT_LE(0, n0) TH_LOG("no %s: the register model of this build", DBG_SUSPENDS);
+	bm = self->env.info.task_bits >= 64 ? ~0ULL : (1ULL << self->env.info.task_bits) - 1;
+	/* This thread is counted, on the boot CPU, which suspend keeps. */
+	ASSERT_EQ(0, pin_cpu(0));
+	fd = dev_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, dev_program_task(fd, &ev, 1, 0, &p)) {
+		TH_LOG("reason %u index %u", p.err_reason, p.err_index);
+	}
+	ASSERT_GT(self->env.info.caps.nr_gp, ev.counter);
+	ASSERT_EQ(0, dev_ctl(fd, PMUCTL_IOC_START));
+	/*
+	 * It counts SUSPEND_COUNT events: its counter, loaded on CPU 0 while
+	 * it runs, takes them; its next switch-out takes them in.
+	 */
+	ASSERT_EQ(0, regs_preset(0, MSR_PMC(ev.counter), SUSPEND_COUNT));
+	switch_a_few_times();
+	ASSERT_EQ(0, dev_read_task(fd, 0, val, PMUCTL_MAX_EVENTS, &r));
+	ASSERT_U64(SUSPEND_COUNT, val[0]) TH_LOG("before suspend: READ");
+	ASSERT_EQ(0, dev_read_task(fd, PMUCTL_READ_THREAD, val, PMUCTL_MAX_EVENTS, &r));
+	ASSERT_U64(SUSPEND_COUNT, val[0] & bm) TH_LOG("before suspend: READ_THREAD");
+
+	ASSERT_EQ(0, write_str(PM_TEST, "core"));
+	ret = write_str(PM_STATE, "mem");
+	write_str(PM_TEST, "none");
+	ASSERT_EQ(0, ret) TH_LOG("echo mem > %s: %s", PM_STATE, strerror(-ret));
+	/* The model lost the boot CPU's registers once. */
+	EXPECT_EQ(n0 + 1, regs_suspends());
+
+	/* Switched out and in again: no count lost, no jump. */
+	switch_a_few_times();
+	ASSERT_EQ(0, dev_read_task(fd, 0, val, PMUCTL_MAX_EVENTS, &r));
+	EXPECT_LE((__u64)SUSPEND_COUNT, val[0]) TH_LOG("after suspend: READ %#llx",
+						     (unsigned long long)val[0]);
+	EXPECT_GT(1ULL << 32, val[0]) TH_LOG("after suspend: READ %#llx, count %#x before",
+					     (unsigned long long)val[0], SUSPEND_COUNT);
+	/* Its counter, as rdpmc reads it, holds its count again. */
+	ASSERT_EQ(0, dev_read_task(fd, PMUCTL_READ_THREAD, val, PMUCTL_MAX_EVENTS, &r));
+	EXPECT_U64(SUSPEND_COUNT, val[0] & bm) {
+		TH_LOG("after suspend: READ_THREAD %#llx (task_bits %u)",
+		       (unsigned long long)val[0], self->env.info.task_bits);
+	}
+	close(fd);
 }
 
 DEVICE_TEST_MAIN
