@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "pmu.h"
@@ -257,4 +258,20 @@ uint64_t pmu_switches(void)
 	if (getrusage(RUSAGE_THREAD, &ru))
 		return 0;
 	return (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
+}
+
+void pmu_perf_attr(struct perf_event_attr *a, uint32_t type, uint64_t config)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = type;
+	a->config = config;
+}
+
+int pmu_perf_open(struct perf_event_attr *a, pid_t pid, int cpu, int group)
+{
+	int fd = syscall(SYS_perf_event_open, a, pid, cpu, group,
+			 PERF_FLAG_FD_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
 }

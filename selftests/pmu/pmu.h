@@ -20,6 +20,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
+#include <linux/perf_event.h>
 
 /*
  * The hardware tests' helpers (CPUID, one-line files, the kernel log) and
@@ -147,6 +149,11 @@ int pmu_msr_write(int fd, uint32_t msr, uint64_t v);	/* 0 or -errno */
 
 /* How a child ended: 0 (exit 0), the signal that killed it, or -1. */
 int pmu_child_status(int wstatus);
+
+/* @a zeroed, then its size, @type and @config set. */
+void pmu_perf_attr(struct perf_event_attr *a, uint32_t type, uint64_t config);
+/* perf_event_open(2) with FD_CLOEXEC: the fd, or -errno. */
+int pmu_perf_open(struct perf_event_attr *a, pid_t pid, int cpu, int group);
 
 /* ---- known-count code ------------------------------------------------------ */
 

@@ -17,6 +17,10 @@
  * applies; pmuctl reserves perf's counters while it holds a group, so the
  * two count the same workload one after the other.
  *
+ * What rdpmc shows a granted thread beyond its own counters is checked
+ * too: after another user's perf events counted on its CPU, every other
+ * counter index must read 0.
+ *
  * Raw ioctls on /dev/pmuctl (the uapi header), no libpmuctl.  Tests SKIP
  * without /dev/pmuctl, with its register-model build, or when perf holds
  * the counters (kernel.nmi_watchdog=1).
@@ -24,6 +28,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <linux/futex.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
@@ -37,8 +42,10 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <setjmp.h>
 
 #include "kselftest_harness.h"
 #include <linux/pmuctl.h>
@@ -122,6 +129,9 @@ FIXTURE(task) {
 	struct pmu_caps c;
 	uint64_t mask;			/* 2^task_bits - 1 */
 	int ncpus;
+	struct pmu_knob paranoid, rdpmc;	/* put back by the teardown */
+	mode_t dev_mode;
+	bool dev_chmod;
 	bool ready;			/* the setup neither skipped nor failed */
 };
 
@@ -178,6 +188,10 @@ FIXTURE_SETUP(task)
 
 FIXTURE_TEARDOWN(task)
 {
+	pmu_knob_restore(&self->paranoid);
+	pmu_knob_restore(&self->rdpmc);
+	if (self->dev_chmod)
+		chmod(DEV, self->dev_mode);
 }
 
 /* ---- workers: threads running task_rounds() -------------------------------- */
@@ -564,6 +578,210 @@ TEST_F(task, rdpmc_reads_zero_for_another_task_sessions_counter)
 	expect_totals(_metadata, &w[0], TR_TOTAL(PP_ROUNDS, w[0].n, TR_RDPMC), "A");
 	expect_totals(_metadata, &w[1], TR_TOTAL(PP_ROUNDS, w[1].n, TR_RDPMC), "B");
 	workers_close(w, 2);
+}
+
+/* ---- 1b. what else rdpmc shows ----------------------------------------------- */
+
+#define LEFT_CPU	1
+#define P_PARANOID	"/sys/module/pmuctl/parameters/paranoid"
+#define P_RDPMC		"/sys/module/pmuctl/parameters/rdpmc"
+#define NOBODY		65534
+#define MAX_IDX		40	/* rdpmc indexes: generic (up to 32 on v6) and fixed */
+
+/* What nobody's task-scope thread read, in memory shared with the test. */
+struct left_box {
+	int err[4];			/* pin, open, PROGRAM, START */
+	uint32_t reason;
+	uint32_t own;			/* its counter (rdpmc ECX) */
+	int sig;			/* an rdpmc that faulted: its signal */
+	uint32_t fault_ecx;
+	uint32_t n;
+	uint32_t ecx[MAX_IDX];
+	uint64_t val[MAX_IDX];
+};
+
+static sigjmp_buf left_env;
+
+static void left_fault(int sig)
+{
+	siglongjmp(left_env, sig);
+}
+
+/* rdpmc(@ecx) into *@v: 0, or the signal it raised. */
+static int __attribute__((noinline)) left_rdpmc(uint32_t ecx, uint64_t *v)
+{
+	int sig = sigsetjmp(left_env, 1);
+
+	if (!sig)
+		*v = pmu_rdpmc(ecx);
+	return sig;
+}
+
+/*
+ * As nobody, on LEFT_CPU: PROGRAM TASK one event (rdpmc granted), START,
+ * sleep (switched out and in again with the grant), then rdpmc every
+ * counter index CPUID gives: generic 0..nr_gp-1, fixed 0x40000000 | i.
+ */
+static void left_child(struct left_box *b, const struct pmu_caps *c)
+{
+	struct pmuctl_event ev;
+	uint32_t i;
+	int fd, sig;
+
+	if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY))
+		_exit(2);
+	b->err[0] = pmu_pin(LEFT_CPU);
+	fd = dev_open();
+	b->err[1] = fd < 0 ? fd : 0;
+	if (fd < 0)
+		return;
+	ev_inst(&ev, false);
+	b->err[2] = prog_task(fd, PMUCTL_PROGRAM_TASK, &ev, 1, &b->reason);
+	if (b->err[2])
+		return;
+	b->own = ev.counter;
+	b->err[3] = ctl(fd, PMUCTL_IOC_START);
+	usleep(20000);
+	signal(SIGSEGV, left_fault);
+	signal(SIGILL, left_fault);
+	for (i = 0; i < c->nr_gp + 32; i++) {
+		uint32_t ecx = i < c->nr_gp ? i : RDPMC_FIXED | (i - c->nr_gp);
+
+		if (i >= c->nr_gp && !(c->fixed_mask & (1U << (i - c->nr_gp))))
+			continue;
+		if (b->n >= MAX_IDX)
+			break;
+		sig = left_rdpmc(ecx, &b->val[b->n]);
+		if (sig) {
+			b->sig = sig;
+			b->fault_ecx = ecx;
+			break;
+		}
+		b->ecx[b->n++] = ecx;
+	}
+	close(fd);
+}
+
+/* perf_event_open of a counting event of root on LEFT_CPU, in @group (-1: leader). */
+static int perf_open_cpu(uint32_t type, uint64_t config, int group)
+{
+	struct perf_event_attr a;
+
+	pmu_perf_attr(&a, type, config);
+	a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+			PERF_FORMAT_TOTAL_TIME_RUNNING;
+	return pmu_perf_open(&a, -1, LEFT_CPU, group);
+}
+
+/*
+ * Before a thread runs with the CR4.PCE pmuctl sets, every counter it can
+ * address holds 0 or its own count.  Root's perf group fills every counter
+ * of CPU 1 (cycles, instructions and ref-cycles on the fixed counters, one
+ * BR_INST_RETIRED.ALL_BRANCHES per generic counter), counts, and is closed:
+ * perf leaves its counts in the registers (it zeroes a counter it used
+ * only before an mm it grants rdpmc runs, perf_clear_dirty_counters()).
+ * Then a task-scope thread of nobody, granted rdpmc, runs on CPU 1 and
+ * reads every index: all but its own read 0, its own a small count of it.
+ */
+TEST_F(task, rdpmc_reads_zero_in_every_counter_another_users_perf_events_left)
+{
+	static const uint64_t fixed_ev[] = {
+		PERF_COUNT_HW_INSTRUCTIONS, PERF_COUNT_HW_CPU_CYCLES,
+		PERF_COUNT_HW_REF_CPU_CYCLES,
+	};
+	struct { uint64_t nr, enabled, running, v[MAX_IDX]; } rd;
+	int fds[MAX_IDX], nfd = 0, msr, i, status;
+	struct left_box *b;
+	struct stat st;
+	uint64_t v;
+	pid_t pid;
+
+	READY();
+	if (self->ncpus <= LEFT_CPU)
+		SKIP(return, "needs CPU %d", LEFT_CPU);
+	ASSERT_GE(MAX_IDX, (int)(self->c.nr_gp + 3));
+
+	/* Root's group: every counter of CPU 1, counting this loop. */
+	for (i = 0; i < (int)ARRAY_SIZE(fixed_ev); i++) {
+		if (!(self->c.fixed_mask & (1U << i)))
+			continue;
+		fds[nfd] = perf_open_cpu(PERF_TYPE_HARDWARE, fixed_ev[i],
+					 nfd ? fds[0] : -1);
+		ASSERT_LE(0, fds[nfd]) TH_LOG("perf_event_open %d: %s", nfd, strerror(-fds[nfd]));
+		nfd++;
+	}
+	for (i = 0; i < (int)self->c.nr_gp; i++) {
+		fds[nfd] = perf_open_cpu(PERF_TYPE_RAW, EV_BRANCHES, nfd ? fds[0] : -1);
+		ASSERT_LE(0, fds[nfd]) TH_LOG("perf_event_open %d: %s", nfd, strerror(-fds[nfd]));
+		nfd++;
+	}
+	ASSERT_EQ(0, pmu_pin(LEFT_CPU));
+	pmu_loop(100000);
+	ASSERT_LT(0, read(fds[0], &rd, sizeof(rd)));
+	ASSERT_EQ((uint64_t)nfd, rd.nr);
+	/* The whole group counted (scheduled as one): every counter used. */
+	ASSERT_LT(0ULL, rd.running);
+	ASSERT_EQ(rd.enabled, rd.running);
+	for (i = 0; i < nfd; i++)
+		ASSERT_LT(0ULL, rd.v[i]) TH_LOG("perf event %d counted nothing", i);
+	for (i = nfd - 1; i >= 0; i--)
+		close(fds[i]);
+	ASSERT_EQ(0, pmu_pin(0));
+	/* What perf left, where msr.ko lets us look (a log, not the check). */
+	msr = pmu_msr_open(LEFT_CPU);
+	if (msr >= 0) {
+		for (i = 0; i < (int)self->c.nr_gp; i++)
+			if (!pmu_msr_read(msr, MSR_PMC(i), &v))
+				TH_LOG("perf closed: cpu %d PMC%d %#llx", LEFT_CPU, i,
+				       (unsigned long long)v);
+		for (i = 0; i < 4; i++)
+			if ((self->c.fixed_mask & (1U << i)) &&
+			    !pmu_msr_read(msr, MSR_FIXED_CTR(i), &v))
+				TH_LOG("perf closed: cpu %d FIXED_CTR%d %#llx", LEFT_CPU, i,
+				       (unsigned long long)v);
+		close(msr);
+	}
+
+	/* nobody's task-scope thread, granted rdpmc, on CPU 1. */
+	ASSERT_EQ(0, pmu_knob_set(&self->paranoid, P_PARANOID, "2"));
+	ASSERT_EQ(0, pmu_knob_set(&self->rdpmc, P_RDPMC, "1"));
+	ASSERT_EQ(0, stat(DEV, &st));
+	self->dev_mode = st.st_mode & 07777;
+	ASSERT_EQ(0, chmod(DEV, 0666));
+	self->dev_chmod = true;
+	b = mmap(NULL, sizeof(*b), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, b);
+	memset(b, 0, sizeof(*b));
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		left_child(b, &self->c);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, pmu_child_status(status)) TH_LOG("child status %#x", status);
+	ASSERT_EQ(0, b->err[0]);
+	ASSERT_EQ(0, b->err[1]) TH_LOG("open as nobody: %s", strerror(-b->err[1]));
+	ASSERT_EQ(0, b->err[2]) TH_LOG("PROGRAM TASK as nobody: %s, reason %u",
+				       strerror(-b->err[2]), b->reason);
+	ASSERT_EQ(0, b->err[3]);
+	/* The uapi grants it rdpmc (no CPU-scope session holds CPU 1). */
+	ASSERT_EQ(0, b->sig) TH_LOG("rdpmc(%#x) raised signal %d", b->fault_ecx, b->sig);
+	ASSERT_EQ(self->c.nr_gp + __builtin_popcount(self->c.fixed_mask), b->n);
+	for (i = 0; i < (int)b->n; i++) {
+		if (b->ecx[i] == b->own) {
+			/* Its own: what it ran since START, far from perf's values. */
+			EXPECT_GT(10000000ULL, b->val[i]) TH_LOG("own counter %#x", b->own);
+			continue;
+		}
+		EXPECT_EQ(0ULL, b->val[i]) {
+			TH_LOG("cpu %d: rdpmc(%#x) = %#llx, left by root's perf events (the thread's own is %#x)",
+			       LEFT_CPU, b->ecx[i], (unsigned long long)b->val[i], b->own);
+		}
+	}
+	munmap(b, sizeof(*b));
 }
 
 /* ---- 2. migration ------------------------------------------------------------- */
