@@ -27,6 +27,15 @@
  *    Skylake with TSX force abort gets MSR_TSX_FORCE_ABORT[0] set before
  *    PMC3 is written and cleared when PMC3 is released (its other bits
  *    kept), or with allow_tsx_force_abort=0 never uses PMC3;
+ *  - a thread granted rdpmc that lives on after another thread closed the
+ *    session keeps the module loaded: rmmod fails with EWOULDBLOCK (it
+ *    does not wait) until the thread exits;
+ *  - pmuctl/state exists only with the per-CPU state it shows: a reader
+ *    looping on it while the module's init stalls and then fails (the
+ *    register model's test hooks regmodel_init_stall_ms and
+ *    regmodel_init_fail, in its init, which runs before the per-CPU state
+ *    is allocated) finds no file or an empty one, and the kernel logs no
+ *    Oops, BUG or KASAN report;
  *  - 50 times: rmmod, insmod with the parameters the rig used (the
  *    pmuctl.* words of /proc/cmdline, as scripts/vm/init reads them), then
  *    one session opened, programmed, started, read and closed, and pmuctl
@@ -40,11 +49,15 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -128,12 +141,12 @@ static int kmsg_open(void)
 	return fd;
 }
 
-/* Messages since kmsg_open() that contain @needle; the first in @first. */
-static unsigned int kmsg_count(int fd, const char *needle, char *first,
-			       size_t len)
+/* Messages since kmsg_open() that contain any of @needles; the first in @first. */
+static unsigned int kmsg_count_any(int fd, const char *const *needles,
+				   unsigned int nn, char *first, size_t len)
 {
 	char rec[1024], *msg, *end;
-	unsigned int n = 0;
+	unsigned int n = 0, i;
 	ssize_t r;
 
 	*first = 0;
@@ -150,12 +163,19 @@ static unsigned int kmsg_count(int fd, const char *needle, char *first,
 		msg++;
 		end = strchrnul(msg, '\n');
 		*end = 0;
-		if (!strstr(msg, needle))
-			continue;
-		if (!n++)
+		for (i = 0; i < nn && !strstr(msg, needles[i]); i++)
+			;
+		if (i < nn && !n++)
 			snprintf(first, len, "%s", msg);
 	}
 	return n;
+}
+
+/* Messages since kmsg_open() that contain @needle; the first in @first. */
+static unsigned int kmsg_count(int fd, const char *needle, char *first,
+			       size_t len)
+{
+	return kmsg_count_any(fd, &needle, 1, first, len);
 }
 
 /* One session's life on the freshly loaded module. */
@@ -283,6 +303,71 @@ TEST_F(reload, unload_refused_while_a_session_is_open)
 	close(fd);
 	why = load_unclean(&env, 1000);
 	EXPECT_TRUE(why == NULL) TH_LOG("after close: %s", why);
+}
+
+/* A thread that programs a session (and so holds its rdpmc grant), then waits. */
+struct granted {
+	int fd, ret;
+	int ready[2];		/* it programmed */
+	int go[2];		/* it may exit */
+};
+
+static void *granted_run(void *arg)
+{
+	struct granted *g = arg;
+	struct pmuctl_event ev = ev_make(EV_INST | USR, 0, 0);
+	struct pmuctl_program p;
+	char c = 0;
+
+	g->ret = dev_program(g->fd, &ev, 1, 1, &p);
+	if (write(g->ready[1], &c, 1) != 1 || read(g->go[0], &c, 1) < 0)
+		g->ret = -EIO;
+	return NULL;
+}
+
+/*
+ * A thread granted rdpmc keeps a preempt notifier, and with it a module
+ * reference, until it next calls pmuctl or exits, even once another
+ * thread closed the session: rmmod does not wait for it, it fails with
+ * EWOULDBLOCK (delete_module() never waits), and works once the thread
+ * exited.
+ */
+TEST_F(reload, unload_refused_while_a_granted_thread_lives_on)
+{
+	struct granted g = { .fd = dev_open() };
+	pthread_t t;
+	char c = 0;
+	int i, ret;
+
+	ASSERT_LE(0, g.fd);
+	ASSERT_EQ(0, pipe(g.ready));
+	ASSERT_EQ(0, pipe(g.go));
+	ASSERT_EQ(0, pthread_create(&t, NULL, granted_run, &g));
+	ASSERT_EQ(1, read(g.ready[0], &c, 1));
+	ASSERT_EQ(0, g.ret) TH_LOG("PROGRAM in the thread: %s", strerror(-g.ret));
+	/* The session goes; the thread's grant is revoked, its notifier stays. */
+	close(g.fd);
+	self->reload = true;
+	EXPECT_EQ(-EWOULDBLOCK, mod_unload());
+	EXPECT_TRUE(loaded());
+	ASSERT_EQ(1, write(g.go[1], &c, 1));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	/*
+	 * pthread_join() returns at the thread's clear_child_tid, in do_exit()
+	 * before the exit tracepoint that drops the notifier: the thread is
+	 * gone a moment later.
+	 */
+	ret = mod_unload();
+	for (i = 0; ret == -EWOULDBLOCK && i < 200; i++) {
+		usleep(10000);
+		ret = mod_unload();
+	}
+	EXPECT_EQ(0, ret) TH_LOG("rmmod once the thread exited: %s", strerror(-ret));
+	EXPECT_FALSE(loaded());
+	close(g.ready[0]);
+	close(g.ready[1]);
+	close(g.go[0]);
+	close(g.go[1]);
 }
 
 /* The rig's parameters without @name=..., then @add. */
@@ -1245,6 +1330,168 @@ TEST_F_TIMEOUT(reload, reloads_with_a_session_each, 300)
 	free(caps_before);
 	free(caps_after);
 	ksft_print_msg("%u reload cycles in %.1f s\n", i, now() - t);
+}
+
+/* ---- debugfs state across a failed init --------------------------------------- */
+
+#define NR_FAILED_INITS	5
+#define INIT_STALL_MS	200
+#define INIT_WAIT_S	20	/* a finit_module() past this is stuck */
+
+/* What the reader of pmuctl/state saw, in memory shared with the test. */
+struct state_reader {
+	volatile int stop;
+	volatile unsigned long tries;	/* open() attempts */
+	unsigned long opened, nonempty, enoent, other;
+	int other_errno;
+	char first[160];		/* the first non-empty read */
+};
+
+
+/* Open, read and close pmuctl/state until told to stop. */
+static void state_reader_run(struct state_reader *r)
+{
+	char buf[4096];
+	ssize_t n;
+	int fd;
+
+	while (!r->stop) {
+		r->tries++;
+		fd = open(DBG_STATE, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			if (errno == ENOENT) {
+				r->enoent++;
+			} else {
+				r->other++;
+				r->other_errno = errno;
+			}
+			continue;
+		}
+		r->opened++;
+		n = read(fd, buf, sizeof(buf) - 1);
+		if (n > 0 && !r->nonempty++)
+			memcpy(r->first, buf, (size_t)n < sizeof(r->first) - 1 ?
+			       (size_t)n : sizeof(r->first) - 1);
+		close(fd);
+	}
+}
+
+/* finit_module() in a child, waited for at most INIT_WAIT_S: 0, -errno, or -ETIME. */
+static int mod_load_bounded(const char *path, const char *params)
+{
+	double end = now() + INIT_WAIT_S;
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid)
+		_exit(-mod_load(path, params) & 0xff);
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		if (now() > end)
+			return -ETIME;	/* left behind: it cannot be killed */
+		usleep(10000);
+	}
+	if (!WIFEXITED(status))
+		return -ECHILD;
+	return -WEXITSTATUS(status);
+}
+
+/*
+ * pmuctl/state shows the per-CPU state: it must not be there before that
+ * state exists nor after it is freed.  The register model's init runs in
+ * between (after debugfs, before pmuctl_hw_init()); its test hooks make it
+ * stall, then fail, so that the module's init unwinds.  A reader loops on
+ * the file all along; each failed init must leave it nothing to read, and
+ * the kernel must log no Oops, BUG or KASAN report.
+ */
+TEST_F(reload, debugfs_state_absent_while_init_runs_and_after_it_fails)
+{
+	static const char *const bad[] = {
+		"BUG:", "Oops", "KASAN", "general protection fault", "WARNING:",
+	};
+	struct state_reader *r;
+	char params[600], line[160], first[256];
+	unsigned long before, during_min = ~0UL;
+	unsigned int i, nbad = 0;
+	int kmsg, ret, status;
+	pid_t reader;
+
+	if (access(PARAM_DIR "/regmodel_caps", F_OK))
+		SKIP(return, "needs the register-model build");
+	ASSERT_EQ(0, access(PARAM_DIR "/regmodel_init_fail", F_OK)) {
+		TH_LOG("the register-model build has no regmodel_init_fail hook (kmod/regmodel.c)");
+	}
+	ASSERT_TRUE(debugfs_ready());
+	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, r);
+	memset(r, 0, sizeof(*r));
+	snprintf(line, sizeof(line), "regmodel_init_stall_ms=%d regmodel_init_fail=1",
+		 INIT_STALL_MS);
+	params_with(params, sizeof(params), self->params, "regmodel_init_stall_ms", line);
+
+	ASSERT_EQ(0, mod_unload());
+	kmsg = kmsg_open();
+	ASSERT_LE(0, kmsg);
+	fflush(stdout);
+	fflush(stderr);
+	reader = fork();
+	ASSERT_LE(0, reader);
+	if (!reader) {
+		state_reader_run(r);
+		_exit(0);
+	}
+	ksft_print_msg("reader of %s started; %d inits of %s %s\n", DBG_STATE,
+		       NR_FAILED_INITS, MODULE_KO, params);
+	for (i = 0; i < NR_FAILED_INITS; i++) {
+		before = r->tries;
+		ret = mod_load_bounded(MODULE_KO, params);
+		if (r->tries - before < during_min)
+			during_min = r->tries - before;
+		if (ret == -ETIME) {
+			/* Stuck for good (a reader that died inside the file): no reload. */
+			kill(reader, SIGKILL);
+			ASSERT_NE(-ETIME, ret) {
+				TH_LOG("init %u: finit_module() still blocked after %d s", i,
+				       INIT_WAIT_S);
+			}
+		}
+		if (!ret)
+			mod_unload();
+		ASSERT_EQ(-ECANCELED, ret) {
+			TH_LOG("init %u: insmod %s %s: %s (want the hook's ECANCELED)", i,
+			       MODULE_KO, params, strerror(-ret));
+		}
+		ASSERT_FALSE(loaded());
+	}
+	r->stop = 1;
+	ASSERT_EQ(reader, waitpid(reader, &status, 0));
+	ksft_print_msg("reader: %lu opens tried, %lu opened, %lu read non-empty, %lu ENOENT, %lu other%s%s; at least %lu tries during each init\n",
+		       r->tries, r->opened, r->nonempty, r->enoent, r->other,
+		       r->other ? ", last: " : "",
+		       r->other ? strerror(r->other_errno) : "", during_min);
+	nbad = kmsg_count_any(kmsg, bad, ARRAY_SIZE(bad), first, sizeof(first));
+	close(kmsg);
+
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status)) {
+		TH_LOG("the reader of %s ended with wait status %#x", DBG_STATE, status);
+	}
+	/* The reader raced every stall: the check below means something. */
+	EXPECT_LT(0UL, during_min);
+	EXPECT_EQ(0UL, r->nonempty) {
+		TH_LOG("%s read while no module was loaded, first: \"%.120s\"",
+		       DBG_STATE, r->first);
+	}
+	EXPECT_EQ(0U, nbad) TH_LOG("kernel log: \"%s\"", first);
+	munmap(r, sizeof(*r));
+	ret = mod_load(MODULE_KO, self->params);
+	ASSERT_EQ(0, ret) TH_LOG("insmod %s %s: %s", MODULE_KO, self->params,
+				 strerror(-ret));
+	ASSERT_TRUE(debugfs_ready());
 }
 
 DEVICE_TEST_MAIN
