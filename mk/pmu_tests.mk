@@ -14,6 +14,8 @@
 #                     (task_asm.S) and perf's per-thread counts: switches,
 #                     migration, rdpmc isolation, inheritance, exec, kill,
 #                     ENABLE_ON_EXEC, task_bits; raw ioctls, no libpmuctl
+#   perf_v6_test      (build/vmtests-v6/ only) pmuctl beside perf's driver
+#                     on a perfmon v6 PMU under Linux 6.11+ (below)
 # The same binaries are copied into build/tests/ as pmu-NAME so that
 # "make check" runs them on the host, where each is one SKIP decided in
 # main() (no emulated PMU).  Build one alone with
@@ -47,6 +49,24 @@ build/vmtests-pmu/task_test: selftests/pmu/task_test.c selftests/pmu/task_asm.S 
 	@mkdir -p $(@D)
 	$(CC) -static -pthread $(CFLAGS) $(KSFT_CFLAGS) -o $@ $< \
 		selftests/pmu/task_asm.S $(PMU_LIB) build/lib/libpmuctl.a -lpfm
+
+# The perfmon v6 guests (build/vmtests-v6/, mk/tool_tests.mk) run
+# perf_v6_test: pmuctl's counts and registers beside perf's driver, which
+# pmuctl's sentinel keeps from scheduling events but not from writing
+# GLOBAL_CTRL and FIXED_CTR_CTRL (selftests/pmu/perf_v6_test.c); one SKIP
+# anywhere else (not v6, Linux < 6.11, no emulated PMU).
+VMTESTS_PMU += build/vmtests-v6/perf_v6_test
+TESTS += build/tests/pmu-perf_v6_test
+
+build/vmtests-v6/perf_v6_test: selftests/pmu/perf_v6_test.c selftests/pmu/task_asm.S \
+			       selftests/pmu/task.h $(PMU_DEPS)
+	@mkdir -p $(@D)
+	$(CC) -static -pthread $(CFLAGS) $(KSFT_CFLAGS) -o $@ $< \
+		selftests/pmu/task_asm.S $(PMU_LIB) build/lib/libpmuctl.a -lpfm
+
+build/tests/pmu-perf_v6_test: build/vmtests-v6/perf_v6_test
+	@mkdir -p $(@D)
+	cp -f $< $@
 
 $(PMU_HOSTTESTS): build/tests/pmu-%: build/vmtests-pmu/%
 	@mkdir -p $(@D)

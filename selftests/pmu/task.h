@@ -100,6 +100,13 @@ long task_spawn(struct task_inh *a, void *stack_top, uint32_t *tid);
 /* ... up to its write(ready) included. */
 #define TI_KID_AT_READY(n1)	(10 + 2 * (uint64_t)(n1))
 
+/* Reads in_fd, loops, writes out_fd, rounds times, then exit_group(0). */
+void task_pingpong(long in_fd, long out_fd, long rounds, long n)
+	__attribute__((noreturn));
+
+/* From the first read's return to the exit_group's syscall, included. */
+#define TP_TOTAL(rounds, n)	((uint64_t)(rounds) * (19 + 2 * (uint64_t)(n)) - 2)
+
 /*
  * selftests/bench/workload.S run as "workload N": 2N + 8D + 23 user
  * instructions from exec to exit, D the digits of N.

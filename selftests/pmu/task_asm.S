@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Known-count code of the task-scope tests (task_test.c) and of the
+ * Known-count code of the task-scope tests (task_test.c), of the perfmon
+ * v6 tests (perf_v6_test.c: task_pingpong) and of the
  * context-switch benchmark (selftests/bench/taskswitch.c): everything a
  * counted thread runs in user mode between the system call that starts
  * its counters and the one that stops them (or its exit) is here, with
@@ -20,6 +21,7 @@
 #define SYS_fork	57
 #define SYS_execve	59
 #define SYS_exit	60
+#define SYS_exit_group	231
 
 /* CLONE_VM|FS|FILES|SIGHAND|THREAD|SYSVSEM|PARENT_SETTID|CHILD_CLEARTID */
 #define THREAD_FLAGS	0x350f00
@@ -246,5 +248,53 @@ task_inherit:
 	syscall
 	ud2
 	.size	task_inherit, . - task_inherit
+
+/*
+ * task_pingpong(long in_fd, long out_fd, long rounds, long n): never
+ * returns.  "rounds" (>= 1) times: read(in_fd, buf, 1); the loop of n;
+ * write(out_fd, buf, 1); then exit_group(0).  A failing read or write
+ * ends it at once (exit_group).  For the CPU-scope tests, whose counters
+ * count every user instruction on the CPU: a process blocked in its first
+ * read has nothing left to run but this, so from that read's return to
+ * the exit_group's syscall it retires TP_TOTAL(rounds, n) user
+ * instructions (task.h), whatever ran in between.
+ */
+	.globl	task_pingpong
+	.type	task_pingpong, @function
+	.p2align 4
+task_pingpong:
+	mov	%rdi, %r12		/* in_fd */
+	mov	%rsi, %r13		/* out_fd */
+	mov	%rdx, %r14		/* rounds */
+	mov	%rcx, %r15		/* n */
+	sub	$8, %rsp		/* buf */
+.Lpp_round:				/* per round: 19 + 2n, less 5 for the first read */
+	mov	%r12, %rdi		/* read(in_fd, buf, 1): 5 */
+	mov	%rsp, %rsi
+	mov	$1, %edx
+	xor	%eax, %eax
+	syscall				/* the first: where the process waits */
+	cmp	$1, %rax		/* 2 */
+	jne	.Lpp_exit
+	mov	%r15, %rcx		/* 3 + 2n */
+	test	%rcx, %rcx
+	jz	2f
+1:	dec	%rcx
+	jnz	1b
+2:	mov	%r13, %rdi		/* write(out_fd, buf, 1): 5 */
+	mov	%rsp, %rsi
+	mov	$1, %edx
+	mov	$SYS_write, %eax
+	syscall
+	cmp	$1, %rax		/* 2 */
+	jne	.Lpp_exit
+	dec	%r14			/* 2 */
+	jnz	.Lpp_round
+.Lpp_exit:
+	mov	$SYS_exit_group, %eax	/* 3 */
+	xor	%edi, %edi
+	syscall
+	ud2
+	.size	task_pingpong, . - task_pingpong
 
 	.section .note.GNU-stack, "", @progbits
