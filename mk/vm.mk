@@ -25,11 +25,14 @@
 # PerfmonV6 with build/vmtests-v6/ ("debug-pmu-v6"); then
 # scripts/vm/coverage.sh prints the module's line coverage over all three
 # and writes build/logs/coverage.txt.
+# "make vmcheck-rt" boots the PREEMPT_RT debug kernel ("make dkernel-rt",
+# scripts/vm/dkernel.sh rt: spinlock_t sleeps, lockdep, DEBUG_ATOMIC_SLEEP)
+# as Skylake-Server with the register model and build/vmtests/ ("debug-rt").
 # VM_ARGS passes options to scripts/vm/run.sh, e.g.
 #   make vmcheck VM_ARGS='-s 4 -p regmodel_caps=knm4 -l knm4'
 #   make vmcheck-pmu VM_ARGS='-c KnightsMill -g 4 -l pmu-knm4'
 
-.PHONY: vmcheck vmcheck-pmu vmcheck-debug vmtests qemu dkernel
+.PHONY: vmcheck vmcheck-pmu vmcheck-debug vmcheck-rt vmtests qemu dkernel dkernel-rt
 
 #: build the static programs the guests run
 vmtests:
@@ -55,6 +58,11 @@ qemu:
 dkernel:
 	@bash scripts/vm/dkernel.sh
 
+# The PREEMPT_RT debug kernel's tree (built on the first run).
+#: build (once) the PREEMPT_RT debug kernel, print its tree
+dkernel-rt:
+	@bash scripts/vm/dkernel.sh rt
+
 DEBUG_GUESTS := vm-6.12-debug-Skylake-Server.debug vm-6.12-debug-Skylake-Server.debug-pmu \
 		vm-6.12-debug-PerfmonV6.debug-pmu-v6
 
@@ -70,3 +78,8 @@ vmcheck-debug: vmtests
 	bash scripts/vm/coverage.sh -o build/logs/coverage.txt \
 		$(foreach g,$(DEBUG_GUESTS),build/logs/gcov/$(g)) || rc=1; \
 	exit $$rc
+
+#: the PREEMPT_RT debug kernel's guest (sleeping locks)
+vmcheck-rt: vmtests
+	@bash scripts/vm/run.sh -E -c Skylake-Server -l debug-rt -T 600 $(VM_ARGS) \
+		$(foreach b,$(VMBINS),-x $(b))

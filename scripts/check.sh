@@ -40,6 +40,13 @@
 #   kmemleak_clean); if the kernel does not build, both fail saying why.
 #   Their gcov data gives build/logs/coverage.txt and the "# coverage"
 #   lines of build/logs/coverage.tap (reported, not judged).
+# - The PREEMPT_RT debug kernel (build step "dkernel-rt": scripts/vm/dkernel.sh
+#   rt, the same kernel with PREEMPT_RT, lockdep and DEBUG_ATOMIC_SLEEP, no
+#   KASAN, KFENCE, UBSAN, kmemleak or gcov, cached beside the first) boots
+#   one Skylake-Server guest ("make vmcheck-rt"): "debug-rt", the register
+#   model with build/vmtests/ (run.sh -E), where spinlock_t sleeps: a
+#   sleeping lock or allocation in a context that cannot sleep fails
+#   console_clean; if the kernel does not build, the guest fails saying why.
 # - The Debian packages (scripts/deb-check.sh, as root, beside the debug
 #   guest): built, linted, installed with dpkg, the module built by the
 #   real dkms for 6.1 and 6.12; the "pmu-wd" guests boot that very module
@@ -57,15 +64,15 @@ logs=build/logs
 
 mkdir -p "$logs" build/tests
 rm -f "$logs"/*.tap "$logs"/*.log "$logs/qemu.path" "$logs/dkernel.path" \
-	"$logs"/*.kmemleak "$logs/coverage.txt"
+	"$logs/dkernel-rt.path" "$logs"/*.kmemleak "$logs/coverage.txt"
 rm -rf "$logs/gcov"
-# run.sh takes its emulator and debug kernel from these; only the "qemu"
-# and "dkernel" steps set them.
-unset QEMU QEMU_ERROR DKERNEL DKERNEL_ERROR
+# run.sh takes its emulator and debug kernels from these; only the "qemu",
+# "dkernel" and "dkernel-rt" steps set them.
+unset QEMU QEMU_ERROR DKERNEL DKERNEL_ERROR DKERNEL_RT DKERNEL_RT_ERROR
 
 # --- build steps -----------------------------------------------------------
 
-steps=(deps ksrc tests vmtests qemu dkernel)
+steps=(deps ksrc tests vmtests qemu dkernel dkernel-rt)
 build_tap=$logs/build.tap
 { echo "TAP version 13"; echo "1..${#steps[@]}"; } >"$build_tap"
 
@@ -92,12 +99,13 @@ qemu_build() {
 	echo "qemu: $p"
 }
 
-# dkernel_build: the debug kernel's tree into $logs/dkernel.path.
+# dkernel_build [VARIANT]: the debug kernel's tree into $logs/dkernel.path,
+# or VARIANT's into $logs/dkernel-VARIANT.path.
 dkernel_build() {
-	local p
-	p=$(bash scripts/vm/dkernel.sh) || return
-	echo "$p" >"$logs/dkernel.path"
-	echo "dkernel: $p"
+	local p name=dkernel${1:+-$1}
+	p=$(bash scripts/vm/dkernel.sh "$@") || return
+	echo "$p" >"$logs/$name.path"
+	echo "$name: $p"
 }
 
 step 1 deps bash scripts/deps.sh core kernel vm qemu dkernel deb
@@ -106,6 +114,14 @@ step 3 tests "$make" -s tests KSRC="$ksrc"
 step 4 vmtests "$make" -s vmtests KSRC="$ksrc"
 step 5 qemu qemu_build
 step 6 dkernel dkernel_build
+# The PREEMPT_RT debug kernel (dkernel.sh rt), after the first: one lock,
+# and two builds at once would share the same two cores anyway.  Measured
+# here 2026-12-02 (2 cores, other sessions' builds and guests beside it,
+# load average 5 to 10): 32 min 39 s wall (unpack 29 s, config 98 s, make
+# 1831 s) with 1118 s of CPU (57% of the machine); it compiles 1031 files
+# to the first debug kernel's 1047 (no KASAN, UBSAN, KFENCE, kmemleak or
+# gcov), whose make took 1380 s under the same load.  A hit takes 0.5 s.
+step 7 dkernel-rt dkernel_build rt
 
 # --- tests -------------------------------------------------------------------
 
@@ -257,6 +273,15 @@ else
 	DKERNEL_ERROR="the debug kernel did not build (${why:-see $logs/dkernel.log})"
 	export DKERNEL_ERROR
 fi
+# The PREEMPT_RT debug kernel: lockdep, DEBUG_ATOMIC_SLEEP, spinlock_t sleeps.
+if [ -s "$logs/dkernel-rt.path" ]; then
+	DKERNEL_RT=$(cat "$logs/dkernel-rt.path")
+	export DKERNEL_RT
+else
+	why=$(grep '^dkernel.sh: ' "$logs/dkernel-rt.log" | tail -n 1)
+	DKERNEL_RT_ERROR="the PREEMPT_RT debug kernel did not build (${why:-see $logs/dkernel-rt.log})"
+	export DKERNEL_RT_ERROR
+fi
 # vm_set LABEL RUN_ARGS...: the set labelled LABEL, its output held in
 # vm-LABEL.log and printed whole once it is done (for sets that run beside
 # another).
@@ -296,6 +321,13 @@ beside() {
 beside >"$logs/vm-beside.out" 2>&1 &
 beside_pid=$!
 vm_set debug -T 600 -D -c Skylake-Server
+# Then the PREEMPT_RT debug kernel's register-model guest, on the same
+# core (one host thread too), while the sets beside go on: measured here
+# 2026-12-02, 147 s at load average 3 to 4.5 (43 s to prepare, the
+# module's build against its tree included, 96 s for the guest), 246 s
+# at 6 to 8 (60 + 166 s), and 86 s at 2.7 with the module's build in
+# build/vm/modcache (6 + 76 s).
+vm_set debug-rt -T 600 -E -c Skylake-Server
 wait "$beside_pid"
 cat "$logs/vm-beside.out"
 run deb-purge bash scripts/deb-check.sh purge "$logs"
@@ -309,7 +341,7 @@ if ! ls "$logs"/vm-*-guest.tap >/dev/null 2>&1; then
 fi
 # Every labelled set must have left its guests' TAP: a set whose results
 # went missing fails here instead of shrinking the count unseen.
-for l in knm4 hotplug pmu pmu-wd icx pmu-icx pmu-v6 pmu-knm4 debug debug-pmu debug-pmu-v6; do
+for l in knm4 hotplug pmu pmu-wd icx pmu-icx pmu-v6 pmu-knm4 debug debug-pmu debug-pmu-v6 debug-rt; do
 	if ! ls "$logs"/vm-*."$l"-guest.tap >/dev/null 2>&1; then
 		printf '1..1\nnot ok 1 vm_set_%s wrote no guest TAP: see %s\n' \
 			"$l" "$logs/vm-$l.log" >"$logs/vm-set-$l.tap"

@@ -32,19 +32,22 @@
 #                      Events: ... Intel PMU driver.", no "Broken PMU", "PMU
 #                      not available" or "unsupported" complaint) and pmuctl
 #                      loaded with its MSR backend ("pmuctl: ..., msr backend")
-#       module_unloaded  (-D only) rmmod of the module succeeded after the
-#                      tests (@@RMMOD ok@@)
-#       kmemleak_clean (-D only) after the rmmod, "scan" twice: no
-#                      unreferenced object (the report: vm-KV-CPU.kmemleak)
-#       gcov_data      (-D only) the guest sent the module's .gcda files and
-#                      each decoded next to its build's .gcno (in
-#                      LOGDIR/gcov/ID/); a "# coverage" line for this guest
+#       module_unloaded  (-D, -E only) rmmod of the module succeeded after
+#                      the tests (@@RMMOD ok@@)
+#       kmemleak_clean (-D only: the kernels with DEBUG_KMEMLEAK) after the
+#                      rmmod, "scan" twice: no unreferenced object (the
+#                      report: vm-KV-CPU.kmemleak)
+#       gcov_data      (-D only: the kernels with GCOV_KERNEL) the guest sent
+#                      the module's .gcda files and each decoded next to its
+#                      build's .gcno (in LOGDIR/gcov/ID/); a "# coverage"
+#                      line for this guest
 #   vm-KV-CPU-TEST.tap       each test program's output (ttyS1), plus the
 #                            "# check.sh: exit=N" trailer tap-summary reads
 #
 # KV is the kernel's major.minor (6.1, 6.12), or its full version if two
-# targets share one.  Every file is written as "not ok" before anything
-# runs, so a rig that cannot build, boot or finish fails visibly.
+# targets share one; 6.12-debug with -D, 6.12-rt with -E.  Every file is
+# written as "not ok" before anything runs, so a rig that cannot build,
+# boot or finish fails visibly.
 #
 # usage: scripts/vm/run.sh [options]
 #   -k KVER      target kernel, repeatable (default: scripts/kernels.sh installed)
@@ -89,6 +92,18 @@
 #                module, scans for leaks and sends the gcov data); msr is
 #                built in.  The rig's tests module_unloaded, kmemleak_clean
 #                and gcov_data
+#   -E           the PREEMPT_RT debug kernel (scripts/vm/dkernel.sh rt,
+#                built once and cached; the KVER is "6.12-rt"), in place of
+#                -k or -D: spinlock_t sleeps, lockdep, DEBUG_ATOMIC_SLEEP,
+#                DEBUG_PREEMPT, DEBUG_OBJECTS; no KASAN, KFENCE, UBSAN,
+#                kmemleak or gcov (scripts/vm/dkernel-rt.config).  As -D
+#                otherwise ("pmuctl_vm.debug=1", msr built in, no
+#                PMUCTL_GCOV); of -D's rig tests only module_unloaded.  A
+#                sleeping lock or allocation where preemption is off ("BUG:
+#                sleeping function called from invalid context", "BUG:
+#                scheduling while atomic") or a spinlock_t under a
+#                raw_spinlock_t (lockdep's "BUG: Invalid wait context")
+#                fails console_clean
 #   -P           emulated-PMU guests: -cpu CPU,check=off,pmu=on,PROPS where
 #                PROPS are the rig's model (pmu_props below: KnightsMill*
 #                as KNL/KNM, v3, 2 generic counters x 40 bits, 3 fixed x 40,
@@ -128,6 +143,7 @@
 #                run, about 10 min)
 #   DKERNEL_ERROR  -D, set: fail every guest with this reason
 #                (scripts/check.sh, when the debug kernel did not build)
+#   DKERNEL_RT, DKERNEL_RT_ERROR  the same for -E
 # Exit status 0 iff every file it wrote counts no failure.
 set -uo pipefail
 
@@ -136,7 +152,7 @@ top=$(cd "$here/../.." && pwd)
 qemu=${QEMU:-}
 
 kernels=() cpus=() smp=2 mem=512 params_all='' extra='' kbuild_vars="PMUCTL_REGMODEL=y"
-kbuild_set=false pmu=false dkernel=false gp='' watchdog=false boots='' no_reboot=''
+kbuild_set=false pmu=false dkernel=false dvariant='' gp='' watchdog=false boots='' no_reboot=''
 accel=''
 src='' prebuilt='' testdir=$top/build/vmtests label='' bins=() kmod_arg=() jobs=2 test_timeout=60 host_timeout=''
 logs=$top/build/logs
@@ -147,7 +163,7 @@ usage() {
 	exit 2
 }
 
-while getopts k:c:s:m:p:a:b:A:S:M:t:x:KDPg:WNl:R:j:T:H:o:h opt; do
+while getopts k:c:s:m:p:a:b:A:S:M:t:x:KDEPg:WNl:R:j:T:H:o:h opt; do
 	case $opt in
 	k) kernels+=("$OPTARG") ;;
 	c) cpus+=("$OPTARG") ;;
@@ -168,7 +184,12 @@ while getopts k:c:s:m:p:a:b:A:S:M:t:x:KDPg:WNl:R:j:T:H:o:h opt; do
 	t) testdir=$OPTARG ;;
 	x) bins+=("$OPTARG") ;;
 	K) kmod_arg=(-K) ;;
-	D) dkernel=true ;;
+	D)
+		$dkernel && [ -n "$dvariant" ] && { echo "run.sh: -D or -E, not both" >&2; usage; }
+		dkernel=true ;;
+	E)
+		$dkernel && [ -z "$dvariant" ] && { echo "run.sh: -D or -E, not both" >&2; usage; }
+		dkernel=true dvariant=rt ;;
 	P) pmu=true ;;
 	g) gp=$OPTARG ;;
 	W) watchdog=true ;;
@@ -192,17 +213,30 @@ if ! $pmu && { [ -n "$gp" ] || $watchdog; }; then
 	usage
 fi
 if [ -n "$prebuilt" ] && { ! $pmu || $dkernel || [ -n "$src" ] || $kbuild_set; }; then
-	echo "run.sh: -M goes with -P, and not with -D, -S or -b (it builds nothing)" >&2
+	echo "run.sh: -M goes with -P, and not with -D, -E, -S or -b (it builds nothing)" >&2
 	usage
 fi
 [ -z "$gp" ] || [[ $gp =~ ^[1-8]$ ]] || { echo "run.sh: -g N: 1 to 8 generic counters" >&2; usage; }
 [ -z "$boots" ] || [[ $boots =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: -R N: N >= 1 boots" >&2; usage; }
 # The emulated-PMU guests count with the CPU's own MSRs: the default build.
 $pmu && ! $kbuild_set && kbuild_vars=
+# dkernel_has SYMBOL: whether the debug kernel of -D or -E has
+# CONFIG_SYMBOL=y, as its fragments say (scripts/vm/dkernel.config, then
+# -E's dkernel-rt.config, the last line for SYMBOL winning; dkernel.sh
+# verifies each line in the kernel it builds).
+dkernel_has() {
+	local f=("$here/dkernel.config")
+	[ -z "$dvariant" ] || f+=("$here/dkernel-$dvariant.config")
+	grep -hE "^(CONFIG_$1=|# CONFIG_$1 is not set\$)" "${f[@]}" | tail -n 1 |
+		grep -qx "CONFIG_$1=y"
+}
+dk_kmemleak=false dk_gcov=false
 if $dkernel; then
-	[ ${#kernels[@]} -eq 0 ] || { echo "run.sh: -D boots the debug kernel: no -k" >&2; usage; }
-	kernels=(6.12-debug)
-	kbuild_vars="${kbuild_vars:+$kbuild_vars }PMUCTL_GCOV=y"
+	[ ${#kernels[@]} -eq 0 ] || { echo "run.sh: -D and -E boot a debug kernel: no -k" >&2; usage; }
+	kernels=("6.12-${dvariant:-debug}")
+	! dkernel_has DEBUG_KMEMLEAK || dk_kmemleak=true
+	! dkernel_has GCOV_KERNEL || dk_gcov=true
+	! $dk_gcov || kbuild_vars="${kbuild_vars:+$kbuild_vars }PMUCTL_GCOV=y"
 fi
 [ ${#kernels[@]} -gt 0 ] || mapfile -t kernels < <("$top/scripts/kernels.sh" installed)
 [ ${#cpus[@]} -gt 0 ] || cpus=(KnightsMill Skylake-Server)
@@ -322,11 +356,15 @@ cpu_arg() {
 # The debug kernel's checkers (-D) report with these too: lockdep's
 # "WARNING: possible circular locking dependency detected" and friends,
 # "BUG: sleeping function called from invalid context", "BUG: KASAN: ...",
-# "BUG: KFENCE: ...", "UBSAN: ...", DEBUG_OBJECTS' "ODEBUG: ..."; their
-# headlines are matched by name as well, in case a report's first line
-# is lost in the serial output.
+# "BUG: KFENCE: ...", "UBSAN: ...", DEBUG_OBJECTS' "ODEBUG: ..."; and, in
+# the PREEMPT_RT kernel (-E) above all, "BUG: scheduling while atomic" and
+# lockdep's "BUG: Invalid wait context" (a spinlock_t, which sleeps there,
+# taken under a raw_spinlock_t); their headlines
+# are matched by name as well, in case a report's first line is lost in
+# the serial output.
 bad_re='Oops|(^|\] )WARNING:|BUG:|kernel BUG at|Call Trace|soft lockup|hard LOCKUP|KASAN|UBSAN|KFENCE|ODEBUG:|general protection fault|[Kk]ernel panic|blocked for more than|self-detected stall|detected stalls'
 bad_re+='|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|sleeping function called|bad unlock balance|lock held when returning|held lock freed|possible irq lock inversion|lockdep is turned off'
+bad_re+='|scheduling while atomic|Invalid wait context'
 user_fault_re='traps: [^ ]+\[[0-9]+\] general protection fault ip:'
 # -P: perf's complaints about a PMU it cannot use (arch/x86/events/core.c
 # check_hw_exists(), init_hw_perf_events(); intel/p4.c, p6.c).
@@ -368,7 +406,9 @@ fi
 
 rig_tests=(cpu_model module_loaded ran_to_end console_clean)
 ! $pmu || rig_tests+=(perf_driver)
-! $dkernel || rig_tests+=(module_unloaded kmemleak_clean gcov_data)
+! $dkernel || rig_tests+=(module_unloaded)
+! $dk_kmemleak || rig_tests+=(kmemleak_clean)
+! $dk_gcov || rig_tests+=(gcov_data)
 
 # rm_taps ID: the TAP files a run of guest ID writes, and only those: a
 # glob on ID would take those of a label that ID's is a prefix of ("debug"
@@ -409,16 +449,20 @@ done
 
 rig_err=
 dtree=
+# -D: DKERNEL and DKERNEL_ERROR; -E: DKERNEL_RT and DKERNEL_RT_ERROR.
+dk_env=DKERNEL${dvariant:+_${dvariant^^}}
+dk_env_error=${dk_env}_ERROR
 if [ -n "${QEMU_ERROR:-}" ]; then
 	rig_err=$QEMU_ERROR
-elif $dkernel && [ -n "${DKERNEL_ERROR:-}" ]; then
-	rig_err=$DKERNEL_ERROR
-elif $dkernel && [ -n "${DKERNEL:-}" ]; then
-	dtree=$DKERNEL
+elif $dkernel && [ -n "${!dk_env_error:-}" ]; then
+	rig_err=${!dk_env_error}
+elif $dkernel && [ -n "${!dk_env:-}" ]; then
+	dtree=${!dk_env}
 elif $dkernel; then
 	# The debug kernel, built once and cached; its progress shows on stderr.
 	dk_out=$(mktemp) dk_err=$(mktemp)
-	"$here/dkernel.sh" 2>&1 >"$dk_out" | tee "$dk_err" >&2
+	# shellcheck disable=SC2086 # no word, or the variant's name
+	"$here/dkernel.sh" $dvariant 2>&1 >"$dk_out" | tee "$dk_err" >&2
 	if [ "${PIPESTATUS[0]}" -eq 0 ]; then
 		dtree=$(cat "$dk_out")
 	else
@@ -736,8 +780,9 @@ gcov_collect() {
 	echo "$bad"
 }
 
-# debug_tests N ID CONSOLE D: the -D rig tests, numbered from N + 1; D is
-# the folder the module was built in.
+# debug_tests N ID CONSOLE D: the -D and -E rig tests, numbered from
+# N + 1 (kmemleak_clean and gcov_data where the kernel has kmemleak and
+# gcov); D is the folder the module was built in.
 debug_tests() {
 	local i=$1 id=$2 con=$3 d=$4 st n cov
 	if grep -qx '@@RMMOD ok@@' "$con"; then
@@ -747,6 +792,7 @@ debug_tests() {
 		st=$(grep -m1 '^@@RMMOD ' "$con")
 		echo "# ${st:-no @@RMMOD@@ line: /init did not get there}"
 	fi
+	$dk_kmemleak || { debug_gcov "$i" "$id" "$con" "$d"; return; }
 	n=$(sed -n 's/^@@KMEMLEAK suspects=\(.*\)@@$/\1/p' "$con" | head -n 1)
 	if [ "$n" = 0 ]; then
 		echo "ok $((i += 1)) kmemleak_clean"
@@ -761,6 +807,14 @@ debug_tests() {
 			head -n 40 "$logs/$id.kmemleak" | sed 's/^/# /'
 		fi
 	fi
+	debug_gcov "$i" "$id" "$con" "$d"
+}
+
+# debug_gcov N ID CONSOLE D: the rig test gcov_data, numbered N + 1, where
+# the kernel has gcov.
+debug_gcov() {
+	local i=$1 id=$2 con=$3 d=$4 st n cov
+	$dk_gcov || return 0
 	st=$(gcov_collect "$d" "$work/$id.ttyS1" "$logs/gcov/$id")
 	n=$(sed -n 's/^@@GCOV files=\(.*\)@@$/\1/p' "$con" | head -n 1)
 	[ -n "$n" ] || st="no @@GCOV@@ line: /init did not get there${st:+; $st}"
@@ -895,7 +949,7 @@ guest() {
 
 	# -D: kmemleak's report, from ttyS1.
 	rm -f "$logs/$id.kmemleak"
-	if $dkernel; then
+	if $dk_kmemleak; then
 		tr -d '\r' <"$out" | awk '/^@@KMEMLEAK-BEGIN@@$/ { on = 1; next }
 			/^@@KMEMLEAK-END@@$/ { on = 0 } on' >"$logs/$id.kmemleak"
 	fi
