@@ -38,8 +38,8 @@ for want in '^6\.1\.' '^6\.12\.'; do
 		[ "$variant" = regmodel ] && flag="PMUCTL_REGMODEL=y PMUCTL_RIG=1" ko=pmuctl_regmodel.ko
 		log=$dir/build.log
 		# shellcheck disable=SC2086
-		make -C "/lib/modules/$ver/build" M="$dir" W=1 C=1 $flag modules \
-			>"$log" 2>&1
+		make -j"$(nproc)" -C "/lib/modules/$ver/build" M="$dir" W=1 C=1 \
+			$flag modules >"$log" 2>&1
 		rc=$?
 		warn=$(grep -E 'warning:|error:' "$log")
 		if [ $rc -eq 0 ] && [ -z "$warn" ] && [ -f "$dir/$ko" ]; then

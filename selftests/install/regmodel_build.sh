@@ -34,7 +34,7 @@ kbuild() {
 	vars=("$@")
 	mkdir -p "$d" && cp -r Kbuild kmod uapi "$d/"
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u PMUCTL_REGMODEL -u PMUCTL_RIG \
-		"${envs[@]}" make -C "/lib/modules/$kv/build" M="$d" "${vars[@]}" \
+		"${envs[@]}" make -j"$(nproc)" -C "/lib/modules/$kv/build" M="$d" "${vars[@]}" \
 		modules >"$d/build.log" 2>&1 </dev/null
 }
 
