@@ -62,6 +62,20 @@ u32 pmuctl_pool_bits(void)
 	return bits;
 }
 
+/*
+ * tk_evtsel() - the pool's value of event select @idx, written when it
+ * changed.  A write that faults leaves an impossible value in tk's copy,
+ * so that the next switch writes it again.  Context: this CPU, IRQs off.
+ */
+static void tk_evtsel(struct pmuctl_pcpu *pc, u32 idx, u64 v)
+{
+	if (pc->tk.evtsel[idx] == v)
+		return;
+	pc->tk.evtsel[idx] = v;
+	if (pmuctl_put_evtsel(pc, idx))
+		pc->tk.evtsel[idx] = ~0ULL;
+}
+
 /**
  * tk_in() - switch a thread's counters in on this CPU
  * @tg:		its group
@@ -92,17 +106,10 @@ static void tk_in(const struct pmuctl_tgroup *tg, const u64 *val, u64 *loaded,
 		const struct pmuctl_place *p = &tg->place[i];
 		u32 idx = p->idx;
 
-		if (idx < PMUCTL_IDX_FIXED) {
-			v = pmuctl_place_evtsel(p, run);
-			if (pc->tk.evtsel[idx] != v) {
-				pc->tk.evtsel[idx] = v;
-				/* Faulted: an impossible value, rewritten next time. */
-				if (pmuctl_put_evtsel(pc, idx))
-					pc->tk.evtsel[idx] = ~0ULL;
-			}
-		} else {
+		if (idx < PMUCTL_IDX_FIXED)
+			tk_evtsel(pc, idx, pmuctl_place_evtsel(p, run));
+		else
 			fixed = pmuctl_place_fixed(fixed, p, run);
-		}
 		if (p->xreg >= 0 && pc->tk.xval[p->xreg] != p->extra) {
 			pc->tk.xval[p->xreg] = p->extra;
 			if (pmuctl_put_xreg(pc, p->xreg))
@@ -165,13 +172,10 @@ static void tk_out(const struct pmuctl_tgroup *tg, u64 *val, const u64 *loaded)
 		for (i = 0; i < tg->nr; i++) {
 			const struct pmuctl_place *p = &tg->place[i];
 
-			if (p->idx >= PMUCTL_IDX_FIXED) {
+			if (p->idx >= PMUCTL_IDX_FIXED)
 				fixed = pmuctl_place_fixed(fixed, p, false);
-			} else if (pc->tk.evtsel[p->idx] != pmuctl_place_evtsel(p, false)) {
-				pc->tk.evtsel[p->idx] = pmuctl_place_evtsel(p, false);
-				if (pmuctl_put_evtsel(pc, p->idx))
-					pc->tk.evtsel[p->idx] = ~0ULL;
-			}
+			else
+				tk_evtsel(pc, p->idx, pmuctl_place_evtsel(p, false));
 		}
 		if (fixed != pc->tk.fixed) {
 			pc->tk.fixed = fixed;
