@@ -178,9 +178,10 @@ static inline uint64_t pmu_rdpmc(uint32_t ecx)
  * Context switches of the calling thread so far (RUSAGE_THREAD, voluntary
  * and involuntary).  pmuctl's counters and the MSR-programmed ones count
  * the CPU, not the thread: a window in which this thread was switched out
- * also counts whatever ran there instead (another user task: busybox's
- * timeout polls once a second in the guests), so such a window says
- * nothing about exactness and is measured again (PMU_WINDOW_TRIES).
+ * also counts whatever ran there instead (another user task; the
+ * guests keep busybox timeout's once-a-second watcher on CPU 0), so such
+ * a window says nothing about exactness and is measured again
+ * (PMU_WINDOW_TRIES).
  */
 uint64_t pmu_switches(void);
 #define PMU_WINDOW_TRIES	10
