@@ -258,17 +258,23 @@ struct check_arg {
 	u64 touch;		/* counters the group adds to the pool */
 	atomic_t busy;
 	int busy_cpu;
+	u64 running;		/* the first refusing CPU's running counters */
 };
 
-/* A counter others run here may not enter the pool (COUNTER_IN_USE). */
+/*
+ * A counter others run here may not enter the pool (COUNTER_IN_USE).
+ * What it finds stays in @info: pc->refused is the CPU-scope wave's, which
+ * reads it as "refused by the wave before, nothing written here".
+ */
 static void check_fn(void *info)
 {
 	struct check_arg *a = info;
-	struct pmuctl_pcpu *pc = pmuctl_pcpu_this();
+	u64 running = pmuctl_pcpu_running(pmuctl_pcpu_this(), a->touch);
 
-	pc->refused = pmuctl_pcpu_running(pc, a->touch);
-	if (pc->refused && atomic_inc_return(&a->busy) == 1)
+	if (running && atomic_inc_return(&a->busy) == 1) {
 		a->busy_cpu = smp_processor_id();
+		a->running = running;
+	}
 }
 
 /*
@@ -293,7 +299,7 @@ static int check_free(struct pmuctl_group *g, const struct pmuctl_tgroup *tg,
 	on_each_cpu_mask(cpu_online_mask, check_fn, &a, true);
 	if (!atomic_read(&a.busy))
 		return 0;
-	busy = pmuctl_pcpu_of(a.busy_cpu)->refused;
+	busy = a.running;
 	for (i = 0; i < tg->nr; i++)
 		if (busy & BIT_ULL(tg->place[i].idx))
 			break;

@@ -311,6 +311,54 @@ TEST_F(claim, task_scope_program_refuses_a_counter_running_on_any_cpu)
 	}
 }
 
+/*
+ * A task-scope PROGRAM refused for a counter running on CPU 0 leaves no
+ * trace that a later CPU-scope PROGRAM reads: the same group on CPU 0 is
+ * refused the same way, and the running counter keeps its select, count
+ * and enable bit.  (The pool's check once left what it found in the
+ * per-CPU field the CPU-scope wave reads as "refused by the wave before,
+ * nothing written here": the next wave skipped its own check on CPU 0 and
+ * claimed the running counter.  Found by selftests/fuzz.)
+ */
+TEST_F(claim, refused_task_program_leaves_nothing_for_the_next_cpu_scope_program)
+{
+	const struct pmuctl_event group = ev_make(EV_LLC_MISS | USR, 0, GONLY);
+	struct pmuctl_event ev;
+	struct pmuctl_program p;
+	struct snap before = { 0 };
+	struct pregs rg;
+	int ret;
+
+	ASSERT_EQ(0, pin_cpu(0));
+	ASSERT_EQ(0, regs_preset(0, MSR_PMC(0), 0x1234));
+	ASSERT_EQ(0, regs_preset(0, MSR_EVTSEL(0), FOREIGN_EVTSEL));
+	ASSERT_EQ(0, regs_preset(0, MSR_GLOBAL_CTRL, 1));
+
+	ev = group;
+	EXPECT_EQ(-EBUSY, dev_program_task(self->fd, &ev, 1, 0, &p));
+	EXPECT_U64(PMUCTL_R_COUNTER_IN_USE, p.err_reason);
+	EXPECT_U64(0, p.err_cpu);
+
+	ASSERT_EQ(0, snap_take(&before));
+	ev = group;
+	ret = dev_program(self->fd, &ev, 1, 0x1, &p);
+	EXPECT_EQ(-EBUSY, ret) TH_LOG("CPU-scope PROGRAM on cpu 0 after the task-scope refusal: counter %#x",
+				      ev.counter);
+	EXPECT_U64(PMUCTL_R_COUNTER_IN_USE, p.err_reason);
+	EXPECT_U64(0, p.err_cpu);
+	if (!ret) {
+		/* START writes what the claim took: the running counter's select */
+		EXPECT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_START));
+		EXPECT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_RELEASE));
+	}
+	EXPECT_UNCHANGED(&before, true);
+	snap_free(&before);
+	ASSERT_EQ(0, regs_read(&rg));
+	EXPECT_U64(FOREIGN_EVTSEL, regs_get(&rg, 0, MSR_EVTSEL(0)));
+	EXPECT_U64(0x1234, regs_get(&rg, 0, MSR_PMC(0)));
+	EXPECT_U64(1, regs_get(&rg, 0, MSR_GLOBAL_CTRL) & 1);
+}
+
 /* A foreign counter on CPU 0: CPU_CLK_UNHALTED.THREAD on PMC1, enabled in GLOBAL_CTRL. */
 static const struct foreign on_cpu0_pmc1[] = {
 	{ 0, MSR_EVTSEL(1), EV_CYCLES | USR | OS | EN, ~0ULL },
