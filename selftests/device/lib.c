@@ -153,6 +153,20 @@ int pin_cpu(int cpu)
 	return sched_getcpu() == cpu ? 0 : -EAGAIN;
 }
 
+bool cpu_online(int cpu)
+{
+	char path[64], *s;
+	bool on;
+
+	if (!cpu)
+		return true;
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	s = slurp(path);
+	on = !s || *s != '0';
+	free(s);
+	return on;
+}
+
 int cpu_set_online(int cpu, bool online)
 {
 	char path[96];
@@ -466,7 +480,7 @@ int rdpmc_probe(__u32 ecx)
 
 /* ---- peers ------------------------------------------------------------ */
 
-static int read_full(int fd, void *buf, size_t len)
+int read_full(int fd, void *buf, size_t len)
 {
 	char *p = buf;
 
@@ -483,7 +497,7 @@ static int read_full(int fd, void *buf, size_t len)
 	return 0;
 }
 
-static int write_full(int fd, const void *buf, size_t len)
+int write_full(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;
 

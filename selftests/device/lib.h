@@ -163,6 +163,8 @@ const char *hotplug_unfit(int needed);
 int child_run(bool as_nobody, void (*fn)(void *), void *arg);
 int pin_cpu(int cpu);				/* 0 or -errno */
 int cpu_set_online(int cpu, bool online);	/* 0 or -errno */
+/* CPU 0, or one whose sysfs "online" reads other than 0 (or has none). */
+bool cpu_online(int cpu);
 
 /* Suspend to RAM under the register model (pm_test "core", regmodel's count). */
 #define PM_TEST		"/sys/power/pm_test"
@@ -265,6 +267,10 @@ struct peer_rep {
 	struct pmuctl_program prog;
 	struct pmuctl_event ev[PEER_EVENTS];
 };
+
+/* All of @len bytes, through EINTR and short transfers: 0, or -1 (EOF, error). */
+int read_full(int fd, void *buf, size_t len);
+int write_full(int fd, const void *buf, size_t len);
 
 struct peer {
 	pid_t pid;

@@ -196,20 +196,6 @@ static bool bad(struct load_stats *st, const char *fmt, ...)
 	return false;
 }
 
-static bool cpu_online(int cpu)
-{
-	char path[64], *s;
-	bool on;
-
-	if (!cpu)
-		return true;
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	s = slurp(path);
-	on = !s || *s != '0';
-	free(s);
-	return on;
-}
-
 /* READ of every CPU of @cpus; ENODEV only where hotplug may have struck. */
 static bool read_all(const struct load_env *env, int fd, __u64 cpus, __u32 n,
 		     struct load_stats *st)

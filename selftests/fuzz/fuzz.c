@@ -202,19 +202,6 @@ static __u32 ctr_msr(__u32 counter)
 
 static struct pregs rg;
 
-static bool cpu_online(unsigned int cpu)
-{
-	char path[64], *s;
-	bool on;
-
-	if (!cpu)
-		return true;
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/online", cpu);
-	s = slurp(path);
-	on = !s || s[0] == '1';
-	free(s);
-	return on;
-}
 
 /* ---- workers: one process each, doing what the fuzzer says --------------- */
 
@@ -236,25 +223,6 @@ struct wrep {
 	struct pmuctl_event ev[MAX_EV];
 };
 
-static int xread(int fd, void *buf, size_t len)
-{
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t r = read(fd, (char *)buf + got, len - got);
-
-		if (r <= 0)
-			return -1;
-		got += r;
-	}
-	return 0;
-}
-
-static int xwrite(int fd, const void *buf, size_t len)
-{
-	return write(fd, buf, len) == (ssize_t)len ? 0 : -1;
-}
-
 static void worker_main(int in, int out, bool nobody, int cpu)
 {
 	struct wreq q;
@@ -266,9 +234,9 @@ static void worker_main(int in, int out, bool nobody, int cpu)
 	pin_cpu(cpu);
 	/* ready: the fuzzer's files it inherited are closed */
 	memset(&r, 0, sizeof(r));
-	if (xwrite(out, &r, sizeof(r)))
+	if (write_full(out, &r, sizeof(r)))
 		_exit(2);
-	while (!xread(in, &q, sizeof(q))) {
+	while (!read_full(in, &q, sizeof(q))) {
 		struct pmuctl_program p;
 		struct pmuctl_read rd;
 		unsigned int i;
@@ -334,7 +302,7 @@ static void worker_main(int in, int out, bool nobody, int cpu)
 		if (q.op != WQ_TICK)
 			r.cpu = sched_getcpu();
 		r.open = fd >= 0;
-		if (xwrite(out, &r, sizeof(r)))
+		if (write_full(out, &r, sizeof(r)))
 			break;
 	}
 	_exit(0);
@@ -342,7 +310,7 @@ static void worker_main(int in, int out, bool nobody, int cpu)
 
 static int w_call(struct worker *w, const struct wreq *q, struct wrep *r)
 {
-	if (xwrite(w->to, q, sizeof(*q)) || xread(w->from, r, sizeof(*r)))
+	if (write_full(w->to, q, sizeof(*q)) || read_full(w->from, r, sizeof(*r)))
 		return -EPIPE;
 	return 0;
 }
@@ -400,7 +368,7 @@ static int w_spawn(struct worker *w, bool nobody, int cpu)
 	w->pid = pid;
 	w->to = to[1];
 	w->from = from[0];
-	if (xread(w->from, &r, sizeof(r))) {
+	if (read_full(w->from, &r, sizeof(r))) {
 		w_reap(w, SIGKILL);
 		return -ECHILD;
 	}
@@ -867,7 +835,7 @@ static void do_step(const struct step *t)
 			break;
 		if (t->op == W_EXIT) {
 			q.op = WQ_EXIT;
-			xwrite(w->to, &q, sizeof(q));
+			write_full(w->to, &q, sizeof(q));
 		}
 		w_reap(w, t->op == W_KILL ? SIGKILL : 0);
 		break;
@@ -1059,7 +1027,8 @@ static bool is_quiet(void)
 
 /* ---- a run: from nothing held to nothing held ------------------------------- */
 
-static void env_reset(void)
+/* Every worker killed, every session's file closed. */
+static void drop_all(void)
 {
 	int i;
 
@@ -1071,6 +1040,13 @@ static void env_reset(void)
 		memset(&sess[i], 0, sizeof(sess[i]));
 		sess[i].fd = -1;
 	}
+}
+
+static void env_reset(void)
+{
+	int i;
+
+	drop_all();
 	memset(frn, 0, sizeof(frn));
 	for (i = 1; i < (int)ncpu; i++)
 		cpu_set_online(i, true);
@@ -1083,16 +1059,7 @@ static void env_reset(void)
 /* After the last step: close everything; nothing may stay held. */
 static void check_end(void)
 {
-	int i;
-
-	for (i = 0; i < MAX_WORK; i++)
-		w_reap(&work[i], SIGKILL);
-	for (i = 0; i < MAX_SESS; i++) {
-		if (sess[i].fd >= 0)
-			close(sess[i].fd);
-		sess[i].fd = -1;
-		sess[i].programmed = false;
-	}
+	drop_all();
 	if (state_wait_clean(3000))
 		fail("holdings", "pmuctl/state still lists claims 3 s after every file closed");
 	check_foreign();
