@@ -95,6 +95,9 @@ static const char *const op_name[NR_OPS] = {
 	"bad_ioctl",
 };
 
+/* Ops the draw leaves out (-x, pmuctl_fuzz.exclude=): to look past one finding. */
+static bool excluded[NR_OPS];
+
 struct step {
 	int op;
 	unsigned int a, b, c, d;
@@ -556,13 +559,18 @@ static void refused_unchanged(struct snap *before, const char *what)
 	snap_free(&after);
 }
 
-/* The CPUs whose registers a suspend loses: the boot CPU's. */
+/*
+ * After a suspend: the boot CPU's registers were lost (the model's own
+ * syscore suspend), and every other CPU went off line and back, which
+ * gives a claim's counters their found values.  No CPU-scope count is
+ * exact until its next PROGRAM or RESET.
+ */
 static void after_suspend(void)
 {
 	int i;
 
 	for (i = 0; i < MAX_SESS; i++)
-		sess[i].inexact[0] = true;
+		memset(sess[i].inexact, 1, sizeof(sess[i].inexact));
 	for (i = 0; i < MAX_FOREIGN; i++)
 		if (frn[i].on && frn[i].cpu == 0)
 			frn[i].on = false;	/* the model lost them */
@@ -973,10 +981,15 @@ static void draw(struct step *t)
 	unsigned int total = 0, x, i;
 
 	for (i = 0; i < sizeof(w) / sizeof(w[0]); i++)
-		total += w[i].weight;
+		total += excluded[w[i].op] ? 0 : w[i].weight;
+	if (!total) {		/* everything left out: nothing is */
+		memset(excluded, 0, sizeof(excluded));
+		draw(t);
+		return;
+	}
 	x = below(total);
-	for (i = 0; x >= w[i].weight; i++)
-		x -= w[i].weight;
+	for (i = 0; excluded[w[i].op] || x >= w[i].weight; i++)
+		x -= excluded[w[i].op] ? 0 : w[i].weight;
 	t->op = w[i].op;
 	t->a = below(16);
 	t->b = (unsigned int)rnd();
@@ -1168,6 +1181,19 @@ static unsigned int parse_cmdline(const char *key, char *out, size_t len)
 	return i;
 }
 
+/* "op,op,...": those ops are never drawn. */
+static void exclude_ops(const char *list)
+{
+	char *s = strdup(list), *p, *save = NULL;
+	int i;
+
+	for (p = strtok_r(s, ",", &save); p; p = strtok_r(NULL, ",", &save))
+		for (i = 0; i < NR_OPS; i++)
+			if (!strcmp(p, op_name[i]))
+				excluded[i] = true;
+	free(s);
+}
+
 static struct step steps[MAX_STEPS];
 int main(int argc, char **argv)
 {
@@ -1187,13 +1213,17 @@ int main(int argc, char **argv)
 		seed = strtoull(arg, NULL, 0);
 	if (parse_cmdline("pmuctl_fuzz.replay", arg, sizeof(arg)))
 		replay = strdup(arg);
-	while ((c = getopt(argc, argv, "s:S:r:")) != -1) {
+	if (parse_cmdline("pmuctl_fuzz.exclude", arg, sizeof(arg)))
+		exclude_ops(arg);
+	while ((c = getopt(argc, argv, "s:S:r:x:")) != -1) {
 		if (c == 's')
 			secs = atof(optarg);
 		else if (c == 'S')
 			seed = strtoull(optarg, NULL, 0);
 		else if (c == 'r')
 			replay = optarg;
+		else if (c == 'x')
+			exclude_ops(optarg);
 	}
 	printf("TAP version 13\n1..1\n");
 	if (!why && !have_regs())
@@ -1259,6 +1289,9 @@ int main(int argc, char **argv)
 	} else {
 		printf("# seed %#llx, %.0f s, %u CPUs, %u generic counters, suspend %s\n",
 		       seed, secs, ncpu, info.caps.nr_gp, can_suspend ? "yes" : "no");
+		for (i = 0; i < NR_OPS; i++)
+			if (excluded[i])
+				printf("# never drawn: %s\n", op_name[i]);
 		fail_what[0] = 0;
 		env_reset();
 		for (ran = 0; ran < MAX_STEPS && !fail_what[0]; ran++) {
