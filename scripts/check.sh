@@ -13,7 +13,9 @@
 #   "# check.sh: exit=N" trailer that scripts/tap-summary.sh reads.
 # - Then the QEMU rig (scripts/vm/run.sh, "make vmcheck") boots the module in
 #   Debian's 6.1 and 6.12 kernels under TCG and writes build/logs/vm-*.tap;
-#   VM_ARGS passes options to it.  A second set of guests, -smp 4 and
+#   VM_ARGS passes options to it.  Every register-model guest runs the
+#   fuzzer of interleavings for 8 s among its tests (build/vmtests/fuzz_test,
+#   doc/fuzzing.md).  A second set of guests, -smp 4 and
 #   labelled "hotplug" ("make vmcheck-hotplug"), runs build/vmtests-hotplug/
 #   alone: the CPU hotplug tests, which need more CPUs than the others; one
 #   TCG thread per guest (4 busy vCPU threads each on a small host spend
