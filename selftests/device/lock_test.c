@@ -12,9 +12,11 @@
  *    have no perf "cpu" PMU, hence no file to mount over);
  *  - a command waiting for pmuctl_lock dies at SIGKILL at once, instead of
  *    waiting for the holder (mutex_lock_killable): every ioctl, within
- *    100 ms (README: "Every ioctl waits for pmuctl's lock killably").  The
- *    register model's debugfs hold_lock holds the lock for as long as the
- *    test says.
+ *    KILL_SECS while the holder keeps it HOLD_MS (README: "Every ioctl
+ *    waits for pmuctl's lock killably").  The register model's debugfs
+ *    hold_lock holds the lock for as long as the test says; the test
+ *    starts the waiter once the holder sleeps there (/proc/PID/wchan) and
+ *    kills it once it sleeps in ioctl(2) ('D' in /proc/PID/stat).
  *
  * Each blocking step runs in a child with a deadline, so a regression
  * fails the test instead of hanging it.
@@ -41,6 +43,14 @@
 #define EVS_DIR		"/sys/bus/event_source/devices"
 #define SCRATCH		"/pmuctl-lock-test"
 #define DBG_HOLD	DBG_DIR "/hold_lock"
+/*
+ * How long the holder holds the lock, and how soon after SIGKILL a waiter
+ * must be gone: well inside the hold, so that only a killable wait passes,
+ * and loose enough for the exit of a process in a busy KASAN guest.
+ */
+#define HOLD_MS		10000
+#define HOLD_STR	"10000"
+#define KILL_SECS	2.0
 
 static double now(void)
 {
@@ -62,6 +72,75 @@ static int wait_for(pid_t pid, double secs, int *st)
 			return 1;
 		if (r < 0)
 			return -errno;
+		usleep(10000);
+	} while (now() < end);
+	return 0;
+}
+
+/* /proc/@pid/@name's first line into @buf, without the newline; 0 or -1. */
+static int proc_line(pid_t pid, const char *name, char *buf, size_t len)
+{
+	char path[64];
+	FILE *f;
+	int ret = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", pid, name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fgets(buf, len, f)) {
+		buf[strcspn(buf, "\n")] = '\0';
+		ret = 0;
+	}
+	fclose(f);
+	return ret;
+}
+
+/* @pid's state letter from /proc/PID/stat, or 0. */
+static char proc_state(pid_t pid)
+{
+	char buf[512], *p;
+
+	if (proc_line(pid, "stat", buf, sizeof(buf)))
+		return 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/*
+ * Wait up to @secs until the holder sleeps in the register model's
+ * hold_lock write, pmuctl_lock taken (its wchan); a fixed delay was not
+ * enough in a busy debug guest.  1 when it does, 0 if not.
+ */
+static int holder_holds(pid_t pid, double secs)
+{
+	double end = now() + secs;
+	char buf[128];
+
+	do {
+		if (!proc_line(pid, "wchan", buf, sizeof(buf)) &&
+		    !strcmp(buf, "rm_hold_write"))
+			return 1;
+		usleep(10000);
+	} while (now() < end);
+	return 0;
+}
+
+/*
+ * Wait up to @secs until @pid sleeps in ioctl(2) unkillable by anything
+ * but a fatal signal ('D': TASK_KILLABLE): it waits for pmuctl_lock.
+ * 1 when it does, 0 if not (it still runs towards it, or it returned).
+ */
+static int waits_in_ioctl(pid_t pid, double secs)
+{
+	double end = now() + secs;
+	char buf[256];
+
+	do {
+		if (proc_state(pid) == 'D' &&
+		    !proc_line(pid, "syscall", buf, sizeof(buf)) &&
+		    !strncmp(buf, "16 ", 3))
+			return 1;
 		usleep(10000);
 	} while (now() < end);
 	return 0;
@@ -184,13 +263,14 @@ TEST_F(lock, command_waiting_for_the_lock_dies_at_sigkill)
 	ASSERT_LE(0, holder);
 	if (!holder)
 		_exit(write_str(DBG_HOLD, "8000") ? 1 : 0);
-	usleep(300000);		/* the holder takes the lock */
+	EXPECT_EQ(1, holder_holds(holder, 5)) TH_LOG("the holder did not take the lock in 5 s");
 	waiter = fork();
 	ASSERT_LE(0, waiter);
 	if (!waiter)	/* START takes the lock, then finds no group */
 		_exit(dev_ctl(self->fd, PMUCTL_IOC_START) == -ENOENT ? 0 : 1);
 	/* The waiter must be blocked: the lock is really held. */
-	EXPECT_EQ(0, wait_for(waiter, 0.5, &st)) TH_LOG("START did not wait for the lock");
+	EXPECT_EQ(1, waits_in_ioctl(waiter, 5)) TH_LOG("START did not wait for the lock");
+	EXPECT_EQ(0, wait_for(waiter, 0, &st)) TH_LOG("START did not wait for the lock");
 	t0 = now();
 	kill(waiter, SIGKILL);
 	r = wait_for(waiter, 3, &st);
@@ -274,22 +354,27 @@ TEST_F_TIMEOUT(lock, every_ioctl_waiting_for_the_lock_dies_at_sigkill, 90)
 		holder = fork();
 		ASSERT_LE(0, holder);
 		if (!holder)
-			_exit(write_str(DBG_HOLD, "10000") ? 1 : 0);
-		usleep(300000);		/* the holder takes the lock */
+			_exit(write_str(DBG_HOLD, HOLD_STR) ? 1 : 0);
+		EXPECT_EQ(1, holder_holds(holder, 5)) {
+			TH_LOG("%s: the holder did not take the lock in 5 s", c->name);
+		}
 		waiter = fork();
 		ASSERT_LE(0, waiter);
 		if (!waiter)
 			lock_cmd_run(self->fd, c->cmd);
 		/* The waiter must be blocked: the lock is really held. */
-		EXPECT_EQ(0, wait_for(waiter, 0.3, &st)) {
+		EXPECT_EQ(1, waits_in_ioctl(waiter, 5)) {
+			TH_LOG("%s did not wait for the lock", c->name);
+		}
+		EXPECT_EQ(0, wait_for(waiter, 0, &st)) {
 			TH_LOG("%s did not wait for the lock (status %#x)", c->name, st);
 		}
 		t0 = now();
 		kill(waiter, SIGKILL);
-		r = wait_for(waiter, 0.1, &st);
+		r = wait_for(waiter, KILL_SECS, &st);
 		EXPECT_EQ(1, r) {
-			TH_LOG("%s: the waiter outlived SIGKILL by 100 ms: it waits for pmuctl_lock unkillably",
-			       c->name);
+			TH_LOG("%s: the waiter outlived SIGKILL by %.1f s, the lock held %d s more: it waits for pmuctl_lock unkillably",
+			       c->name, KILL_SECS, HOLD_MS / 1000);
 		}
 		if (r == 1) {
 			EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL) {
