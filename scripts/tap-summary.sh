@@ -187,7 +187,9 @@ files=("$logdir"/*.tap)
 shopt -u nullglob
 
 # failures FILE: one line per "not ok" of FILE: the result, then the line
-# that says why: the last one before it (a harness's assertion message),
+# that says why: the kselftest harness's first failed assertion
+# ("file.c:N:test:Expected ...") and the line after it (its TH_LOG), else
+# the last line before the result,
 # or else the diagnostic right after it (selftests/tap.sh puts it there);
 # the harness's own FAIL markers are not reasons, nor are the diagnostics
 # that follow a "not ok" (they are its own, not the next result's).
@@ -210,17 +212,28 @@ failures() {
 			flush(hashed && reason ? substr(line, 1, 240) : "")
 		}
 		if (line ~ /^not ok/) {
+			if (expect != "")
+				why = substr(expect (expect_log != "" ? " / " expect_log : ""), 1, 240)
 			if (why != "")
 				print line " <- " why
 			else
 				pending = line
-			why = ""
+			why = expect = expect_log = ""
 			after = 1
 		} else if (line ~ /^(ok |RUN )/) {
-			why = ""
+			why = expect = expect_log = ""
 			after = 0
 		} else if (reason && !after) {
 			why = substr(line, 1, 240)
+			# the first failed assertion and the TH_LOG right after it
+			if (expect != "" && !expect_seen_log) {
+				expect_log = line
+				expect_seen_log = 1
+			}
+			if (expect == "" && line ~ /:[0-9]+:[^:]*:Expected /) {
+				expect = line
+				expect_seen_log = 0
+			}
 		}
 	}
 	END { flush("") }

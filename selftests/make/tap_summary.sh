@@ -14,10 +14,11 @@ cd "$(dirname "$0")/../.." || exit 1
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 
-# A kselftest-harness program with one failure and one skip.
+# A kselftest-harness program with two failures and one skip; the second
+# failure's assertion (with its TH_LOG) came before later diagnostics.
 cat >"$d/harness.tap" <<'T'
 TAP version 13
-1..3
+1..4
 # Starting 3 tests from 1 test cases.
 #  RUN           g.first ...
 #            OK  g.first
@@ -28,6 +29,12 @@ ok 1 g.first
 #          FAIL  g.second
 not ok 2 g.second
 ok 3 g.third # SKIP no device
+#  RUN           g.fourth ...
+# t.c:20:fourth:Expected 0 (0) == r (1)
+# t.c:21:fourth:RESET did not wait
+# t.c:30:fourth:THREADS: done in 0.024 s
+#          FAIL  g.fourth
+not ok 4 g.fourth
 # check.sh: exit=1
 T
 # A selftests/tap.sh script: the reason follows the result.
@@ -57,7 +64,7 @@ printf 'TAP version 13\n1..1\nok 1 z\n# check.sh: exit=0\n' >"$d/pass.tap"
 rc=0
 out=$(bash scripts/tap-summary.sh "$d") || rc=$?
 
-report "$([ "$(tail -n 1 <<<"$out")" = "5 passed, 5 failed, 1 skipped" ] && echo 1)" \
+report "$([ "$(tail -n 1 <<<"$out")" = "5 passed, 6 failed, 1 skipped" ] && echo 1)" \
 	totals_are_the_last_line "$out"
 report "$([ "$rc" -ne 0 ] && echo 1)" exit_status_is_non_zero_on_failure "rc=$rc"
 short_counted() {
@@ -65,21 +72,23 @@ short_counted() {
 		grep -q '^  short: depth 0: 1 result(s) missing from plan 1..3' <<<"$out"
 }
 report "$(short_counted && echo 1)" missing_results_count_as_failed "$out"
-# The reasons: the harness's assertion before the result (not its FAIL
-# marker), the shell test's diagnostic after it, and a pointer to the
-# notes where no "not ok" line exists.
+# The reasons: the harness's first failed assertion before the result
+# with its TH_LOG (not its FAIL marker, nor a later diagnostic), the shell
+# test's diagnostic after it, and a pointer to the notes where no "not ok"
+# line exists.
 want=$(cat <<'W'
 failed: harness: not ok 2 g.second <- t.c:12:second:Expected 1 (1) == x (0)
+failed: harness: not ok 4 g.fourth <- t.c:20:fourth:Expected 0 (0) == r (1) / t.c:21:fourth:RESET did not wait
 failed: rig: not ok 1 ran_to_end <- QEMU exited 0: the guest panicked
 failed: rig: not ok 2 console_clean <- 1 matching line(s), first: Kernel panic - not syncing: hung_task
 failed: shell: not ok 2 - b <- want 3, got 4
 failed: short: (no "not ok" line: see its notes above)
-5 passed, 5 failed, 1 skipped
+5 passed, 6 failed, 1 skipped
 W
 )
-report "$([ "$(tail -n 6 <<<"$out")" = "$want" ] && echo 1)" \
+report "$([ "$(tail -n 7 <<<"$out")" = "$want" ] && echo 1)" \
 	failures_are_named_with_their_reason_above_the_totals \
-	"got:" "$(tail -n 6 <<<"$out")"
+	"got:" "$(tail -n 7 <<<"$out")"
 
 rm "$d"/harness.tap "$d"/rig.tap "$d"/shell.tap "$d"/short.tap
 rc=0
