@@ -1093,6 +1093,56 @@ TEST_F(emu, counting_is_per_vcpu)
 	EXPECT_GT(LOOP_BODY(n) / 2, there1 - there0);
 }
 
+/*
+ * INIT leaves the MSRs unchanged (SDM vol. 3A, 9.1; KVM's vPMU keeps them
+ * too), and Linux brings a CPU back on line with INIT-SIPI-SIPI: a count
+ * and a select left on a CPU that went off line are still there when it
+ * returns, so the rig shows what a driver that forgets them would leave
+ * behind (pmu-spec.md).  Neither counts meanwhile: the select has no EN and
+ * fixed counter 1's nibble is 0 (perf holds nothing on the CPU).
+ */
+TEST_F(emu, pmu_registers_survive_init_as_a_cpu_goes_off_and_on_line)
+{
+	static const char online[] = "/sys/devices/system/cpu/cpu1/online";
+	const struct { uint32_t msr; uint64_t val; } set[] = {
+		{ MSR_EVTSEL(0), EVTSEL_USR | 0xc0 },
+		{ MSR_PMC(0), 0x12345678 },
+		{ MSR_FIXED_CTR(1), 0x2468ace },
+	};
+	uint64_t old[ARRAY_SIZE(set)], v;
+	struct pmu_knob k = { 0 };
+	unsigned int i;
+	int fd, ret;
+
+	NEED_IDLE_PERF();
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || access(online, W_OK))
+		SKIP(return, "CPU 1 cannot go off line (%s)", online);
+	fd = pmu_msr_open(1);
+	ASSERT_LE(0, fd) TH_LOG("/dev/cpu/1/msr");
+	for (i = 0; i < ARRAY_SIZE(set); i++) {
+		ASSERT_EQ(0, pmu_msr_read(fd, set[i].msr, &old[i]));
+		ASSERT_EQ(0, pmu_msr_write(fd, set[i].msr, set[i].val));
+	}
+	close(fd);
+	ret = pmu_knob_set(&k, online, "0");
+	EXPECT_EQ(0, ret) TH_LOG("CPU 1 off line: %s", strerror(-ret));
+	ret = pmu_knob_restore(&k);
+	ASSERT_EQ(0, ret) TH_LOG("CPU 1 back on line: %s", strerror(-ret));
+	fd = pmu_msr_open(1);
+	ASSERT_LE(0, fd) TH_LOG("/dev/cpu/1/msr after it came back");
+	for (i = 0; i < ARRAY_SIZE(set); i++) {
+		v = ~0ULL;
+		EXPECT_EQ(0, pmu_msr_read(fd, set[i].msr, &v));
+		EXPECT_EQ(set[i].val, v) {
+			TH_LOG("MSR %#x: %#llx before CPU 1 went off line, %#llx after INIT brought it back",
+			       set[i].msr, (unsigned long long)set[i].val,
+			       (unsigned long long)v);
+		}
+		pmu_msr_write(fd, set[i].msr, old[i]);
+	}
+	close(fd);
+}
+
 /* ---- widths ---------------------------------------------------------------------- */
 
 /*
