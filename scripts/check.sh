@@ -35,7 +35,7 @@
 #   the newest target kernel only (the timings are below, at "vm icx").
 # - The debug kernel (build step "dkernel": scripts/vm/dkernel.sh builds
 #   Debian's linux-source-6.12 with lockdep, KASAN, KFENCE, UBSAN, kmemleak,
-#   DEBUG_OBJECTS and gcov once per machine and caches it) boots two
+#   DEBUG_OBJECTS, gcov and KCOV once per machine and caches it) boots two
 #   Skylake-Server guests ("make vmcheck-debug"): "debug", the register
 #   model with build/vmtests/, and "debug-pmu", the emulated PMU (-P) with
 #   build/vmtests-pmu/.  Any checker's report fails them (console_clean,
@@ -43,12 +43,13 @@
 #   Their gcov data gives build/logs/coverage.txt and the "# coverage"
 #   lines of build/logs/coverage.tap (reported, not judged).
 # - The PREEMPT_RT debug kernel (build step "dkernel-rt": scripts/vm/dkernel.sh
-#   rt, the same kernel with PREEMPT_RT, lockdep and DEBUG_ATOMIC_SLEEP, no
-#   KASAN, KFENCE, UBSAN, kmemleak or gcov, cached beside the first) boots
-#   one Skylake-Server guest ("make vmcheck-rt"): "debug-rt", the register
-#   model with build/vmtests/ (run.sh -E), where spinlock_t sleeps: a
-#   sleeping lock or allocation in a context that cannot sleep fails
-#   console_clean; if the kernel does not build, the guest fails saying why.
+#   rt, the same kernel with PREEMPT_RT, lockdep, DEBUG_ATOMIC_SLEEP and
+#   KCSAN, no KASAN, KFENCE, UBSAN, kmemleak or gcov, cached beside the
+#   first) boots one Skylake-Server guest ("make vmcheck-rt"): "debug-rt",
+#   the register model with build/vmtests/ (run.sh -E), where spinlock_t
+#   sleeps: a sleeping lock or allocation in a context that cannot sleep,
+#   or a data race with a pmuctl frame (KCSAN), fails console_clean; if the
+#   kernel does not build, the guest fails saying why.
 # - The Debian packages (scripts/deb-check.sh, as root, beside the debug
 #   guest): built, linted, installed with dpkg, the module built by the
 #   real dkms for 6.1 and 6.12; the "pmu-wd" guests boot that very module

@@ -86,8 +86,9 @@
 #                about 1.5 s more boot per guest (scripts/vm/initramfs.sh)
 #   -D           the debug kernel (scripts/vm/dkernel.sh, built once and
 #                cached; the KVER is "6.12-debug"), in place of -k: lockdep,
-#                KASAN, KFENCE, UBSAN, kmemleak, DEBUG_OBJECTS; the module is
-#                built against its tree with PMUCTL_GCOV=y added to -b;
+#                KASAN, KFENCE, UBSAN, kmemleak, DEBUG_OBJECTS, KCOV for
+#                the module; the module is built against its tree with
+#                PMUCTL_GCOV=y and PMUCTL_KCOV=y added to -b;
 #                "pmuctl_vm.debug=1" on the command line (/init unloads the
 #                module, scans for leaks and sends the gcov data); msr is
 #                built in.  The rig's tests module_unloaded, kmemleak_clean
@@ -95,15 +96,19 @@
 #   -E           the PREEMPT_RT debug kernel (scripts/vm/dkernel.sh rt,
 #                built once and cached; the KVER is "6.12-rt"), in place of
 #                -k or -D: spinlock_t sleeps, lockdep, DEBUG_ATOMIC_SLEEP,
-#                DEBUG_PREEMPT, DEBUG_OBJECTS; no KASAN, KFENCE, UBSAN,
-#                kmemleak or gcov (scripts/vm/dkernel-rt.config).  As -D
-#                otherwise ("pmuctl_vm.debug=1", msr built in, no
+#                DEBUG_PREEMPT, DEBUG_OBJECTS, KCSAN, KCOV for the module;
+#                no KASAN, KFENCE, UBSAN, kmemleak or gcov
+#                (scripts/vm/dkernel-rt.config).  As -D otherwise
+#                ("pmuctl_vm.debug=1", msr built in, PMUCTL_KCOV, no
 #                PMUCTL_GCOV); of -D's rig tests only module_unloaded.  A
 #                sleeping lock or allocation where preemption is off ("BUG:
 #                sleeping function called from invalid context", "BUG:
-#                scheduling while atomic") or a spinlock_t under a
-#                raw_spinlock_t (lockdep's "BUG: Invalid wait context")
-#                fails console_clean
+#                scheduling while atomic"), a spinlock_t under a
+#                raw_spinlock_t (lockdep's "BUG: Invalid wait context") or
+#                a data race with a pmuctl frame in either of KCSAN's
+#                stacks fails console_clean; KCSAN's reports of the
+#                kernel's own races are listed apart ("# kcsan:"), not
+#                judged
 #   -P           emulated-PMU guests: -cpu CPU,check=off,pmu=on,PROPS where
 #                PROPS are the rig's model (pmu_props below: KnightsMill*
 #                as KNL/KNM, v3, 2 generic counters x 40 bits, 3 fixed x 40,
@@ -237,6 +242,7 @@ if $dkernel; then
 	! dkernel_has DEBUG_KMEMLEAK || dk_kmemleak=true
 	! dkernel_has GCOV_KERNEL || dk_gcov=true
 	! $dk_gcov || kbuild_vars="${kbuild_vars:+$kbuild_vars }PMUCTL_GCOV=y"
+	! dkernel_has KCOV || kbuild_vars="${kbuild_vars:+$kbuild_vars }PMUCTL_KCOV=y"
 fi
 [ ${#kernels[@]} -gt 0 ] || mapfile -t kernels < <("$top/scripts/kernels.sh" installed)
 [ ${#cpus[@]} -gt 0 ] || cpus=(KnightsMill Skylake-Server)
@@ -347,28 +353,10 @@ cpu_arg() {
 	fi
 }
 
-# Kernel messages that mean the kernel went wrong.  WARNING: must open the
-# message, as in WARN() and lockdep reports: boot-time notes such as
-# "RETBleed: WARNING: Spectre v2 mitigation leaves CPU vulnerable" (printed
-# for Skylake-Server) are not.  User-space faults ("traps: prog[pid] general
-# protection fault ip:...", which an rdpmc test provokes on purpose) are not
-# kernel bugs and are dropped before matching.
-# The debug kernel's checkers (-D) report with these too: lockdep's
-# "WARNING: possible circular locking dependency detected" and friends,
-# "BUG: sleeping function called from invalid context", "BUG: KASAN: ...",
-# "BUG: KFENCE: ...", "UBSAN: ...", DEBUG_OBJECTS' "ODEBUG: ..."; and, in
-# the PREEMPT_RT kernel (-E) above all, "BUG: scheduling while atomic" and
-# lockdep's "BUG: Invalid wait context" (a spinlock_t, which sleeps there,
-# taken under a raw_spinlock_t); their headlines
-# are matched by name as well, in case a report's first line is lost in
-# the serial output.
-bad_re='Oops|(^|\] )WARNING:|BUG:|kernel BUG at|Call Trace|soft lockup|hard LOCKUP|KASAN|UBSAN|KFENCE|ODEBUG:|general protection fault|[Kk]ernel panic|blocked for more than|self-detected stall|detected stalls'
-bad_re+='|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|sleeping function called|bad unlock balance|lock held when returning|held lock freed|possible irq lock inversion|lockdep is turned off'
-bad_re+='|scheduling while atomic|Invalid wait context'
-user_fault_re='traps: [^ ]+\[[0-9]+\] general protection fault ip:'
-# -P: perf's complaints about a PMU it cannot use (arch/x86/events/core.c
-# check_hw_exists(), init_hw_perf_events(); intel/p4.c, p6.c).
-pmu_bad_re='Broken PMU|PMU not available|Failed to access perfctr|hw-PMU resources|no PMU driver|Performance Events:.*unsupported|unsupported .*CPU model'
+# What in a guest's console fails console_clean (bad_re, user_fault_re,
+# pmu_bad_re, kcsan_reports): scripts/vm/console.sh.
+# shellcheck source=scripts/vm/console.sh
+. "$here/console.sh"
 
 # --- the plan: guests and test programs ---------------------------------------
 
@@ -1054,8 +1042,16 @@ guest() {
 			sed 's/^/# qemu: /' "$work/$id.qemu.log" | tail -n 5
 		fi
 
-		local bad
-		bad=$(grep -Ev "$user_fault_re" "$con" | grep -E "$bad_re")
+		# KCSAN's reports of races between two kernel paths with no
+		# pmuctl frame in either stack are the kernel's own: listed, not
+		# judged.  The rest of the console is matched as always.
+		local bad own
+		own=$(kcsan_reports "$con" own | sed -n 's/.*\(BUG: KCSAN: .*\)/\1/p')
+		if [ -n "$own" ]; then
+			echo "# kcsan: $(grep -c . <<<"$own") report(s) of the kernel's own races (no pmuctl frame), not judged:"
+			sort <<<"$own" | uniq -c | head -n 20 | sed 's/^ */# kcsan:   /'
+		fi
+		bad=$(kcsan_reports "$con" rest | grep -Ev "$user_fault_re" | grep -E "$bad_re")
 		if [ -z "$bad" ]; then
 			echo "ok 4 console_clean"
 		else
