@@ -6,14 +6,20 @@
 # included: lockdep, KASAN, kmemleak see what it does); a copy in
 # build/tests/ is one SKIP on the host.
 # "make fuzz FUZZ_SECS=N [FUZZ_SEED=S] [FUZZ_REPLAY='STEP;...']
-# [FUZZ_EXCLUDE=op,op]" runs it alone for N seconds (default 60) in the
-# debug guest (6.12, Skylake-Server, register model), printing its
-# steps/second, what broke (seed, step, a shortened replay) and the
-# module's line coverage.  VM_ARGS goes to scripts/vm/run.sh, e.g.
+# [FUZZ_REPLAY_FILE=F] [FUZZ_EXCLUDE=op,op] [FUZZ_GUIDED=0]" runs it
+# alone for N seconds
+# (default 60) in the debug guest (6.12, Skylake-Server, register model),
+# guided by the module's KCOV coverage unless FUZZ_GUIDED=0, printing its
+# steps/second, the module PCs it reached, what broke (seed, step, a
+# shortened replay) and the module's line coverage.  A replay longer
+# than the kernel command line allows (2 KiB) goes in a file:
+# FUZZ_REPLAY_FILE, steps separated by ';' or white space, which the
+# guest gets as /bin/fuzz_replay (run.sh -x).  VM_ARGS goes to scripts/vm/run.sh, e.g.
 # VM_ARGS='-S DIR' for another tree's module.
 # Included by the top Makefile (CC, CFLAGS, KSFT_CFLAGS, CORE_HDRS).
 
 FUZZ_SECS ?= 60
+FUZZ_GUIDED ?= 1
 FUZZ_VMTEST := build/vmtests/fuzz_test
 
 VMTESTS += $(FUZZ_VMTEST)
@@ -32,11 +38,13 @@ build/tests/fuzz_test: $(FUZZ_VMTEST)
 # Its own folder of test programs: the fuzzer alone.
 #: the fuzzer, FUZZ_SECS s (default 60) in the debug guest
 fuzz: $(FUZZ_VMTEST)
-	@rm -rf build/vmtests-fuzz && mkdir -p build/vmtests-fuzz
+	@rm -rf build/vmtests-fuzz build/fuzz-data && mkdir -p build/vmtests-fuzz build/fuzz-data
 	@cp $(FUZZ_VMTEST) build/vmtests-fuzz/
+	$(if $(FUZZ_REPLAY_FILE),@cp $(FUZZ_REPLAY_FILE) build/fuzz-data/fuzz_replay)
 	@rc=0; bash scripts/vm/run.sh -D -c Skylake-Server -l fuzz \
+		$(if $(FUZZ_REPLAY_FILE),-x build/fuzz-data/fuzz_replay) \
 		-t build/vmtests-fuzz -T $$(($(FUZZ_SECS) + 300)) \
-		-a "pmuctl_fuzz.secs=$(FUZZ_SECS)$(if $(FUZZ_SEED), pmuctl_fuzz.seed=$(FUZZ_SEED))$(if $(FUZZ_REPLAY), pmuctl_fuzz.replay=$(FUZZ_REPLAY))$(if $(FUZZ_EXCLUDE), pmuctl_fuzz.exclude=$(FUZZ_EXCLUDE))" \
+		-a "pmuctl_fuzz.secs=$(FUZZ_SECS) pmuctl_fuzz.guided=$(FUZZ_GUIDED)$(if $(FUZZ_SEED), pmuctl_fuzz.seed=$(FUZZ_SEED))$(if $(FUZZ_REPLAY), pmuctl_fuzz.replay=$(FUZZ_REPLAY))$(if $(FUZZ_REPLAY_FILE), pmuctl_fuzz.replay=@/bin/fuzz_replay)$(if $(FUZZ_EXCLUDE), pmuctl_fuzz.exclude=$(FUZZ_EXCLUDE))" \
 		$(VM_ARGS) || rc=1; \
 	grep -h '^# \|^ok\|^not ok' build/logs/vm-6.12-debug-Skylake-Server.fuzz-fuzz_test.tap || rc=1; \
 	bash scripts/vm/coverage.sh -o build/logs/fuzz-coverage.txt \

@@ -22,20 +22,24 @@
  *             holds, and nothing once every file is closed;
  *   refusal   an ioctl that fails (a malformed one, a group the rules or a
  *             running counter refuse) leaves pmuctl/state and every
- *             register as they were.
+ *             register as they were;
+ *   grant     a worker's forked child, and a worker that execed since its
+ *             PROGRAM (a set-user-ID image too), cannot rdpmc.
  *
- * Kernel reports (lockdep, KASAN, UBSAN, kmemleak, hung tasks) are the
- * rig's to see on the console (scripts/vm/run.sh, console_clean).
+ * Kernel reports (lockdep, KASAN, UBSAN, KCSAN, kmemleak, hung tasks) are
+ * the rig's to see on the console (scripts/vm/run.sh, console_clean).
  *
  * A step is a line of text ("op:a:b:c:d"), drawn from the seed; a failure
  * prints the seed, the step that failed and a replay shortened by removing
- * steps while the same invariant still fails, which
- * "fuzz_test --replay 'STEP;STEP;...'" (or the kernel command line word
- * pmuctl_fuzz.replay=...) runs alone.
+ * steps while the same invariant still fails, which "fuzz_test -r
+ * 'STEP;STEP;...'" (or the kernel command line word
+ * pmuctl_fuzz.replay=...; "@FILE" reads the steps from FILE) runs alone.
+ * With -g (pmuctl_fuzz.guided=1) and KCOV, runs are kept and mutated when
+ * they reach new module PCs (guided()).
  *
  * Needs the register-model build (its pmuctl/regs presets and reads the
  * registers) and two online CPUs; SKIPs otherwise.  Runs for
- * pmuctl_fuzz.secs=N seconds (kernel command line; default 8), or --secs.
+ * pmuctl_fuzz.secs=N seconds (kernel command line; default 8), or -s.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -49,10 +53,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <linux/kcov.h>
 
 #include "../device/lib.h"
 
@@ -84,6 +91,9 @@ enum op {
 	SUSPEND,	/* the fuzzer itself */
 	PARAM,		/* which, value */
 	BAD_IOCTL,	/* a random number for the garbage */
+	W_FORK,		/* a worker, tick amount: a child runs, ticks, probes, exits */
+	W_EXEC,		/* a worker execs the fuzzer again, keeping its session */
+	W_SUID_EXEC,	/* the same through a set-user-ID root copy */
 	NR_OPS
 };
 
@@ -92,7 +102,7 @@ static const char *const op_name[NR_OPS] = {
 	"cs_close", "cs_tick", "w_spawn", "w_program", "w_start", "w_stop",
 	"w_read", "w_run", "w_probe", "w_release", "w_exit", "w_kill", "w_tick",
 	"w_pin", "w_suspend", "foreign", "hotplug", "suspend", "param",
-	"bad_ioctl",
+	"bad_ioctl", "w_fork", "w_exec", "w_suid_exec",
 };
 
 /* Ops the draw leaves out (-x, pmuctl_fuzz.exclude=): to look past one finding. */
@@ -136,6 +146,9 @@ struct worker {
 	pid_t pid;		/* 0: none */
 	int to, from;
 	bool nobody, open, programmed, started;
+	bool inherit;		/* its group counts its children */
+	bool execed;		/* it execed since its PROGRAM: no rdpmc grant */
+	bool suid;		/* nobody, it execed a set-user-ID root image */
 	unsigned int n;
 	__u32 counter[MAX_EV];
 	__u64 ticks;		/* what it counted: READ must say so */
@@ -195,6 +208,161 @@ static unsigned int below(unsigned int n)
 	return n ? (unsigned int)(rnd() % n) : 0;
 }
 
+/* ---- coverage (KCOV): which of the module's PCs the steps reached ---------- */
+
+/*
+ * Where the kernel has CONFIG_KCOV and the module was built with
+ * KCOV_INSTRUMENT := y (the rig's debug kernels: the kernel itself is not
+ * instrumented), the fuzzer and each worker trace the PCs their own
+ * syscalls reach (/sys/kernel/debug/kcov, KCOV_TRACE_PC; a worker opens its
+ * own after fork, as tracing is per task) and add the module's to one set
+ * shared by all of them: offsets from the module's base (/proc/modules), so
+ * that a reload elsewhere counts the same PCs.  Code run in an interrupt
+ * (another CPU's IPI) or a kernel thread is not seen.
+ */
+#define KCOV_PATH	"/sys/kernel/debug/kcov"
+#define COVER_WORDS	(64UL << 10)
+#define PCSET_ORDER	16
+
+struct pcset {
+	unsigned long nr;			/* distinct PCs in slot[] */
+	unsigned int slot[1U << PCSET_ORDER];	/* offset + 1, or 0: free */
+};
+
+static struct pcset *pcs;		/* shared with the workers */
+static unsigned long *cover;		/* this process's trace buffer */
+static int kcov_fd = -1;
+static unsigned long mod_base, mod_size;
+
+/* The module's base and size from /proc/modules; 0 if it is not there. */
+static int module_range(void)
+{
+	FILE *f = fopen("/proc/modules", "r");
+	char name[64];
+	unsigned long size, base;
+	int ret = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lu %*s %*s %*s %lx%*[^\n]", name, &size, &base) == 3) {
+		if ((!strcmp(name, "pmuctl") || !strcmp(name, "pmuctl_regmodel")) && base) {
+			mod_base = base;
+			mod_size = size;
+			ret = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+/* Trace this process's syscalls; quietly nothing where KCOV is absent. */
+static void kcov_open(void)
+{
+	void *m;
+
+	if (!pcs)
+		return;
+	kcov_fd = open(KCOV_PATH, O_RDWR | O_CLOEXEC);
+	if (kcov_fd < 0)
+		return;
+	if (ioctl(kcov_fd, KCOV_INIT_TRACE, COVER_WORDS))
+		goto fail;
+	m = mmap(NULL, COVER_WORDS * sizeof(long), PROT_READ | PROT_WRITE,
+		 MAP_SHARED, kcov_fd, 0);
+	if (m == MAP_FAILED)
+		goto fail;
+	cover = m;
+	if (ioctl(kcov_fd, KCOV_ENABLE, KCOV_TRACE_PC)) {
+		munmap(cover, COVER_WORDS * sizeof(long));
+		cover = NULL;
+		goto fail;
+	}
+	return;
+fail:
+	close(kcov_fd);
+	kcov_fd = -1;
+}
+
+/* Set up the shared set and trace the fuzzer itself: whether KCOV works. */
+static bool kcov_init(void)
+{
+	void *m;
+
+	if (access(KCOV_PATH, R_OK | W_OK) || module_range())
+		return false;
+	m = mmap(NULL, sizeof(*pcs), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return false;
+	pcs = m;
+	kcov_open();
+	if (!cover) {
+		munmap(pcs, sizeof(*pcs));
+		pcs = NULL;
+	}
+	return cover;
+}
+
+/* In a new worker: the trace it inherited is its parent's; its own. */
+static void kcov_child(void)
+{
+	if (!cover)
+		return;
+	munmap(cover, COVER_WORDS * sizeof(long));
+	cover = NULL;
+	close(kcov_fd);
+	kcov_fd = -1;
+	kcov_open();
+}
+
+static void kcov_begin(void)
+{
+	if (cover)
+		__atomic_store_n(&cover[0], 0, __ATOMIC_RELAXED);
+}
+
+/* The module's PCs traced since kcov_begin() into the shared set. */
+static void kcov_end(void)
+{
+	unsigned long n, i;
+
+	if (!cover)
+		return;
+	n = __atomic_load_n(&cover[0], __ATOMIC_RELAXED);
+	if (n >= COVER_WORDS)
+		n = COVER_WORDS - 1;
+	for (i = 1; i <= n; i++) {
+		unsigned long pc = cover[i];
+		unsigned int off, h, k;
+
+		if (pc < mod_base || pc - mod_base >= mod_size)
+			continue;
+		off = (unsigned int)(pc - mod_base) + 1;
+		h = (off * 2654435761U) >> (32 - PCSET_ORDER);
+		for (k = 0; k < (1U << PCSET_ORDER); k++) {
+			unsigned int *sl = &pcs->slot[(h + k) & ((1U << PCSET_ORDER) - 1)];
+			unsigned int old = 0;
+
+			if (__atomic_load_n(sl, __ATOMIC_RELAXED) == off)
+				break;
+			if (__atomic_compare_exchange_n(sl, &old, off, false,
+							__ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+				__atomic_add_fetch(&pcs->nr, 1, __ATOMIC_RELAXED);
+				break;
+			}
+			if (old == off)
+				break;
+		}
+	}
+	__atomic_store_n(&cover[0], 0, __ATOMIC_RELAXED);
+}
+
+static unsigned long kcov_pcs(void)
+{
+	return pcs ? __atomic_load_n(&pcs->nr, __ATOMIC_RELAXED) : 0;
+}
+
 /* ---- registers --------------------------------------------------------- */
 
 static __u32 ctr_msr(__u32 counter)
@@ -209,7 +377,19 @@ static struct pregs rg;
 /* ---- workers: one process each, doing what the fuzzer says --------------- */
 
 enum { WQ_PROGRAM, WQ_CTL, WQ_READ, WQ_RUN, WQ_PROBE, WQ_TICK, WQ_PIN,
-       WQ_SUSPEND, WQ_EXIT };
+       WQ_SUSPEND, WQ_EXIT, WQ_FORK, WQ_EXEC };
+
+/*
+ * The images a worker execs (W_EXEC, W_SUID_EXEC): copies of this program,
+ * the second set-user-ID root, made at the start where the root file
+ * system allows it.  The new image is a worker again ("--worker IN OUT FD"),
+ * its session's file kept.
+ */
+#define EXEC_COPY	"/pmuctl-fuzz-exec"
+#define SUID_COPY	"/pmuctl-fuzz-suid"
+static bool have_exec, have_suid;
+/* What the new ops did: the summary shows they are not idle. */
+static unsigned int nr_fork, nr_fork_ticks, nr_exec, nr_suid, nr_probe, nr_granted;
 
 struct wreq {
 	int op;
@@ -221,17 +401,71 @@ struct wreq {
 
 struct wrep {
 	int ret, sig, cpu, open;
+	int ticked;		/* WQ_FORK: the child's tick went in */
 	__u32 reason;
 	__u64 val[MAX_EV];
 	struct pmuctl_event ev[MAX_EV];
 };
 
+/* Add @amount to the counter @ctr of the CPU this runs on; 0 or -errno. */
+static int tick_here(__u32 ctr, __u64 amount, int *cpu)
+{
+	static struct pregs wr;
+	__u32 msr = ctr_msr(ctr);
+	int c = sched_getcpu(), ret;
+	__u64 v;
+
+	*cpu = c;
+	ret = regs_read(&wr);
+	v = regs_get(&wr, c, msr);
+	if (!ret && v != ~0ULL)
+		ret = regs_preset(c, msr, v + amount);
+	else if (!ret)
+		ret = -ENOENT;
+	return ret;
+}
+
+/*
+ * WQ_FORK's child: switched out and in once (counted if its parent's group
+ * inherits), it adds @amount to its loaded counter if asked, then runs
+ * rdpmc.  Its exit status: bit 0 rdpmc worked, bit 1 the tick went in,
+ * bits 2-7 its CPU.
+ */
+static void fork_child(const struct wreq *q)
+{
+	int cpu = 0, code = 0;
+
+	usleep(500);
+	sched_yield();
+	if (q->amount && !tick_here(q->cpu, q->amount, &cpu))
+		code |= 2;
+	if (rdpmc_granted(rdpmc_probe(q->cpu)))
+		code |= 1;
+	cpu = sched_getcpu();
+	_exit(code | (cpu & 63) << 2);
+}
+
+/* WQ_EXEC: the new image (@path) is a worker with the same pipes and file. */
+static int worker_exec(const char *path, int in, int out, int fd)
+{
+	char a[3][16];
+	char *argv[] = { "fuzz_test", "--worker", a[0], a[1], a[2], NULL };
+
+	snprintf(a[0], sizeof(a[0]), "%d", in);
+	snprintf(a[1], sizeof(a[1]), "%d", out);
+	snprintf(a[2], sizeof(a[2]), "%d", fd);
+	fflush(stdout);
+	execv(path, argv);
+	return -errno;
+}
+
+static void worker_loop(int in, int out, int fd);
+
 static void worker_main(int in, int out, bool nobody, int cpu)
 {
-	struct wreq q;
 	struct wrep r;
-	int fd = -1;
 
+	kcov_child();		/* debugfs' kcov is root's: before setuid */
 	if (nobody && (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY)))
 		_exit(2);
 	pin_cpu(cpu);
@@ -239,12 +473,21 @@ static void worker_main(int in, int out, bool nobody, int cpu)
 	memset(&r, 0, sizeof(r));
 	if (write_full(out, &r, sizeof(r)))
 		_exit(2);
+	worker_loop(in, out, -1);
+}
+
+static void worker_loop(int in, int out, int fd)
+{
+	struct wreq q;
+	struct wrep r;
+
 	while (!read_full(in, &q, sizeof(q))) {
 		struct pmuctl_program p;
 		struct pmuctl_read rd;
 		unsigned int i;
 
 		memset(&r, 0, sizeof(r));
+		kcov_begin();
 		switch (q.op) {
 		case WQ_PROGRAM:
 			if (fd < 0)
@@ -276,20 +519,35 @@ static void worker_main(int in, int out, bool nobody, int cpu)
 			usleep(500);
 			r.sig = rdpmc_probe(q.cpu);
 			break;
-		case WQ_TICK: {
+		case WQ_TICK:
 			/* count: the loaded counter takes @amount events */
-			static struct pregs wr;
-			__u32 msr = ctr_msr(q.cpu);
-			int c = sched_getcpu();
-			__u64 v;
+			r.ret = tick_here(q.cpu, q.amount, &r.cpu);
+			break;
+		case WQ_FORK: {
+			pid_t c;
+			int st;
 
-			r.cpu = c;
-			r.ret = regs_read(&wr);
-			v = regs_get(&wr, c, msr);
-			if (!r.ret && v != ~0ULL)
-				r.ret = regs_preset(c, msr, v + q.amount);
+			fflush(stdout);
+			c = fork();
+			if (c < 0) {
+				r.ret = -errno;
+				break;
+			}
+			if (!c)
+				fork_child(&q);
+			if (waitpid(c, &st, 0) != c || !WIFEXITED(st)) {
+				r.ret = -ECHILD;
+				break;
+			}
+			r.sig = WEXITSTATUS(st) & 1 ? 0 : SIGSEGV;
+			r.ticked = !!(WEXITSTATUS(st) & 2);
+			r.cpu = WEXITSTATUS(st) >> 2;
 			break;
 		}
+		case WQ_EXEC:
+			/* only a failed exec answers here; the new image does */
+			r.ret = worker_exec(q.flags ? SUID_COPY : EXEC_COPY, in, out, fd);
+			break;
 		case WQ_PIN:
 			r.ret = pin_cpu(q.cpu);
 			break;
@@ -302,9 +560,10 @@ static void worker_main(int in, int out, bool nobody, int cpu)
 		case WQ_EXIT:
 			_exit(0);
 		}
-		if (q.op != WQ_TICK)
+		if (q.op != WQ_TICK && q.op != WQ_FORK)
 			r.cpu = sched_getcpu();
 		r.open = fd >= 0;
+		kcov_end();
 		if (write_full(out, &r, sizeof(r)))
 			break;
 	}
@@ -716,7 +975,8 @@ static void do_step(const struct step *t)
 		w_spawn(w, t->b & 1, t->c % ncpu);
 		break;
 	case W_PROGRAM:
-		if (!w->pid)
+		/* a set-user-ID exec made it root: not the nobody it was */
+		if (!w->pid || w->suid)
 			break;
 		q.op = WQ_PROGRAM;
 		q.n = 1 + (t->b & 1);
@@ -738,6 +998,8 @@ static void do_step(const struct step *t)
 			programmed_blind(~0ULL);	/* it may run anywhere */
 			w->programmed = true;
 			w->started = false;
+			w->inherit = q.flags & PMUCTL_PROGRAM_INHERIT;
+			w->execed = false;	/* PROGRAM grants the caller */
 			w->n = q.n;
 			w->ticks = 0;
 			for (i = 0; i < q.n; i++)
@@ -800,8 +1062,58 @@ static void do_step(const struct step *t)
 		q.cpu = w->programmed ? w->counter[0] : 0;
 		if (w_call(w, &q, &r))
 			break;
-		if (rdpmc_granted(r.sig))
+		nr_probe++;
+		nr_granted += rdpmc_granted(r.sig);
+		if (rdpmc_granted(r.sig) && w->execed)
+			fail("grant", "worker %u (%s) execed%s since its PROGRAM and can still rdpmc on cpu %d",
+			     wi, w->nobody ? "nobody" : "root",
+			     w->suid ? " a set-user-ID image" : "", r.cpu);
+		else if (rdpmc_granted(r.sig))
 			check_leak(wi, r.cpu);
+		break;
+	case W_FORK:
+		if (!w->pid)
+			break;
+		q.op = WQ_FORK;
+		q.cpu = w->programmed ? w->counter[0] : 0;
+		/* a root child of a started, inheriting group counts too */
+		if (!w->nobody && w->programmed && w->inherit && w->started && w->cpu >= 0)
+			q.amount = 1 + t->b % 1000;
+		if (w_call(w, &q, &r))
+			break;
+		if (r.ret) {
+			fail("fork", "worker %u: fork: %s", wi, strerror(-r.ret));
+			break;
+		}
+		nr_fork++;
+		if (r.ticked) {
+			w->ticks += q.amount;
+			nr_fork_ticks++;
+		}
+		if (rdpmc_granted(r.sig))
+			fail("grant", "worker %u (%s)'s child ran rdpmc on cpu %d: fork does not copy the grant",
+			     wi, w->nobody ? "nobody" : "root", r.cpu);
+		break;
+	case W_EXEC:
+	case W_SUID_EXEC:
+		if (!w->pid || w->suid || !(t->op == W_EXEC ? have_exec : have_suid))
+			break;
+		q.op = WQ_EXEC;
+		q.flags = t->op == W_SUID_EXEC;
+		/* the answer comes from the new image, or from a failed exec */
+		if (w_call(w, &q, &r)) {
+			fail("exec", "worker %u: no answer from its new image", wi);
+			break;
+		}
+		if (r.ret) {
+			fail("exec", "worker %u: exec %s: %s", wi,
+			     q.flags ? SUID_COPY : EXEC_COPY, strerror(-r.ret));
+			break;
+		}
+		w->execed = true;
+		w->suid = t->op == W_SUID_EXEC && w->nobody;
+		nr_exec++;
+		nr_suid += w->suid;
 		break;
 	case W_TICK:
 		if (!w->pid || w->nobody || !w->started || w->cpu < 0)
@@ -976,7 +1288,8 @@ static void draw(struct step *t)
 		{ W_READ, 5 }, { W_RUN, 5 }, { W_PROBE, 6 }, { W_RELEASE, 2 },
 		{ W_EXIT, 1 }, { W_KILL, 1 }, { W_TICK, 6 }, { W_PIN, 3 },
 		{ W_SUSPEND, 1 }, { FOREIGN, 2 }, { HOTPLUG, 2 }, { SUSPEND, 1 },
-		{ PARAM, 1 }, { BAD_IOCTL, 3 },
+		{ PARAM, 1 }, { BAD_IOCTL, 3 }, { W_FORK, 4 }, { W_EXEC, 2 },
+		{ W_SUID_EXEC, 2 },
 	};
 	unsigned int total = 0, x, i;
 
@@ -1078,40 +1391,194 @@ static void check_end(void)
 	check_foreign();
 }
 
+/* One step and the checks after it, the PCs they reach traced. */
+static void step_checked(const struct step *t)
+{
+	kcov_begin();
+	do_step(t);
+	if (!fail_what[0])
+		check_foreign();
+	if (!fail_what[0])
+		check_holdings();
+	kcov_end();
+}
+
 /*
  * Run @n steps from a clean start; stop at the first that breaks an
  * invariant.  Return the number of steps run (the failing one included).
+ * @mark: note the quiet points in quiet[] (a run of the guided loop).
  */
-static unsigned int run_steps(const struct step *st, unsigned int n, bool end)
+static unsigned int run_steps(const struct step *st, unsigned int n, bool end,
+			      bool mark)
 {
 	unsigned int i;
 
 	fail_what[0] = 0;
 	env_reset();
+	if (mark)
+		nquiet = 0;
 	for (i = 0; i < n && !fail_what[0]; i++) {
-		do_step(&st[i]);
-		if (!fail_what[0])
-			check_foreign();
-		if (!fail_what[0])
-			check_holdings();
+		if (mark && is_quiet())
+			quiet[nquiet++ % MAX_QUIET] = i;
+		step_checked(&st[i]);
 	}
 	if (!fail_what[0] && end)
 		check_end();
 	return i;
 }
 
+/* ---- the guided loop: keep the runs that reached new module PCs ----------- */
+
+/*
+ * A small loop in syzkaller's manner (none of its code): a run is a
+ * sequence of steps from a clean start; one that reached a PC of the
+ * module no earlier run reached joins the corpus, and the next runs are
+ * mostly the corpus's, mutated (a step redrawn, inserted or removed, an
+ * argument redrawn, another input's tail spliced on), the rest drawn
+ * afresh.  The seed no longer decides everything (what is new depends on
+ * what ran before); the replay of a failure does.
+ */
+#define RUN_MAX		96
+#define MAX_CORPUS	256
+
+struct input {
+	unsigned int n;
+	struct step st[RUN_MAX];
+};
+
+static struct input corpus[MAX_CORPUS];
+static unsigned int ncorpus, nadded;
+
+static unsigned int mutate(struct step *r)
+{
+	const struct input *in = &corpus[below(ncorpus)], *o;
+	unsigned int n = in->n, k, i, m = 1 + below(4);
+	struct step *t;
+
+	memcpy(r, in->st, n * sizeof(*r));
+	for (k = 0; k < m; k++) {
+		switch (below(5)) {
+		case 0:		/* a step drawn afresh in place of one */
+			draw(&r[below(n)]);
+			break;
+		case 1:		/* a step inserted */
+			if (n == RUN_MAX)
+				break;
+			i = below(n + 1);
+			memmove(&r[i + 1], &r[i], (n - i) * sizeof(*r));
+			draw(&r[i]);
+			n++;
+			break;
+		case 2:		/* a step removed */
+			if (n < 2)
+				break;
+			i = below(n);
+			memmove(&r[i], &r[i + 1], (n - i - 1) * sizeof(*r));
+			n--;
+			break;
+		case 3:		/* one argument redrawn */
+			t = &r[below(n)];
+			switch (below(4)) {
+			case 0:
+				t->a = below(16);
+				break;
+			case 1:
+				t->b = (unsigned int)rnd();
+				break;
+			case 2:
+				t->c = (unsigned int)rnd();
+				break;
+			default:
+				t->d = (unsigned int)rnd();
+			}
+			break;
+		default:	/* another input's tail spliced on */
+			o = &corpus[below(ncorpus)];
+			for (i = below(o->n); i < o->n && n < RUN_MAX; i++)
+				r[n++] = o->st[i];
+		}
+	}
+	return n;
+}
+
+static void corpus_add(const struct step *r, unsigned int n)
+{
+	struct input *in = &corpus[ncorpus < MAX_CORPUS ? ncorpus++ : below(MAX_CORPUS)];
+
+	in->n = n;
+	memcpy(in->st, r, n * sizeof(*r));
+	nadded++;
+}
+
+static double elapsed(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return t1.tv_sec - t0->tv_sec + (t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* Every 10 s of a long run: the PCs reached so far. */
+static void kcov_progress(const struct timespec *t0, double secs, double *next)
+{
+	double el = elapsed(t0);
+
+	if (!pcs || secs < 20 || el < *next)
+		return;
+	printf("# kcov: %.0f s, %lu module PCs, corpus %u\n", el, kcov_pcs(), ncorpus);
+	*next += 10;
+}
+
+/*
+ * Guided runs for @secs; the steps of the one that failed go to @steps.
+ * Return their number (0: none failed); *@total: steps run in all.
+ */
+static unsigned int guided(struct step *steps, double secs, unsigned long *total,
+			   unsigned int *runs)
+{
+	static struct step r[RUN_MAX];
+	struct timespec t0;
+	double next = 10;
+	unsigned long before;
+	unsigned int n, i, ran;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (elapsed(&t0) < secs) {
+		if (ncorpus && below(4)) {
+			n = mutate(r);
+		} else {
+			n = 8 + below(RUN_MAX - 8);
+			for (i = 0; i < n; i++)
+				draw(&r[i]);
+		}
+		before = kcov_pcs();
+		ran = run_steps(r, n, true, true);
+		*total += ran;
+		(*runs)++;
+		if (fail_what[0]) {
+			memcpy(steps, r, ran * sizeof(*r));
+			return ran;
+		}
+		if (kcov_pcs() > before)
+			corpus_add(r, n);
+		kcov_progress(&t0, secs, &next);
+	}
+	return 0;
+}
+
 /* Whether @st[0..@n) still breaks invariant @what; *@ran: steps run. */
 static bool still_fails(const struct step *st, unsigned int n,
 			const char *what, unsigned int *ran)
 {
-	*ran = run_steps(st, n, true);
+	*ran = run_steps(st, n, true, false);
 	return fail_what[0] && !strcmp(fail_what, what);
 }
 
 /*
  * Shorten a failing sequence while the same invariant still fails: first
- * from the last point where the fuzzer held nothing (no file, no worker,
- * no foreign counter, every CPU on line) on, then by removing chunks of
+ * to its last 8, 16, 32 ... steps from a clean start, else from the last
+ * point where the fuzzer held nothing (no file, no worker, no foreign
+ * counter, every CPU on line) on, then by removing chunks of
  * steps, halving the chunk when none can go (ddmin), until single steps
  * or @budget_s run out.
  */
@@ -1125,6 +1592,15 @@ static unsigned int minimize(struct step *st, unsigned int n,
 	char what[32];
 
 	snprintf(what, sizeof(what), "%s", fail_what);
+	/* the last 8, 16, 32 ... steps alone: cheap, and often enough */
+	for (k = 8; k < n && time(NULL) < end; k *= 2) {
+		if (still_fails(st + n - k, k, what, &ran)) {
+			memmove(st, st + n - k, ran * sizeof(*st));
+			n = ran;
+			nquiet = 0;	/* its points were in the steps cut */
+			break;
+		}
+	}
 	/* @quiet is a ring of the last MAX_QUIET such points */
 	for (k = nquiet; k-- > 0 && k + MAX_QUIET >= nquiet && time(NULL) < end;) {
 		unsigned int q = quiet[k % MAX_QUIET];
@@ -1160,7 +1636,7 @@ static unsigned int minimize(struct step *st, unsigned int n,
 		}
 	}
 	/* the shortened replay, run once more: its own failure message */
-	run_steps(st, n, true);
+	run_steps(st, n, true, false);
 	return n;
 }
 
@@ -1194,18 +1670,65 @@ static void exclude_ops(const char *list)
 	free(s);
 }
 
+/* This program copied to @path with @mode (a set-user-ID bit sticks?). */
+static bool copy_self(const char *path, mode_t mode)
+{
+	char buf[65536];
+	struct stat sb;
+	ssize_t n;
+	int in, out;
+	bool ok = false;
+
+	unlink(path);
+	in = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return false;
+	out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
+	if (out >= 0) {
+		while ((n = read(in, buf, sizeof(buf))) > 0)
+			if (write_full(out, buf, n))
+				break;
+		ok = !n && !fchown(out, 0, 0) && !fchmod(out, mode) &&
+		     !fstat(out, &sb) && (sb.st_mode & 07777) == mode;
+		close(out);
+	}
+	close(in);
+	if (!ok)
+		unlink(path);
+	return ok;
+}
+
+/* A worker's new image after W_EXEC: "--worker IN OUT FD". */
+static int exec_worker(char **argv)
+{
+	struct wrep r;
+	int in = atoi(argv[2]), out = atoi(argv[3]), fd = atoi(argv[4]);
+
+	memset(&r, 0, sizeof(r));
+	r.open = fd >= 0;
+	r.cpu = sched_getcpu();
+	if (write_full(out, &r, sizeof(r)))
+		return 2;
+	worker_loop(in, out, fd);
+	return 0;
+}
+
 static struct step steps[MAX_STEPS];
 int main(int argc, char **argv)
 {
 	char arg[4096] = "", buf[96], what[32] = "", why1[512] = "";
 	const char *why = dev_unusable(), *replay = NULL;
 	unsigned long long seed = 0;
-	unsigned int n = 0, ran, i;
-	double secs = 8;
-	struct timespec t0, t1;
+	unsigned long total = 0;
+	unsigned int n = 0, ran, i, runs = 0;
+	double secs = 8, next = 10;
+	bool guide = false, kcov;
+	struct timespec t0;
 	struct stat sb;
 	int fd, ret = 0, c;
 
+	if (argc == 5 && !strcmp(argv[1], "--worker"))
+		return exec_worker(argv);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (parse_cmdline("pmuctl_fuzz.secs", arg, sizeof(arg)))
 		secs = atof(arg);
@@ -1215,8 +1738,12 @@ int main(int argc, char **argv)
 		replay = strdup(arg);
 	if (parse_cmdline("pmuctl_fuzz.exclude", arg, sizeof(arg)))
 		exclude_ops(arg);
-	while ((c = getopt(argc, argv, "s:S:r:x:")) != -1) {
-		if (c == 's')
+	if (parse_cmdline("pmuctl_fuzz.guided", arg, sizeof(arg)))
+		guide = atoi(arg) != 0;
+	while ((c = getopt(argc, argv, "gs:S:r:x:")) != -1) {
+		if (c == 'g')
+			guide = true;
+		else if (c == 's')
 			secs = atof(optarg);
 		else if (c == 'S')
 			seed = strtoull(optarg, NULL, 0);
@@ -1271,55 +1798,76 @@ int main(int argc, char **argv)
 	chmod(DEV_PATH, 0666);
 	for (i = 0; i < MAX_SESS; i++)
 		sess[i].fd = -1;
+	kcov = kcov_init();
+	have_exec = copy_self(EXEC_COPY, 0755);
+	have_suid = copy_self(SUID_COPY, 04755);
+	if (guide && !kcov) {
+		printf("# guided: no KCOV here (%s, a module built with KCOV_INSTRUMENT): unguided\n",
+		       KCOV_PATH);
+		guide = false;
+	}
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (replay) {
-		char *s = strdup(replay), *p, *save = NULL;
+		/* "@FILE": the steps are in FILE (a kernel command line holds 2 KiB) */
+		char *s = replay[0] == '@' ? slurp(replay + 1) : strdup(replay);
+		char *p, *save = NULL;
 
-		for (p = strtok_r(s, ";", &save); p && n < MAX_STEPS;
-		     p = strtok_r(NULL, ";", &save)) {
+		if (!s) {
+			printf("not ok 1 fuzz # no replay in %s\n", replay + 1);
+			return 1;
+		}
+		for (p = strtok_r(s, "; \t\n", &save); p && n < MAX_STEPS;
+		     p = strtok_r(NULL, "; \t\n", &save)) {
 			if (step_parse(p, &steps[n])) {
 				printf("not ok 1 fuzz # a replay step I cannot read: %s\n", p);
 				return 1;
 			}
 			n++;
 		}
-		ran = run_steps(steps, n, true);
+		ran = run_steps(steps, n, true, false);
+		total = ran;
 		printf("# replay of %u steps\n", n);
 	} else {
-		printf("# seed %#llx, %.0f s, %u CPUs, %u generic counters, suspend %s\n",
-		       seed, secs, ncpu, info.caps.nr_gp, can_suspend ? "yes" : "no");
+		printf("# seed %#llx, %.0f s, %u CPUs, %u generic counters, suspend %s, exec %s, set-user-ID exec %s, %s\n",
+		       seed, secs, ncpu, info.caps.nr_gp, can_suspend ? "yes" : "no",
+		       have_exec ? "yes" : "no", have_suid ? "yes" : "no",
+		       guide ? "guided by KCOV" : kcov ? "unguided, KCOV counting" :
+		       "unguided");
 		for (i = 0; i < NR_OPS; i++)
 			if (excluded[i])
 				printf("# never drawn: %s\n", op_name[i]);
-		fail_what[0] = 0;
-		env_reset();
-		for (ran = 0; ran < MAX_STEPS && !fail_what[0]; ran++) {
-			double el;
-
-			clock_gettime(CLOCK_MONOTONIC, &t1);
-			el = t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-			if (el >= secs)
-				break;
-			if (is_quiet())
-				quiet[nquiet++ % MAX_QUIET] = ran;
-			draw(&steps[ran]);
-			do_step(&steps[ran]);
+		if (guide) {
+			n = guided(steps, secs, &total, &runs);
+		} else {
+			fail_what[0] = 0;
+			env_reset();
+			for (ran = 0; ran < MAX_STEPS && !fail_what[0]; ran++) {
+				if (elapsed(&t0) >= secs)
+					break;
+				if (is_quiet())
+					quiet[nquiet++ % MAX_QUIET] = ran;
+				draw(&steps[ran]);
+				step_checked(&steps[ran]);
+				kcov_progress(&t0, secs, &next);
+			}
 			if (!fail_what[0])
-				check_foreign();
-			if (!fail_what[0])
-				check_holdings();
+				check_end();
+			n = total = ran;
 		}
-		if (!fail_what[0])
-			check_end();
-		n = ran;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
 	{
-		double el = t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+		double el = elapsed(&t0);
 
-		printf("# %u steps in %.1f s: %.1f steps/s\n", n, el, n / (el > 0 ? el : 1));
+		printf("# %lu steps in %.1f s: %.1f steps/s\n", total, el,
+		       total / (el > 0 ? el : 1));
 	}
+	printf("# rdpmc probes %u (granted %u), forks %u (a counted child ticked in %u), execs %u (a nobody worker's set-user-ID exec in %u)\n",
+	       nr_probe, nr_granted, nr_fork, nr_fork_ticks, nr_exec, nr_suid);
+	if (kcov)
+		printf("# kcov: %lu module PCs reached\n", kcov_pcs());
+	if (guide)
+		printf("# guided: %u runs, corpus %u inputs (%u added)\n", runs, ncorpus, nadded);
 	if (fail_what[0]) {
 		unsigned int m;
 
@@ -1354,9 +1902,11 @@ int main(int argc, char **argv)
 	if (saved_delay[0])
 		write_str(PM_DELAY, saved_delay);
 	chmod(DEV_PATH, sb.st_mode & 07777);
+	unlink(EXEC_COPY);
+	unlink(SUID_COPY);
 	if (ret)
 		printf("not ok 1 fuzz: seed %#llx broke \"%s\": %s\n", seed, what, why1);
 	else
-		printf("ok 1 fuzz: %u steps, every invariant held\n", n);
+		printf("ok 1 fuzz: %lu steps, every invariant held\n", total);
 	return ret;
 }
