@@ -36,7 +36,7 @@ build/tests/fuzz_test: $(FUZZ_VMTEST)
 .PHONY: fuzz
 
 # Its own folder of test programs: the fuzzer alone.
-#: the fuzzer, FUZZ_SECS s (default 60) in the debug guest, KCOV-guided
+#: the fuzzer (KCOV-guided) for FUZZ_SECS s in the debug guest
 fuzz: $(FUZZ_VMTEST)
 	@rm -rf build/vmtests-fuzz build/fuzz-data && mkdir -p build/vmtests-fuzz build/fuzz-data
 	@cp $(FUZZ_VMTEST) build/vmtests-fuzz/
