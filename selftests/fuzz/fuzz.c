@@ -173,15 +173,19 @@ static char saved_delay[16];
 /*
  * The module parameters "param" writes, the values it draws from (the
  * first is what a run starts with), and what they were before the fuzzer.
+ * Every paranoid level: the workers of nobody count their own threads at
+ * 2, 1, 0 and -1 (0 and -1 would let them count CPU-wide, which they do
+ * not ask for; -1 lifts the per-user limits) and may not open at 3.
  */
 static const struct {
 	const char *name;
-	const char *val[4];
+	unsigned int n;
+	const char *val[5];
 } params[] = {
-	{ "paranoid", { "2", "1", "3", "2" } },
-	{ "rdpmc", { "1", "0", "1", "0" } },
-	{ "user_max_sessions", { "16", "1", "2", "0" } },
-	{ "user_max_counters", { "4", "1", "2", "0" } },
+	{ "paranoid", 5, { "2", "1", "3", "0", "-1" } },
+	{ "rdpmc", 2, { "1", "0" } },
+	{ "user_max_sessions", 4, { "16", "1", "2", "0" } },
+	{ "user_max_counters", 4, { "4", "1", "2", "0" } },
 };
 #define NR_PARAMS	(sizeof(params) / sizeof(params[0]))
 static char saved_param[NR_PARAMS][16];
@@ -1247,10 +1251,12 @@ static void do_step(const struct step *t)
 			fail("suspend", "echo mem > %s: %s", PM_STATE, strerror(-ret));
 		after_suspend();
 		break;
-	case PARAM:
-		write_str(param_path(params[t->a % NR_PARAMS].name),
-			  params[t->a % NR_PARAMS].val[t->b % 4]);
+	case PARAM: {
+		unsigned int k = t->a % NR_PARAMS;
+
+		write_str(param_path(params[k].name), params[k].val[t->b % params[k].n]);
 		break;
+	}
 	case BAD_IOCTL: {
 		static __u8 junk[512];
 		unsigned long cmd;
