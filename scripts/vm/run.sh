@@ -1047,10 +1047,6 @@ guest() {
 		# judged.  The rest of the console is matched as always.
 		local bad own
 		own=$(kcsan_reports "$con" own | sed -n 's/.*\(BUG: KCSAN: .*\)/\1/p')
-		if [ -n "$own" ]; then
-			echo "# kcsan: $(grep -c . <<<"$own") report(s) of the kernel's own races (no pmuctl frame), not judged:"
-			sort <<<"$own" | uniq -c | head -n 20 | sed 's/^ */# kcsan:   /'
-		fi
 		bad=$(kcsan_reports "$con" rest | grep -Ev "$user_fault_re" | grep -E "$bad_re")
 		if [ -z "$bad" ]; then
 			echo "ok 4 console_clean"
@@ -1065,6 +1061,11 @@ guest() {
 		local i=4
 		$pmu && perf_driver $((i += 1)) "$con"
 		$dkernel && debug_tests "$i" "$id" "$con" "$d"
+		# last: a diagnostic before a result reads as that result's reason
+		if [ -n "$own" ]; then
+			echo "# kcsan: $(grep -c . <<<"$own") report(s) of the kernel's own races (no pmuctl frame), not judged:"
+			sort <<<"$own" | uniq -c | head -n 20 | sed 's/^ */# kcsan:   /'
+		fi
 	} >"$logs/$id-guest.tap"
 	echo "vm: $id: ${secs} s, qemu exit $rc"
 }
