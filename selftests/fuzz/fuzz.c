@@ -34,8 +34,8 @@
  * steps while the same invariant still fails, which "fuzz_test -r
  * 'STEP;STEP;...'" (or the kernel command line word
  * pmuctl_fuzz.replay=...; "@FILE" reads the steps from FILE) runs alone.
- * With -g (pmuctl_fuzz.guided=1) and KCOV, runs are kept and mutated when
- * they reach new module PCs (guided()).
+ * With -g (pmuctl_fuzz.guided=1) and KCOV, segments of the sequence that
+ * reach new module PCs are kept and mutated into later ones (guided()).
  *
  * Needs the register-model build (its pmuctl/regs presets and reads the
  * registers) and two online CPUs; SKIPs otherwise.  Runs for
@@ -1440,7 +1440,7 @@ static unsigned int run_steps(const struct step *st, unsigned int n, bool end)
 	return i;
 }
 
-/* ---- the guided loop: keep the runs that reached new module PCs ----------- */
+/* ---- the guided loop: keep the segments that reached new module PCs ------- */
 
 /*
  * A small loop in syzkaller's manner (none of its code).  The run is one
@@ -1455,12 +1455,12 @@ static unsigned int run_steps(const struct step *st, unsigned int n, bool end)
  * does.  (Runs of up to 96 steps, each from a clean start, reached fewer
  * PCs in 60 s than the unguided sequence: 1,188 against 1,327.)
  */
-#define RUN_MAX		32	/* steps in a segment */
+#define SEG_MAX		32	/* steps in a segment */
 #define MAX_CORPUS	256
 
 struct input {
 	unsigned int n;
-	struct step st[RUN_MAX];
+	struct step st[SEG_MAX];
 };
 
 static struct input corpus[MAX_CORPUS];
@@ -1479,7 +1479,7 @@ static unsigned int mutate(struct step *r)
 			draw(&r[below(n)]);
 			break;
 		case 1:		/* a step inserted */
-			if (n == RUN_MAX)
+			if (n == SEG_MAX)
 				break;
 			i = below(n + 1);
 			memmove(&r[i + 1], &r[i], (n - i) * sizeof(*r));
@@ -1511,7 +1511,7 @@ static unsigned int mutate(struct step *r)
 			break;
 		default:	/* another input's tail spliced on */
 			o = &corpus[below(ncorpus)];
-			for (i = below(o->n); i < o->n && n < RUN_MAX; i++)
+			for (i = below(o->n); i < o->n && n < SEG_MAX; i++)
 				r[n++] = o->st[i];
 		}
 	}
@@ -1571,7 +1571,7 @@ static bool next_sequence(unsigned int *ran, unsigned long *total)
 static unsigned int guided(struct step *steps, double secs, unsigned long *total,
 			   unsigned int *segs)
 {
-	static struct step r[RUN_MAX];
+	static struct step r[SEG_MAX];
 	struct timespec t0;
 	double next = 10;
 	unsigned long before;
@@ -1582,14 +1582,14 @@ static unsigned int guided(struct step *steps, double secs, unsigned long *total
 	env_reset();
 	nquiet = 0;
 	while (elapsed(&t0) < secs) {
-		if (ran + RUN_MAX > MAX_STEPS && !next_sequence(&ran, total)) {
+		if (ran + SEG_MAX > MAX_STEPS && !next_sequence(&ran, total)) {
 			*total += ran;
 			return ran;
 		}
 		if (ncorpus && below(2)) {
 			n = mutate(r);
 		} else {
-			n = 4 + below(RUN_MAX - 3);
+			n = 4 + below(SEG_MAX - 3);
 			for (i = 0; i < n; i++)
 				draw(&r[i]);
 		}
