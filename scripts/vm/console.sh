@@ -31,8 +31,11 @@ pmu_bad_re='Broken PMU|PMU not available|Failed to access perfctr|hw-PMU resourc
 # kcsan_reports CONSOLE own|rest: the console split at KCSAN's reports,
 # each from its "BUG: KCSAN:" line to the "=====" rule that closes it
 # (the one that opens it, printed before, goes with neither):
-#   own   the reports with no "[pmuctl" frame (a module symbol prints as
-#         "func+0x1/0x2 [pmuctl_regmodel]"), one headline line each;
+#   own   the reports with no pmuctl frame (a module symbol prints as
+#         "func+0x1/0x2 [pmuctl_regmodel]", in a stack or in the headline;
+#         the context line "Workqueue: events defer_run [pmuctl_regmodel]"
+#         names the work item the kworker ran, not a frame of the race),
+#         one headline line each;
 #   rest  every other line of the console, those reports left out.
 # A report the console's end cuts short is judged (in "rest"): the frame
 # that would have named pmuctl may be the part that is missing.
@@ -40,7 +43,8 @@ kcsan_reports() {
 	awk -v want="$2" '
 	function flush(mine,   i) {
 		for (i = 1; i <= nr; i++)
-			if (rep[i] ~ /\[pmuctl/)
+			if (rep[i] ~ /\+0x[0-9a-f]+\/0x[0-9a-f]+ \[pmuctl/ ||
+			    (rep[i] ~ /BUG: KCSAN: / && rep[i] ~ /\[pmuctl/))
 				mine = 1
 		for (i = 1; i <= nr; i++)
 			if ((want == "own") == !mine && (want == "rest" || i == 1))

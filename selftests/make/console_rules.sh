@@ -43,8 +43,22 @@ cat >"$d/both" <<C
 [    3.000009] $rule
 [    4.000000] traps: rdpmc_test[99] general protection fault ip:401a2b sp:7ffc error:0 in rdpmc_test
 C
-# The same console without pmuctl's report.
+# The same console without pmuctl's report, plus a race the KCSAN guest
+# reported in the workqueue's code while a kworker ran pmuctl's work item:
+# the context line names the module, no frame does.
 awk 'NR < 13 || NR > 22' "$d/both" >"$d/own"
+cat >>"$d/own" <<C
+[    5.000000] $rule
+[    5.000001] BUG: KCSAN: data-race in process_one_work+0x1fc/0xba0
+[    5.000002]
+[    5.000003] race at unknown origin, with read to 0xffff88800317b160 of 8 bytes by task 8 on cpu 0:
+[    5.000004]  process_one_work+0x1fc/0xba0
+[    5.000005]  worker_thread+0x32b/0x5d0
+[    5.000006]
+[    5.000007] value changed: 0x0000000039795702 -> 0x000000003980737e
+[    5.000008] Workqueue: events defer_run [pmuctl_regmodel]
+[    5.000009] $rule
+C
 
 bad() { kcsan_reports "$1" rest | grep -Ev "$user_fault_re" | grep -E "$bad_re" || true; }
 
@@ -55,6 +69,9 @@ report "$(grep -q 'BUG: KCSAN: data-race in pcpu_claim / pmuctl_wave_fn' <<<"$ou
 own=$(kcsan_reports "$d/both" own)
 report "$([ "$own" = "[    2.000001] BUG: KCSAN: data-race in tick_nohz_idle_stop_tick / tick_sched_do_timer" ] && echo 1)" \
 	the_kernels_own_race_is_listed_apart_by_its_headline "own: $own"
+own=$(kcsan_reports "$d/own" own | grep -c 'BUG: KCSAN' || true)
+report "$([ "$own" -eq 2 ] && echo 1)" \
+	a_race_in_a_kworker_running_pmuctls_work_item_is_the_kernels "own: $own of 2"
 out=$(bad "$d/own")
 report "$([ -z "$out" ] && echo 1)" \
 	a_console_with_only_the_kernels_own_races_is_clean "matched: $out"
