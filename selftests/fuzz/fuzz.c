@@ -35,7 +35,7 @@
  * 'STEP;STEP;...'" (or the kernel command line word
  * pmuctl_fuzz.replay=...; "@FILE" reads the steps from FILE) runs alone.
  * With -g (pmuctl_fuzz.guided=1) and KCOV, segments of the sequence that
- * reach new module PCs are kept and mutated into later ones (guided()).
+ * reach new module PCs are kept and mutated into later ones (run_fuzz()).
  *
  * Needs the register-model build (its pmuctl/regs presets and reads the
  * registers) and two online CPUs; SKIPs otherwise.  Runs for
@@ -1564,32 +1564,32 @@ static bool next_sequence(unsigned int *ran, unsigned long *total)
 }
 
 /*
- * The guided run, for @secs: its steps go to @steps (the replay, should
- * one fail).  Return their number; *@total: the steps run in all, *@segs:
- * the segments.
+ * The run, for @secs: one sequence from a clean start (a new one past
+ * MAX_STEPS steps), drawn a step at a time, or with @guide in segments,
+ * a corpus input mutated or fresh draws.  Its steps go to @steps (the
+ * replay, should one fail).  Return their number; *@total: the steps run
+ * in all, *@segs: the segments.
  */
-static unsigned int guided(struct step *steps, double secs, unsigned long *total,
-			   unsigned int *segs)
+static unsigned int run_fuzz(struct step *steps, double secs, bool guide,
+			     unsigned long *total, unsigned int *segs)
 {
 	static struct step r[SEG_MAX];
+	unsigned int seg = guide ? SEG_MAX : 1, n, i, ran = 0;
 	struct timespec t0;
 	double next = 10;
 	unsigned long before;
-	unsigned int n, i, ran = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	fail_what[0] = 0;
 	env_reset();
 	nquiet = 0;
 	while (elapsed(&t0) < secs) {
-		if (ran + SEG_MAX > MAX_STEPS && !next_sequence(&ran, total)) {
-			*total += ran;
-			return ran;
-		}
-		if (ncorpus && below(2)) {
+		if (ran + seg > MAX_STEPS && !next_sequence(&ran, total))
+			break;
+		if (guide && ncorpus && below(2)) {
 			n = mutate(r);
 		} else {
-			n = 4 + below(SEG_MAX - 3);
+			n = guide ? 4 + below(SEG_MAX - 3) : 1;
 			for (i = 0; i < n; i++)
 				draw(&r[i]);
 		}
@@ -1603,7 +1603,7 @@ static unsigned int guided(struct step *steps, double secs, unsigned long *total
 		(*segs)++;
 		if (fail_what[0])
 			break;
-		if (kcov_pcs() > before)
+		if (guide && kcov_pcs() > before)
 			corpus_add(r, n);
 		kcov_progress(&t0, secs, &next);
 	}
@@ -1768,7 +1768,7 @@ int main(int argc, char **argv)
 	unsigned long long seed = 0;
 	unsigned long total = 0;
 	unsigned int n = 0, ran, i, runs = 0;
-	double secs = 8, next = 10;
+	double secs = 8;
 	bool guide = false, kcov;
 	struct timespec t0;
 	struct stat sb;
@@ -1883,25 +1883,7 @@ int main(int argc, char **argv)
 		for (i = 0; i < NR_OPS; i++)
 			if (excluded[i])
 				printf("# never drawn: %s\n", op_name[i]);
-		if (guide) {
-			n = guided(steps, secs, &total, &runs);
-		} else {
-			fail_what[0] = 0;
-			env_reset();
-			for (ran = 0; !fail_what[0] && elapsed(&t0) < secs;) {
-				if (ran == MAX_STEPS && !next_sequence(&ran, &total))
-					break;
-				if (is_quiet())
-					quiet[nquiet++ % MAX_QUIET] = ran;
-				draw(&steps[ran]);
-				step_checked(&steps[ran++]);
-				kcov_progress(&t0, secs, &next);
-			}
-			if (!fail_what[0])
-				check_end();
-			n = ran;
-			total += ran;
-		}
+		n = run_fuzz(steps, secs, guide, &total, &runs);
 	}
 	{
 		double el = elapsed(&t0);
