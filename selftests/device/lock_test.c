@@ -80,20 +80,15 @@ static int wait_for(pid_t pid, double secs, int *st)
 /* /proc/@pid/@name's first line into @buf, without the newline; 0 or -1. */
 static int proc_line(pid_t pid, const char *name, char *buf, size_t len)
 {
-	char path[64];
-	FILE *f;
-	int ret = -1;
+	char path[64], *s;
 
 	snprintf(path, sizeof(path), "/proc/%d/%s", pid, name);
-	f = fopen(path, "r");
-	if (!f)
+	s = slurp(path);
+	if (!s)
 		return -1;
-	if (fgets(buf, len, f)) {
-		buf[strcspn(buf, "\n")] = '\0';
-		ret = 0;
-	}
-	fclose(f);
-	return ret;
+	snprintf(buf, len, "%.*s", (int)strcspn(s, "\n"), s);
+	free(s);
+	return 0;
 }
 
 /* @pid's state letter from /proc/PID/stat, or 0. */
