@@ -3,8 +3,9 @@
 # The fuzzer of interleavings (selftests/fuzz/fuzz.c, doc/fuzzing.md): a
 # static program in build/vmtests/, so every register-model guest of "make
 # check" runs it for its default 8 s (the debug and PREEMPT_RT guests
-# included: lockdep, KASAN, kmemleak see what it does); a copy in
-# build/tests/ is one SKIP on the host.
+# included: lockdep, KASAN, kmemleak see what it does), and a copy in
+# build/vmtests-pmu/ for the emulated-PMU guests; a copy in build/tests/
+# is one SKIP on the host.
 # "make fuzz FUZZ_SECS=N [FUZZ_SEED=S] [FUZZ_REPLAY='STEP;...']
 # [FUZZ_REPLAY_FILE=F] [FUZZ_EXCLUDE=op,op] [FUZZ_GUIDED=0]" runs it
 # alone for N seconds
@@ -15,7 +16,7 @@
 # than the kernel command line allows (2 KiB) goes in a file:
 # FUZZ_REPLAY_FILE, steps separated by ';' or white space, which the
 # guest gets as /bin/fuzz_replay (run.sh -x).  VM_ARGS goes to scripts/vm/run.sh, e.g.
-# VM_ARGS='-S DIR' for another tree's module.
+# VM_ARGS='-S DIR' for another tree's module, VM_ARGS=-P for the emulated PMU.
 # Included by the top Makefile (CC, CFLAGS, KSFT_CFLAGS, CORE_HDRS).
 
 FUZZ_SECS ?= 60
@@ -25,13 +26,25 @@ FUZZ_VMTEST := build/vmtests/fuzz_test
 VMTESTS += $(FUZZ_VMTEST)
 TESTS += build/tests/fuzz_test
 
-$(FUZZ_VMTEST): selftests/fuzz/fuzz.c selftests/device/lib.c selftests/device/lib.h $(CORE_HDRS)
+$(FUZZ_VMTEST): selftests/fuzz/fuzz.c selftests/fuzz/window.S selftests/device/lib.c \
+		selftests/device/lib.h selftests/hw/emulated.h $(CORE_HDRS)
 	@mkdir -p $(@D)
-	$(CC) -static $(CFLAGS) $(KSFT_CFLAGS) -o $@ $< selftests/device/lib.c
+	$(CC) -static $(CFLAGS) $(KSFT_CFLAGS) -o $@ $< selftests/fuzz/window.S \
+		selftests/device/lib.c
 
 build/tests/fuzz_test: $(FUZZ_VMTEST)
 	@mkdir -p $(@D)
 	cp -f $< $@
+
+# The emulated-PMU guests run it too (build/vmtests-pmu/): registers
+# through /dev/cpu/N/msr, exact counts of known code, perf events beside.
+VMTESTS_PMU += build/vmtests-pmu/fuzz_test
+
+build/vmtests-pmu/fuzz_test: $(FUZZ_VMTEST)
+	@mkdir -p $(@D)
+	cp -f $< $@
+
+vmtests: build/vmtests-pmu/fuzz_test
 
 .PHONY: fuzz
 

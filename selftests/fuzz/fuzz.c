@@ -17,7 +17,11 @@
  *             the fuzzer added to a loaded counter ("ticks"), so READ of a
  *             task-scope thread is exactly its ticks, and a CPU-scope READ
  *             is exactly its ticks since PROGRAM or RESET (at most that
- *             after its CPU went off line or suspended);
+ *             after its CPU went off line or suspended); on the emulated
+ *             PMU a READ around a loop of known code (window.S) moves by
+ *             exactly the loop's user-mode instructions;
+ *   perf      (emulated PMU) a perf event that ran through such a window
+ *             counted exactly the loop, one that did not run nothing;
  *   holdings  pmuctl/state lists exactly the CPU-scope claims the fuzzer
  *             holds, and nothing once every file is closed;
  *   refusal   an ioctl that fails (a malformed one, a group the rules or a
@@ -38,8 +42,10 @@
  * reach new module PCs are kept and mutated into later ones (run_fuzz()).
  *
  * Needs the register-model build (its pmuctl/regs presets and reads the
- * registers) and two online CPUs; SKIPs otherwise.  Runs for
- * pmuctl_fuzz.secs=N seconds (kernel command line; default 8), or -s.
+ * registers), or the emulated PMU (run.sh -P: the registers through
+ * /dev/cpu/N/msr, counts that count, perf beside), and two online CPUs;
+ * SKIPs otherwise.  Runs for pmuctl_fuzz.secs=N seconds (kernel command
+ * line; default 8), or -s.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -55,13 +61,16 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <linux/kcov.h>
+#include <linux/perf_event.h>
 
 #include "../device/lib.h"
+#include "../hw/emulated.h"
 
 #define MAX_SESS	3
 #define MAX_WORK	4
@@ -94,6 +103,9 @@ enum op {
 	W_FORK,		/* a worker, tick amount: a child runs, ticks, probes, exits */
 	W_EXEC,		/* a worker execs the fuzzer again, keeping its session */
 	W_SUID_EXEC,	/* the same through a set-user-ID root copy */
+	PERF_OPEN,	/* a slot, cpu (or the fuzzer's task), kind: emulated PMU */
+	PERF_CLOSE,	/* a slot */
+	PERF_TICK,	/* a slot, loop: the known workload under a perf event */
 	NR_OPS
 };
 
@@ -102,7 +114,8 @@ static const char *const op_name[NR_OPS] = {
 	"cs_close", "cs_tick", "w_spawn", "w_program", "w_start", "w_stop",
 	"w_read", "w_run", "w_probe", "w_release", "w_exit", "w_kill", "w_tick",
 	"w_pin", "w_suspend", "foreign", "hotplug", "suspend", "param",
-	"bad_ioctl", "w_fork", "w_exec", "w_suid_exec",
+	"bad_ioctl", "w_fork", "w_exec", "w_suid_exec", "perf_open",
+	"perf_close", "perf_tick",
 };
 
 /* Ops the draw leaves out (-x, pmuctl_fuzz.exclude=): to look past one finding. */
@@ -137,9 +150,12 @@ struct sess {
 	unsigned int n;
 	__u64 cpus;
 	__u32 counter[MAX_EV];
+	__u64 config[MAX_EV];
 	/* per CPU and event: ticks since PROGRAM/RESET, and whether exact */
 	__u64 want[MAX_CPUS][MAX_EV];
 	bool inexact[MAX_CPUS];
+	/* emulated PMU: the last count READ saw (counts only go up) */
+	__u64 last[MAX_CPUS][MAX_EV];
 };
 
 struct worker {
@@ -151,7 +167,9 @@ struct worker {
 	bool suid;		/* nobody, it execed a set-user-ID root image */
 	unsigned int n;
 	__u32 counter[MAX_EV];
+	__u64 config[MAX_EV];
 	__u64 ticks;		/* what it counted: READ must say so */
+	__u64 last[MAX_EV];	/* emulated PMU: its last READ */
 	int cpu;		/* the CPU it is pinned to */
 };
 
@@ -393,6 +411,213 @@ static __u32 ctr_msr(__u32 counter)
 
 static struct pregs rg;
 
+/*
+ * The emulated PMU (QEMU TCG with the rig's PMU, run.sh -P): no register
+ * model, so the registers are read and preset through the kernel's
+ * /dev/cpu/N/msr (msr.ko allow_writes=on, pmuctl_vm.msr=1), and counters
+ * count by themselves: a count is checked over a window of known code
+ * (window.S) instead of against ticks the fuzzer added.
+ */
+static bool emu;
+static bool watchdog;	/* emulated PMU: the NMI watchdog (perf) runs */
+
+static int msr_fd(__u32 cpu)
+{
+	char path[32];
+
+	snprintf(path, sizeof(path), "/dev/cpu/%u/msr", cpu);
+	return open(path, O_RDWR | O_CLOEXEC);
+}
+
+/* The PMU registers of every online CPU, as regs_read() gives the model's. */
+static int emu_regs_read(struct pregs *r)
+{
+	__u32 msr[2 * 8 + PMUCTL_MAX_FIXED + 2];
+	unsigned int c, i, n = 0;
+
+	for (i = 0; i < info.caps.nr_gp; i++) {
+		msr[n++] = MSR_EVTSEL(i);
+		msr[n++] = MSR_PMC(i);
+	}
+	for (i = 0; i < PMUCTL_MAX_FIXED; i++)
+		if (info.caps.fixed_mask & (1U << i))
+			msr[n++] = MSR_FIXED_CTR(i);
+	msr[n++] = MSR_FIXED_CTRL;
+	msr[n++] = MSR_GLOBAL_CTRL;
+	r->n = 0;
+	for (c = 0; c < ncpu; c++) {
+		int fd;
+
+		if (!cpu_online(c))
+			continue;
+		fd = msr_fd(c);
+		if (fd < 0)
+			return -errno;
+		for (i = 0; i < n && r->n < RG_MAX; i++) {
+			__u64 v;
+
+			if (pread(fd, &v, sizeof(v), msr[i]) != sizeof(v))
+				continue;
+			r->r[r->n].cpu = c;
+			r->r[r->n].msr = msr[i];
+			r->r[r->n].val = v;
+			r->n++;
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+static int fz_regs_read(struct pregs *r)
+{
+	return emu ? emu_regs_read(r) : regs_read(r);
+}
+
+static int fz_preset(__u32 cpu, __u32 msr, __u64 val)
+{
+	int fd, ret = 0;
+
+	if (!emu)
+		return regs_preset(cpu, msr, val);
+	fd = msr_fd(cpu);
+	if (fd < 0)
+		return -errno;
+	if (pwrite(fd, &val, sizeof(val), msr) != sizeof(val))
+		ret = -EIO;
+	close(fd);
+	return ret;
+}
+
+/* Every counter, select and FIXED_CTR_CTRL of every online CPU to 0. */
+static void fz_zero_all(void)
+{
+	unsigned int c, i;
+
+	if (!emu) {
+		regs_zero_all();
+		return;
+	}
+	for (c = 0; c < ncpu; c++) {
+		if (!cpu_online(c))
+			continue;
+		for (i = 0; i < info.caps.nr_gp; i++) {
+			fz_preset(c, MSR_EVTSEL(i), 0);
+			fz_preset(c, MSR_PMC(i), 0);
+		}
+		fz_preset(c, MSR_FIXED_CTRL, 0);
+		for (i = 0; i < PMUCTL_MAX_FIXED; i++)
+			if (info.caps.fixed_mask & (1U << i))
+				fz_preset(c, MSR_FIXED_CTR(i), 0);
+	}
+}
+
+/* Counter @ctr enabled in its select or FIXED_CTR_CTRL nibble in @r. */
+static bool ctr_enabled(const struct pregs *r, __u32 cpu, __u32 ctr)
+{
+	__u64 v;
+
+	if (ctr & PMUCTL_COUNTER_FIXED) {
+		v = regs_get(r, cpu, MSR_FIXED_CTRL);
+		return v != ~0ULL && (v >> (4 * (ctr & 0xffff))) & 3;
+	}
+	v = regs_get(r, cpu, MSR_EVTSEL(ctr));
+	return v != ~0ULL && (v & EVTSEL_EN);
+}
+
+/* The known workload (window.S): two reads around a loop of n. */
+struct fz_window {
+	__u64 nr, a0, a1, a2, b1, b2, n;
+	__s64 ret_a, ret_b;
+};
+void fz_window(struct fz_window *w);
+/* User instructions from the first read's return to the second's syscall. */
+#define FZ_WINDOW(n)	(9 + 2 * (__u64)(n))
+
+/*
+ * What a counter of pmuctl event @config moves by over a window of @n
+ * (emulated PMU, scripts/vm/qemu/pmu-spec.md, Events); -1 where it counts
+ * the kernel too.  Cycles are synthetic: one per instruction.  The menu's
+ * LONGEST_LAT_CACHE.MISS counts nothing there.
+ */
+static long long emu_want(__u64 config, __u64 n)
+{
+	__u64 ev = config & 0xffff;
+
+	if (ev == EV_LLC_MISS)
+		return 0;
+	if ((ev == EV_INST || ev == EV_CYCLES) && (config & USR) && !(config & OS))
+		return (long long)FZ_WINDOW(n);
+	return -1;
+}
+
+/*
+ * More than a run retires: 2^36 events (TCG retires well under 10^9
+ * instructions a second, a session counts seconds of them).  A count
+ * above it jumped (a lost save, a 2^40 or 2^48 wrap).
+ */
+#define EMU_MAX_COUNT	(1ULL << 36)
+
+/* The fuzzer runs on any CPU again (pin_cpu() pinned it for a window). */
+static void unpin_self(void)
+{
+	cpu_set_t set;
+	unsigned int c;
+
+	CPU_ZERO(&set);
+	for (c = 0; c < ncpu; c++)
+		CPU_SET(c, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * perf events the fuzzer opens beside pmuctl (emulated PMU): user-mode
+ * instructions on a generic counter (raw 0x01c0) or where perf puts them
+ * (PERF_COUNT_HW_INSTRUCTIONS, fixed counter 0), or branches (raw 0x00c4),
+ * counting one CPU or the fuzzer's own task, never pinned, so that perf
+ * rotates them when pmuctl keeps counters.
+ */
+#define MAX_PERF	2
+static const struct {
+	const char *name;
+	__u32 type;
+	__u64 config;
+} perf_kind[] = {
+	{ "r01c0:u", PERF_TYPE_RAW, 0x01c0 },
+	{ "instructions:u", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+	{ "r00c4:u", PERF_TYPE_RAW, 0x00c4 },
+};
+#define NR_PERF_KIND	(sizeof(perf_kind) / sizeof(perf_kind[0]))
+
+static struct perfev {
+	bool on;
+	int fd;
+	int cpu;		/* -1: the fuzzer's own task, any CPU */
+	unsigned int kind;
+} pev[MAX_PERF];
+static unsigned int nr_perf_open, nr_perf_refused, nr_perf_win, nr_perf_whole,
+		    nr_perf_none;
+
+static bool perf_any(void)
+{
+	int i;
+
+	for (i = 0; i < MAX_PERF; i++)
+		if (pev[i].on)
+			return true;
+	return false;
+}
+
+static void perf_close_all(void)
+{
+	int i;
+
+	for (i = 0; i < MAX_PERF; i++) {
+		if (pev[i].on)
+			close(pev[i].fd);
+		pev[i].on = false;
+	}
+}
+
 
 /* ---- workers: one process each, doing what the fuzzer says --------------- */
 
@@ -424,6 +649,7 @@ struct wrep {
 	int ticked;		/* WQ_FORK: the child's tick went in */
 	__u32 reason;
 	__u64 val[MAX_EV];
+	__u64 va[MAX_EV];	/* WQ_TICK, emulated PMU: the first READ */
 	struct pmuctl_event ev[MAX_EV];
 };
 
@@ -443,6 +669,26 @@ static int tick_here(__u32 ctr, __u64 amount, int *cpu)
 	else if (!ret)
 		ret = -ENOENT;
 	return ret;
+}
+
+/*
+ * The emulated PMU's tick: the task-scope READ of session @fd around a
+ * loop of @n (window.S) into @va and @vb; 0 or -errno.
+ */
+static int task_window(int fd, unsigned int nr, __u64 n, __u64 *va, __u64 *vb)
+{
+	struct pmuctl_read ra = { .nr_values = nr, .values = (uintptr_t)va };
+	struct pmuctl_read rb = { .nr_values = nr, .values = (uintptr_t)vb };
+	struct fz_window w = {
+		.nr = SYS_ioctl, .a0 = (__u64)fd, .a1 = PMUCTL_IOC_READ,
+		.a2 = (uintptr_t)&ra, .b1 = PMUCTL_IOC_READ,
+		.b2 = (uintptr_t)&rb, .n = n,
+	};
+
+	if (fd < 0)
+		return -EBADF;
+	fz_window(&w);
+	return (int)(w.ret_a ? w.ret_a : w.ret_b);
 }
 
 /*
@@ -540,8 +786,17 @@ static void worker_loop(int in, int out, int fd)
 			r.sig = rdpmc_probe(q.cpu);
 			break;
 		case WQ_TICK:
-			/* count: the loaded counter takes @amount events */
-			r.ret = tick_here(q.cpu, q.amount, &r.cpu);
+			/*
+			 * count: the loaded counter takes @amount events, or
+			 * (flags, emulated PMU) a loop of @amount between
+			 * two READs
+			 */
+			if (q.flags) {
+				r.ret = task_window(fd, q.n, q.amount, r.va, r.val);
+				r.cpu = sched_getcpu();
+			} else {
+				r.ret = tick_here(q.cpu, q.amount, &r.cpu);
+			}
 			break;
 		case WQ_FORK: {
 			pid_t c;
@@ -681,8 +936,12 @@ static void check_foreign(void)
 {
 	int i;
 
-	if (regs_read(&rg)) {
-		fail("regs", "pmuctl/regs cannot be read");
+	for (i = 0; i < MAX_FOREIGN && !frn[i].on; i++)
+		;
+	if (i == MAX_FOREIGN)
+		return;
+	if (fz_regs_read(&rg)) {
+		fail("regs", "%s cannot be read", emu ? "/dev/cpu/N/msr" : "pmuctl/regs");
 		return;
 	}
 	for (i = 0; i < MAX_FOREIGN; i++) {
@@ -743,8 +1002,8 @@ static void check_leak(unsigned int wi, int cpu)
 	struct worker *w = &work[wi];
 	unsigned int i, k;
 
-	if (regs_read(&rg) || state_read(&st)) {
-		fail("regs", "pmuctl/regs or state cannot be read");
+	if (fz_regs_read(&rg) || state_read(&st)) {
+		fail("regs", "the registers or pmuctl/state cannot be read");
 		return;
 	}
 	if (w->nobody && state_cpu_claims(&st, cpu))
@@ -763,6 +1022,13 @@ static void check_leak(unsigned int wi, int cpu)
 			own |= w->programmed && w->counter[k] == ctr;
 		if (own || is_foreign(cpu, ctr) ||
 		    (!w->nobody && state_owner(&st, cpu, ctr)))
+			continue;
+		/*
+		 * A counter someone else runs (a perf event, the NMI
+		 * watchdog): pmuctl leaves it running, and visible (pcpu.c,
+		 * the scrub); what perf left in a counter it stopped is not.
+		 */
+		if (emu && ctr_enabled(&rg, cpu, ctr))
 			continue;
 		v = regs_get(&rg, cpu, ctr_msr(ctr));
 		if (v && v != ~0ULL)
@@ -789,6 +1055,7 @@ static void sess_zero(struct sess *s)
 {
 	memset(s->want, 0, sizeof(s->want));
 	memset(s->inexact, 0, sizeof(s->inexact));
+	memset(s->last, 0, sizeof(s->last));
 }
 
 static bool no_workers(void);
@@ -814,6 +1081,46 @@ static void programmed_blind(__u64 cpus)
 }
 
 /*
+ * Emulated PMU: the registers the refusal invariant compares are the
+ * selects, FIXED_CTR_CTRL and GLOBAL_CTRL (counters count by themselves),
+ * and only where nothing else writes them: no worker, no perf event.
+ */
+static struct pregs emu_before;
+static bool emu_before_ok;
+
+static int fz_snap_take(struct snap *s)
+{
+	emu_before_ok = emu && no_workers() && !perf_any() && !watchdog &&
+			!emu_regs_read(&emu_before);
+	return snap_take(s);
+}
+
+static const char *emu_regs_diff(void)
+{
+	static struct pregs after;
+	static char buf[160];
+	unsigned int i;
+
+	if (!emu_before_ok || emu_regs_read(&after))
+		return NULL;
+	for (i = 0; i < emu_before.n; i++) {
+		__u32 m = emu_before.r[i].msr, c = emu_before.r[i].cpu;
+		__u64 v = regs_get(&after, c, m);
+
+		if ((m >= MSR_PMC(0) && m < MSR_PMC(8)) ||
+		    (m >= MSR_FIXED_CTR(0) && m < MSR_FIXED_CTR(PMUCTL_MAX_FIXED)))
+			continue;
+		if (v == emu_before.r[i].val || v == ~0ULL)
+			continue;
+		snprintf(buf, sizeof(buf), "cpu %u msr %#x %#llx became %#llx", c, m,
+			 (unsigned long long)emu_before.r[i].val,
+			 (unsigned long long)v);
+		return buf;
+	}
+	return NULL;
+}
+
+/*
  * A refused operation changed nothing: pmuctl/state, and the registers
  * where no worker lives (a worker's context switches load and unload its
  * pool's registers whatever the operation did).
@@ -823,6 +1130,9 @@ static void refused_unchanged(struct snap *before, const char *what)
 	struct snap after;
 	const char *d;
 
+	d = emu_regs_diff();
+	if (d)
+		fail("refusal", "%s failed and changed %s", what, d);
 	if (snap_take(&after)) {
 		fail("refusal", "%s: no snapshot after", what);
 		return;
@@ -850,9 +1160,10 @@ static void after_suspend(void)
 
 	for (i = 0; i < MAX_SESS; i++)
 		memset(sess[i].inexact, 1, sizeof(sess[i].inexact));
-	for (i = 0; i < MAX_FOREIGN; i++)
+	/* the model lost them; the emulated PMU keeps them, as silicon */
+	for (i = 0; i < MAX_FOREIGN && !emu; i++)
 		if (frn[i].on && frn[i].cpu == 0)
-			frn[i].on = false;	/* the model lost them */
+			frn[i].on = false;
 }
 
 static bool no_workers(void)
@@ -873,6 +1184,182 @@ static bool no_task_sessions(void)
 		if (work[i].pid && work[i].open)
 			return false;
 	return true;
+}
+
+/*
+ * A window in which CPU-scope counters count something else too: a
+ * retry, up to this many, before "count" fails.  On the emulated PMU a
+ * window is a few microseconds with every worker asleep; only another
+ * task's user mode (busybox's timeout, once a second on CPU 0) gets in.
+ */
+#define WINDOW_TRIES	3
+static unsigned int nr_cs_win, nr_cs_retry, nr_w_win;
+
+/*
+ * count, emulated PMU, CPU scope: on CPU @c, session @s's READ of @c
+ * around a loop of @n moves each counter by exactly what the loop retires
+ * (emu_want(); another task's user mode may add, never take away), or
+ * by nothing while the session is stopped.
+ */
+static void emu_cs_tick(struct sess *s, unsigned int c, __u64 n)
+{
+	__u64 va[MAX_EV], vb[MAX_EV];
+	struct pmuctl_read ra = { .cpu = c, .nr_values = s->n, .values = (uintptr_t)va };
+	struct pmuctl_read rb = { .cpu = c, .nr_values = s->n, .values = (uintptr_t)vb };
+	struct fz_window w = {
+		.nr = SYS_ioctl, .a0 = (__u64)s->fd, .a1 = PMUCTL_IOC_READ,
+		.a2 = (uintptr_t)&ra, .b1 = PMUCTL_IOC_READ,
+		.b2 = (uintptr_t)&rb, .n = n,
+	};
+	unsigned int k, tries;
+	bool more = true;
+
+	if (pin_cpu(c))
+		return;
+	nr_cs_win++;
+	for (tries = 0; tries < WINDOW_TRIES && more && !fail_what[0]; tries++) {
+		more = false;
+		nr_cs_retry += tries > 0;
+		fz_window(&w);
+		if (w.ret_a || w.ret_b) {
+			fail("ioctl", "cs_tick: READ of cpu %u: %s", c,
+			     strerror((int)-(w.ret_a ? w.ret_a : w.ret_b)));
+			break;
+		}
+		for (k = 0; k < s->n; k++) {
+			long long want = s->started ? emu_want(s->config[k], n) : 0;
+			__u64 d = vb[k] - va[k];
+
+			if (vb[k] < va[k] || vb[k] > EMU_MAX_COUNT ||
+			    (want >= 0 && d < (__u64)want) || (!s->started && d))
+				fail("count",
+				     "session %ld cpu %u event %u (counter %#x, config %#llx, %s): a window of %llu user instructions moved it from %#llx to %#llx, want %lld",
+				     (long)(s - sess), c, k, s->counter[k],
+				     (unsigned long long)s->config[k],
+				     s->started ? "started" : "stopped",
+				     (unsigned long long)FZ_WINDOW(n),
+				     (unsigned long long)va[k],
+				     (unsigned long long)vb[k], want);
+			else if (want >= 0 && d > (__u64)want)
+				more = true;
+			s->last[c][k] = vb[k];
+		}
+	}
+	if (more && !fail_what[0])
+		fail("count", "session %ld cpu %u: %u windows of %llu user instructions each counted more",
+		     (long)(s - sess), c, WINDOW_TRIES, (unsigned long long)FZ_WINDOW(n));
+	unpin_self();
+}
+
+/*
+ * count, emulated PMU, task scope: worker @w's READ around a loop of @n in
+ * its own thread moves each counter by exactly what the loop retires, or
+ * by nothing while it is stopped: wherever the worker ran before, whatever
+ * ran beside it.
+ */
+static void emu_w_tick(struct worker *w, unsigned int wi, __u64 n)
+{
+	struct wreq q;
+	struct wrep r;
+	unsigned int k;
+
+	memset(&q, 0, sizeof(q));
+	q.op = WQ_TICK;
+	q.flags = 1;
+	q.n = w->n;
+	q.amount = n;
+	if (w_call(w, &q, &r))
+		return;
+	if (r.ret) {
+		fail("ioctl", "worker %u: READ around its window: %s", wi, strerror(-r.ret));
+		return;
+	}
+	nr_w_win++;
+	for (k = 0; k < w->n; k++) {
+		/* a set-user-ID image is not counted (README, task scope) */
+		long long want = w->started && !w->suid ?
+				 emu_want(w->config[k], n) : 0;
+		__u64 d = r.val[k] - r.va[k];
+
+		if (r.val[k] < r.va[k] || r.val[k] > EMU_MAX_COUNT ||
+		    (want >= 0 && d != (__u64)want))
+			fail("count",
+			     "worker %u (%s) on cpu %d: event %u (counter %#x, config %#llx, %s): a window of %llu user instructions moved it from %#llx to %#llx, want %lld",
+			     wi, w->nobody ? "nobody" : "root", r.cpu, k,
+			     w->counter[k], (unsigned long long)w->config[k],
+			     w->suid ? "in a set-user-ID image" :
+			     w->started ? "started" : "stopped",
+			     (unsigned long long)FZ_WINDOW(n),
+			     (unsigned long long)r.va[k],
+			     (unsigned long long)r.val[k], want);
+		w->last[k] = r.val[k];
+	}
+}
+
+/*
+ * perf, emulated PMU: a perf event that ran through the whole window (its
+ * time running moved as its time enabled) counted exactly the loop's user
+ * instructions (branches: the loop's jcc and jnz, and the syscall); one
+ * that did not run counted nothing.  pmuctl may keep perf off counters,
+ * never change what perf counts on its own.  A CPU's event may count
+ * another task's user mode too: retried as emu_cs_tick().
+ */
+static void perf_tick(struct perfev *p, unsigned int pi, __u64 n)
+{
+	__u64 a[3], b[3], want = p->kind == 2 ? n + 2 : FZ_WINDOW(n);
+	struct fz_window w = {
+		.nr = SYS_read, .a0 = (__u64)p->fd, .a1 = (uintptr_t)a,
+		.a2 = sizeof(a), .b1 = (uintptr_t)b, .b2 = sizeof(b), .n = n,
+	};
+	unsigned int tries, max = p->cpu >= 0 ? WINDOW_TRIES : 1;
+	bool more = true;
+
+	if (p->cpu >= 0 && (!cpu_online(p->cpu) || pin_cpu(p->cpu)))
+		return;
+	nr_perf_win++;
+	for (tries = 0; tries < max && more && !fail_what[0]; tries++) {
+		__u64 d, en, run;
+
+		more = false;
+		fz_window(&w);
+		if (w.ret_a != sizeof(a) || w.ret_b != sizeof(b)) {
+			fail("perf", "perf event %u (%s): read: %lld, %lld", pi,
+			     perf_kind[p->kind].name, (long long)w.ret_a,
+			     (long long)w.ret_b);
+			break;
+		}
+		d = b[0] - a[0];
+		en = b[1] - a[1];
+		run = b[2] - a[2];
+		if (!run) {
+			nr_perf_none++;
+			if (d)
+				fail("perf", "perf event %u (%s on %s) did not run in the window and counted %llu",
+				     pi, perf_kind[p->kind].name,
+				     p->cpu < 0 ? "its task" : "a CPU",
+				     (unsigned long long)d);
+			break;
+		}
+		if (run != en)
+			break;		/* perf rotated it in or out meanwhile */
+		if (b[0] < a[0] || d < want || (d > want && max == 1))
+			fail("perf", "perf event %u (%s on %s %d) ran through a window of %llu user instructions and counted %llu, want %llu",
+			     pi, perf_kind[p->kind].name,
+			     p->cpu < 0 ? "its task, cpu" : "cpu",
+			     p->cpu < 0 ? sched_getcpu() : p->cpu,
+			     (unsigned long long)FZ_WINDOW(n), (unsigned long long)d,
+			     (unsigned long long)want);
+		else if (d > want)
+			more = true;
+		else
+			nr_perf_whole++;
+	}
+	if (more && !fail_what[0])
+		fail("perf", "perf event %u (%s on cpu %d): %u windows each counted more than %llu",
+		     pi, perf_kind[p->kind].name, p->cpu, WINDOW_TRIES,
+		     (unsigned long long)want);
+	if (p->cpu >= 0)
+		unpin_self();
 }
 
 static void do_step(const struct step *t)
@@ -901,7 +1388,7 @@ static void do_step(const struct step *t)
 
 			ev[i] = ev_make(menu[m].config, 0, menu[m].flags);
 		}
-		if (snap_take(&before))
+		if (fz_snap_take(&before))
 			break;
 		ret = dev_program(s->fd, ev, n, cpus, &p);
 		if (ret) {
@@ -912,8 +1399,10 @@ static void do_step(const struct step *t)
 			s->n = n;
 			s->cpus = cpus;
 			programmed_blind(cpus);
-			for (i = 0; i < n; i++)
+			for (i = 0; i < n; i++) {
 				s->counter[i] = ev[i].counter;
+				s->config[i] = ev[i].config;
+			}
 			sess_zero(s);
 		}
 		snap_free(&before);
@@ -947,7 +1436,27 @@ static void do_step(const struct step *t)
 				fail("ioctl", "READ of cpu %u: %s", i, strerror(-ret));
 				break;
 			}
-			for (k = 0; k < s->n; k++) {
+			for (k = 0; k < s->n && emu; k++) {
+				if (val[k] > EMU_MAX_COUNT)
+					fail("count",
+					     "session %ld cpu %u event %u (counter %#x): READ %#llx, more than a run retires",
+					     (long)(s - sess), i, k, s->counter[k],
+					     (unsigned long long)val[k]);
+				else if (!s->inexact[i] && val[k] < s->last[i][k])
+					fail("count",
+					     "session %ld cpu %u event %u (counter %#x): READ %#llx, less than the %#llx READ saw before",
+					     (long)(s - sess), i, k, s->counter[k],
+					     (unsigned long long)val[k],
+					     (unsigned long long)s->last[i][k]);
+				else if (!s->inexact[i] && !emu_want(s->config[k], 1) && val[k])
+					fail("count",
+					     "session %ld cpu %u event %u (counter %#x, config %#llx): READ %#llx of an event that counts nothing here",
+					     (long)(s - sess), i, k, s->counter[k],
+					     (unsigned long long)s->config[k],
+					     (unsigned long long)val[k]);
+				s->last[i][k] = val[k];
+			}
+			for (k = 0; k < s->n && !emu; k++) {
 				bool ok = s->inexact[i] ? val[k] <= s->want[i][k] :
 					  val[k] == s->want[i][k];
 
@@ -980,6 +1489,12 @@ static void do_step(const struct step *t)
 		unsigned int k = t->b % MAX_EV, c = t->c % ncpu;
 		__u64 v, amount = 1 + t->d % 1000;
 
+		if (emu) {
+			if (s->fd >= 0 && s->programmed && (s->cpus & (1ULL << c)) &&
+			    cpu_online(c))
+				emu_cs_tick(s, c, t->d % 1000);
+			break;
+		}
 		if (s->fd < 0 || !s->started || k >= s->n ||
 		    !(s->cpus & (1ULL << c)) || !cpu_online(c) || regs_read(&rg))
 			break;
@@ -1006,7 +1521,7 @@ static void do_step(const struct step *t)
 
 			q.ev[i] = ev_make(menu[m].config, 0, menu[m].flags);
 		}
-		if (snap_take(&before))
+		if (fz_snap_take(&before))
 			break;
 		if (w_call(w, &q, &r)) {
 			snap_free(&before);
@@ -1022,8 +1537,11 @@ static void do_step(const struct step *t)
 			w->execed = false;	/* PROGRAM grants the caller */
 			w->n = q.n;
 			w->ticks = 0;
-			for (i = 0; i < q.n; i++)
+			memset(w->last, 0, sizeof(w->last));
+			for (i = 0; i < q.n; i++) {
 				w->counter[i] = r.ev[i].counter;
+				w->config[i] = r.ev[i].config;
+			}
 		}
 		w->open = r.open;
 		snap_free(&before);
@@ -1058,8 +1576,26 @@ static void do_step(const struct step *t)
 			fail("ioctl", "worker %u: READ: %s", wi, strerror(-r.ret));
 			break;
 		}
+		/* emulated PMU: counts only go up; an event that counts nothing */
+		for (i = 0; i < w->n && emu; i++) {
+			if (r.val[i] > EMU_MAX_COUNT)
+				fail("count", "worker %u (%s): READ of event %u %#llx, more than a run retires",
+				     wi, w->nobody ? "nobody" : "root", i,
+				     (unsigned long long)r.val[i]);
+			else if (r.val[i] < w->last[i])
+				fail("count", "worker %u (%s): READ of event %u %#llx, less than the %#llx READ saw before",
+				     wi, w->nobody ? "nobody" : "root", i,
+				     (unsigned long long)r.val[i],
+				     (unsigned long long)w->last[i]);
+			else if (!emu_want(w->config[i], 1) && r.val[i])
+				fail("count", "worker %u (%s): READ of event %u (config %#llx) %#llx: it counts nothing here",
+				     wi, w->nobody ? "nobody" : "root", i,
+				     (unsigned long long)w->config[i],
+				     (unsigned long long)r.val[i]);
+			w->last[i] = r.val[i];
+		}
 		/* its ticks went to its first event, none to the others */
-		for (i = 0; i < w->n; i++) {
+		for (i = 0; i < w->n && !emu; i++) {
 			__u64 want = i ? 0 : w->ticks;
 
 			if (r.val[i] != want)
@@ -1097,7 +1633,8 @@ static void do_step(const struct step *t)
 		q.op = WQ_FORK;
 		q.cpu = w->programmed ? w->counter[0] : 0;
 		/* a root child of a started, inheriting group counts too */
-		if (!w->nobody && w->programmed && w->inherit && w->started && w->cpu >= 0)
+		if (!emu && !w->nobody && w->programmed && w->inherit && w->started &&
+		    w->cpu >= 0)
 			q.amount = 1 + t->b % 1000;
 		if (w_call(w, &q, &r))
 			break;
@@ -1136,6 +1673,11 @@ static void do_step(const struct step *t)
 		nr_suid += w->suid;
 		break;
 	case W_TICK:
+		if (emu) {
+			if (w->pid && w->programmed && w->open)
+				emu_w_tick(w, wi, t->b % 1000);
+			break;
+		}
 		if (!w->pid || w->nobody || !w->started || w->cpu < 0)
 			break;
 		q.op = WQ_TICK;
@@ -1186,19 +1728,38 @@ static void do_step(const struct step *t)
 		__u64 g;
 
 		/* Someone else starts a counter where pmuctl holds nothing. */
+		/*
+		 * Emulated PMU: someone else's counter also stops (its select
+		 * and count to 0; the GLOBAL_CTRL bit stays, as pmuctl found
+		 * it), so that perf's events get their turn.
+		 */
+		if (emu && f->on && !f->blind) {
+			if (no_task_sessions() && !state_read(&st) &&
+			    !state_cpu_claims(&st, f->cpu) &&
+			    !fz_preset(f->cpu, MSR_EVTSEL(f->idx), 0) &&
+			    !fz_preset(f->cpu, MSR_PMC(f->idx), 0))
+				f->on = false;
+			break;
+		}
+		/*
+		 * Not beside perf's events (emulated PMU): perf rewrites
+		 * selects and GLOBAL_CTRL as it pleases; that is not
+		 * pmuctl's doing.
+		 */
 		if ((f->on && !f->blind) || is_foreign(c, idx) || !no_task_sessions() ||
-		    !cpu_online(c) || state_read(&st) || state_cpu_claims(&st, c) ||
-		    regs_read(&rg))
+		    perf_any() || !cpu_online(c) || state_read(&st) ||
+		    state_cpu_claims(&st, c) || fz_regs_read(&rg))
 			break;
 		g = regs_get(&rg, c, MSR_GLOBAL_CTRL);
 		f->blind = false;
 		f->cpu = c;
 		f->idx = idx;
-		f->sel = EVTSEL_EN | EVTSEL_USR | EV_CYCLES;
+		/* emulated PMU: an event that counts nothing, so the count stays */
+		f->sel = EVTSEL_EN | EVTSEL_USR | (emu ? EV_LLC_MISS : EV_CYCLES);
 		f->count = 0x1000 + t->d % 0x1000;
-		if (regs_preset(c, MSR_PMC(idx), f->count) ||
-		    regs_preset(c, MSR_EVTSEL(idx), f->sel) ||
-		    regs_preset(c, MSR_GLOBAL_CTRL, g | (1ULL << idx)))
+		if (fz_preset(c, MSR_PMC(idx), f->count) ||
+		    fz_preset(c, MSR_EVTSEL(idx), f->sel) ||
+		    fz_preset(c, MSR_GLOBAL_CTRL, g | (1ULL << idx)))
 			break;
 		f->on = true;
 		break;
@@ -1274,7 +1835,7 @@ static void do_step(const struct step *t)
 		cmd = _IOC(x & 3, PMUCTL_IOC_MAGIC, (x >> 2) % 12,
 			   (t->d % 4) ? (t->d % 520) : sizeof(struct pmuctl_program));
 		arg = t->c % 3 == 0 ? NULL : t->c % 3 == 1 ? (void *)0x1000 : junk;
-		if (snap_take(&before) == 0) {
+		if (fz_snap_take(&before) == 0) {
 			ret = ioctl(fd, cmd, arg) ? -errno : 0;
 			if (ret)
 				refused_unchanged(&before, "bad_ioctl");
@@ -1294,6 +1855,58 @@ static void do_step(const struct step *t)
 		}
 		break;
 	}
+	case PERF_OPEN: {
+		struct perfev *p = &pev[t->a % MAX_PERF];
+		struct perf_event_attr pa;
+		int cpu = (int)(t->b % (ncpu + 1)), i;
+
+		/* not beside a foreign counter (FOREIGN says why) */
+		for (i = 0; i < MAX_FOREIGN; i++)
+			if (frn[i].on)
+				break;
+		if (!emu || p->on || i < MAX_FOREIGN)
+			break;
+		if (cpu == (int)ncpu)
+			cpu = -1;		/* the fuzzer's own task */
+		else if (!cpu_online(cpu))
+			break;
+		memset(&pa, 0, sizeof(pa));
+		pa.size = sizeof(pa);
+		p->kind = t->c % NR_PERF_KIND;
+		pa.type = perf_kind[p->kind].type;
+		pa.config = perf_kind[p->kind].config;
+		pa.exclude_kernel = 1;
+		pa.exclude_hv = 1;
+		pa.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+				 PERF_FORMAT_TOTAL_TIME_RUNNING;
+		p->fd = (int)syscall(SYS_perf_event_open, &pa, cpu < 0 ? 0 : -1,
+				     cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		if (p->fd < 0) {
+			if (!nr_perf_refused++)
+				printf("# perf_event_open(%s, cpu %d) first refused: %s\n",
+				       perf_kind[p->kind].name, cpu, strerror(errno));
+			break;
+		}
+		p->cpu = cpu;
+		p->on = true;
+		nr_perf_open++;
+		break;
+	}
+	case PERF_CLOSE: {
+		struct perfev *p = &pev[t->a % MAX_PERF];
+
+		if (p->on)
+			close(p->fd);
+		p->on = false;
+		break;
+	}
+	case PERF_TICK: {
+		struct perfev *p = &pev[t->a % MAX_PERF];
+
+		if (p->on)
+			perf_tick(p, t->a % MAX_PERF, t->b % 1000);
+		break;
+	}
 	}
 }
 
@@ -1309,10 +1922,18 @@ static void draw(struct step *t)
 		{ W_EXIT, 1 }, { W_KILL, 1 }, { W_TICK, 6 }, { W_PIN, 3 },
 		{ W_SUSPEND, 1 }, { FOREIGN, 2 }, { HOTPLUG, 2 }, { SUSPEND, 1 },
 		{ PARAM, 1 }, { BAD_IOCTL, 3 }, { W_FORK, 4 }, { W_EXEC, 2 },
-		{ W_SUID_EXEC, 2 },
+		{ W_SUID_EXEC, 2 }, { PERF_OPEN, 3 }, { PERF_CLOSE, 2 },
+		{ PERF_TICK, 5 },
 	};
 	unsigned int total = 0, x, i;
 
+	/* perf has no PMU in a register-model guest */
+	for (i = 0; !emu && i < NR_OPS; i++)
+		if (i == PERF_OPEN || i == PERF_CLOSE || i == PERF_TICK)
+			excluded[i] = true;
+	/* the NMI watchdog's perf event has a counter the fuzzer cannot see */
+	if (watchdog)
+		excluded[FOREIGN] = true;
 	for (i = 0; i < sizeof(w) / sizeof(w[0]); i++)
 		total += excluded[w[i].op] ? 0 : w[i].weight;
 	if (!total) {		/* everything left out: nothing is */
@@ -1368,7 +1989,7 @@ static bool is_quiet(void)
 	for (i = 1; i < ncpu; i++)
 		if (!cpu_online(i))
 			return false;
-	return no_workers();
+	return no_workers() && !perf_any();
 }
 
 /* ---- a run: from nothing held to nothing held ------------------------------- */
@@ -1380,6 +2001,7 @@ static void drop_all(void)
 
 	for (i = 0; i < MAX_WORK; i++)
 		w_reap(&work[i], SIGKILL);
+	perf_close_all();
 	for (i = 0; i < MAX_SESS; i++) {
 		if (sess[i].fd >= 0)
 			close(sess[i].fd);
@@ -1399,7 +2021,7 @@ static void env_reset(void)
 	for (i = 0; i < (int)NR_PARAMS; i++)
 		write_str(param_path(params[i].name), params[i].val[0]);
 	state_wait_clean(3000);
-	regs_zero_all();
+	fz_zero_all();
 }
 
 /* After the last step: close everything; nothing may stay held. */
@@ -1800,8 +2422,11 @@ int main(int argc, char **argv)
 			exclude_ops(optarg);
 	}
 	printf("TAP version 13\n1..1\n");
-	if (!why && !have_regs())
-		why = "needs the register model (PMUCTL_REGMODEL=y): its regs file";
+	/* the register model, else the emulated PMU with the kernel's msr */
+	emu = !why && !have_regs() && hw_cpu_is_emulated() &&
+	      !access("/dev/cpu/0/msr", W_OK);
+	if (!why && !have_regs() && !emu)
+		why = "needs the register model (PMUCTL_REGMODEL=y: its regs file) or the emulated PMU with /dev/cpu/N/msr";
 	if (!why && cpus_online() < 2)
 		why = "needs 2 online CPUs";
 	if (why) {
@@ -1817,7 +2442,13 @@ int main(int argc, char **argv)
 	close(fd);
 	if (info.caps.nr_gp > 8)
 		info.caps.nr_gp = 8;
-	can_suspend = !access(PM_TEST, W_OK) && regs_suspends() >= 0;
+	can_suspend = !access(PM_TEST, W_OK) && (emu || regs_suspends() >= 0);
+	if (emu) {
+		char *wd = slurp("/proc/sys/kernel/nmi_watchdog");
+
+		watchdog = wd && wd[0] == '1';
+		free(wd);
+	}
 	{
 		char *d = slurp(PM_DELAY);
 
@@ -1875,8 +2506,11 @@ int main(int argc, char **argv)
 		total = ran;
 		printf("# replay of %u steps\n", n);
 	} else {
-		printf("# seed %#llx, %.0f s, %u CPUs, %u generic counters, suspend %s, exec %s, set-user-ID exec %s, %s\n",
-		       seed, secs, ncpu, info.caps.nr_gp, can_suspend ? "yes" : "no",
+		printf("# seed %#llx, %.0f s, %s, %u CPUs, %u generic counters, suspend %s, exec %s, set-user-ID exec %s, %s\n",
+		       seed, secs, !emu ? "register model" : watchdog ?
+		       "emulated PMU, NMI watchdog on (no foreign counters)" :
+		       "emulated PMU", ncpu,
+		       info.caps.nr_gp, can_suspend ? "yes" : "no",
 		       have_exec ? "yes" : "no", have_suid ? "yes" : "no",
 		       guide ? "guided by KCOV" : kcov ? "unguided, KCOV counting" :
 		       "unguided");
@@ -1893,6 +2527,13 @@ int main(int argc, char **argv)
 	}
 	printf("# rdpmc probes %u (granted %u), forks %u (a counted child ticked in %u), execs %u (a nobody worker's set-user-ID exec in %u)\n",
 	       nr_probe, nr_granted, nr_fork, nr_fork_ticks, nr_exec, nr_suid);
+	if (emu)
+		printf("# windows of known code: CPU scope %u (%u tried again), task scope %u\n",
+		       nr_cs_win, nr_cs_retry, nr_w_win);
+	if (emu)
+		printf("# perf events opened %u (refused %u), windows %u (counted through %u, not running in %u)\n",
+		       nr_perf_open, nr_perf_refused, nr_perf_win, nr_perf_whole,
+		       nr_perf_none);
 	if (kcov)
 		printf("# kcov: %lu module PCs reached\n", kcov_pcs());
 	if (guide)
