@@ -36,15 +36,19 @@ build/tests/fuzz_test: $(FUZZ_VMTEST)
 	@mkdir -p $(@D)
 	cp -f $< $@
 
-# The emulated-PMU guests run it too (build/vmtests-pmu/): registers
-# through /dev/cpu/N/msr, exact counts of known code, perf events beside.
-VMTESTS_PMU += build/vmtests-pmu/fuzz_test
+# The emulated-PMU guests run it too (build/vmtests-pmu/, and the
+# perfmon v6 ones' build/vmtests-v6/): registers through /dev/cpu/N/msr,
+# exact counts of known code, perf events beside; and the -smp 4 hotplug
+# guests (build/vmtests-hotplug/), with four CPUs to take off line.
+FUZZ_COPIES := build/vmtests-pmu/fuzz_test build/vmtests-v6/fuzz_test \
+	       build/vmtests-hotplug/fuzz_test
+VMTESTS_PMU += build/vmtests-pmu/fuzz_test build/vmtests-v6/fuzz_test
 
-build/vmtests-pmu/fuzz_test: $(FUZZ_VMTEST)
+$(FUZZ_COPIES): $(FUZZ_VMTEST)
 	@mkdir -p $(@D)
 	cp -f $< $@
 
-vmtests: build/vmtests-pmu/fuzz_test
+vmtests: $(FUZZ_COPIES)
 
 .PHONY: fuzz
 

@@ -15,8 +15,8 @@
 #   Debian's 6.1 and 6.12 kernels under TCG and writes build/logs/vm-*.tap;
 #   VM_ARGS passes options to it.  Every register-model guest runs the
 #   fuzzer of interleavings for 8 s among its tests (build/vmtests/fuzz_test,
-#   doc/fuzzing.md), and so does every emulated-PMU guest but the perfmon
-#   v6 ones (build/vmtests-pmu/fuzz_test).  A second set of guests, -smp 4 and
+#   doc/fuzzing.md), and so do the hotplug and the emulated-PMU guests
+#   (copies in build/vmtests-hotplug/, build/vmtests-pmu/, build/vmtests-v6/).  A second set of guests, -smp 4 and
 #   labelled "hotplug" ("make vmcheck-hotplug"), runs build/vmtests-hotplug/
 #   alone: the CPU hotplug tests, which need more CPUs than the others; one
 #   TCG thread per guest (4 busy vCPU threads each on a small host spend
