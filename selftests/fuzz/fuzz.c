@@ -24,6 +24,8 @@
  *             counted exactly the loop, one that did not run nothing;
  *   holdings  pmuctl/state lists exactly the CPU-scope claims the fuzzer
  *             holds, and nothing once every file is closed;
+ *   info      each session's INFO names it the owner of exactly its
+ *             claims, and its generation counts its PROGRAMs and RESETs;
  *   refusal   an ioctl that fails (a malformed one, a group the rules or a
  *             running counter refuse) leaves pmuctl/state and every
  *             register as they were;
@@ -156,6 +158,9 @@ struct sess {
 	bool inexact[MAX_CPUS];
 	/* emulated PMU: the last count READ saw (counts only go up) */
 	__u64 last[MAX_CPUS][MAX_EV];
+	/* INFO's generation: accepted PROGRAMs and RESETs; unknown after a failed RESET */
+	__u64 gen;
+	bool gen_unknown;
 };
 
 struct worker {
@@ -999,6 +1004,58 @@ static void check_holdings(void)
 		     st.nown, want);
 }
 
+/*
+ * info: each CPU-scope session's INFO says it holds on each CPU exactly
+ * the counters the fuzzer has it hold (pmuctl_holding.owner, its id),
+ * and its generation counts the PROGRAMs and RESETs it accepted.
+ */
+static void check_info(void)
+{
+	static struct pmuctl_holding h[MAX_CPUS * 2];
+	unsigned int i, c, k, e;
+	int ret;
+
+	for (i = 0; i < MAX_SESS && !fail_what[0]; i++) {
+		struct sess *s = &sess[i];
+		struct pmuctl_info in;
+
+		if (s->fd < 0)
+			continue;
+		memset(&in, 0, sizeof(in));
+		in.holdings = (uintptr_t)h;
+		in.holding_size = sizeof(h[0]);
+		in.holdings_size = sizeof(h);
+		ret = dev_ioctl(s->fd, PMUCTL_IOC_INFO, &in);
+		if (ret) {
+			fail("info", "session %u: INFO: %s", i, strerror(-ret));
+			return;
+		}
+		if (s->gen_unknown)
+			s->gen = in.generation;
+		s->gen_unknown = false;
+		if (in.generation != s->gen)
+			fail("info", "session %u: INFO's generation %llu, %llu PROGRAMs and RESETs accepted",
+			     i, (unsigned long long)in.generation,
+			     (unsigned long long)s->gen);
+		for (c = 0; c < in.holdings_nr && c < ncpu; c++) {
+			for (k = 0; k < PMUCTL_HOLDING_COUNTERS; k++) {
+				bool mine = false;
+
+				for (e = 0; s->programmed && e < s->n; e++) {
+					__u32 ctr = s->counter[e];
+					unsigned int idx = ctr & PMUCTL_COUNTER_FIXED ?
+							   32 + (ctr & 0xffff) : ctr;
+
+					mine |= (s->cpus & (1ULL << h[c].cpu)) && idx == k;
+				}
+				if (mine != (h[c].owner[k] == in.session))
+					fail("info", "session %u (id %u): INFO says cpu %u counter index %u is held by %u",
+					     i, in.session, h[c].cpu, k, h[c].owner[k]);
+			}
+		}
+	}
+}
+
 /* leak: what worker @w, granted rdpmc on @cpu, could read there. */
 static void check_leak(unsigned int wi, int cpu)
 {
@@ -1409,6 +1466,7 @@ static void do_step(const struct step *t)
 				s->config[i] = ev[i].config;
 			}
 			sess_zero(s);
+			s->gen++;
 		}
 		snap_free(&before);
 		break;
@@ -1425,8 +1483,12 @@ static void do_step(const struct step *t)
 			     op_name[t->op], strerror(-ret));
 		if (!ret && t->op != CS_RESET)
 			s->started = t->op == CS_START;
-		if (!ret && t->op == CS_RESET)
+		if (!ret && t->op == CS_RESET) {
 			sess_zero(s);
+			s->gen++;
+		}
+		if (ret && t->op == CS_RESET)
+			s->gen_unknown = true;
 		break;
 	case CS_READ:
 		if (s->fd < 0 || !s->programmed)
@@ -2047,6 +2109,8 @@ static void step_checked(const struct step *t)
 		check_foreign();
 	if (!fail_what[0])
 		check_holdings();
+	if (!fail_what[0])
+		check_info();
 	kcov_end();
 }
 
