@@ -493,7 +493,11 @@ static int fz_preset(__u32 cpu, __u32 msr, __u64 val)
 	return ret;
 }
 
-/* Every counter, select and FIXED_CTR_CTRL of every online CPU to 0. */
+/*
+ * Every counter, select and FIXED_CTR_CTRL of every online CPU to 0, when
+ * pmuctl and the fuzzer hold nothing; but for the NMI watchdog's counter,
+ * which is perf's.
+ */
 static void fz_zero_all(void)
 {
 	unsigned int c, i;
@@ -502,6 +506,8 @@ static void fz_zero_all(void)
 		regs_zero_all();
 		return;
 	}
+	if (watchdog)
+		return;
 	for (c = 0; c < ncpu; c++) {
 		if (!cpu_online(c))
 			continue;
