@@ -2,7 +2,7 @@
 #
 # The fuzzer of interleavings (selftests/fuzz/fuzz.c, doc/fuzzing.md): a
 # static program in build/vmtests/, so every register-model guest of "make
-# check" runs it for its default 8 s (the debug and PREEMPT_RT guests
+# check" runs it for its default 6 s (the debug and PREEMPT_RT guests
 # included: lockdep, KASAN, kmemleak see what it does), and a copy in
 # build/vmtests-pmu/ for the emulated-PMU guests; a copy in build/tests/
 # is one SKIP on the host.

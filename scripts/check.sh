@@ -14,7 +14,7 @@
 # - Then the QEMU rig (scripts/vm/run.sh, "make vmcheck") boots the module in
 #   Debian's 6.1 and 6.12 kernels under TCG and writes build/logs/vm-*.tap;
 #   VM_ARGS passes options to it.  Every register-model guest runs the
-#   fuzzer of interleavings for 8 s among its tests (build/vmtests/fuzz_test,
+#   fuzzer of interleavings for 6 s among its tests (build/vmtests/fuzz_test,
 #   doc/fuzzing.md), and so do the hotplug and the emulated-PMU guests
 #   (copies in build/vmtests-hotplug/, build/vmtests-pmu/, build/vmtests-v6/).  A second set of guests, -smp 4 and
 #   labelled "hotplug" ("make vmcheck-hotplug"), runs build/vmtests-hotplug/

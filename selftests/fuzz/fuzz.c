@@ -47,7 +47,7 @@
  * registers), or the emulated PMU (run.sh -P: the registers through
  * /dev/cpu/N/msr, counts that count, perf beside), and two online CPUs;
  * SKIPs otherwise.  Runs for pmuctl_fuzz.secs=N seconds (kernel command
- * line; default 8), or -s.
+ * line; default 6), or -s.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -2465,7 +2465,7 @@ int main(int argc, char **argv)
 	unsigned long long seed = 0;
 	unsigned long total = 0;
 	unsigned int n = 0, ran, i, runs = 0;
-	double secs = 8;
+	double secs = 6;
 	bool guide = false, kcov;
 	struct timespec t0;
 	struct stat sb;
