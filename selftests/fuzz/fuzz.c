@@ -434,11 +434,16 @@ static int msr_fd(__u32 cpu)
 	return open(path, O_RDWR | O_CLOEXEC);
 }
 
-/* The PMU registers of every online CPU, as regs_read() gives the model's. */
-static int emu_regs_read(struct pregs *r)
+/*
+ * A CPU's PMU registers the emulated-PMU mode reads and zeroes: every
+ * select and counter, FIXED_CTR_CTRL, and last GLOBAL_CTRL (which
+ * fz_zero_all() leaves alone).  Returns how many are in @msr.
+ */
+#define EMU_MSRS	(2 * 8 + PMUCTL_MAX_FIXED + 2)
+
+static unsigned int emu_msrs(__u32 msr[EMU_MSRS])
 {
-	__u32 msr[2 * 8 + PMUCTL_MAX_FIXED + 2];
-	unsigned int c, i, n = 0;
+	unsigned int i, n = 0;
 
 	for (i = 0; i < info.caps.nr_gp; i++) {
 		msr[n++] = MSR_EVTSEL(i);
@@ -449,6 +454,15 @@ static int emu_regs_read(struct pregs *r)
 			msr[n++] = MSR_FIXED_CTR(i);
 	msr[n++] = MSR_FIXED_CTRL;
 	msr[n++] = MSR_GLOBAL_CTRL;
+	return n;
+}
+
+/* The PMU registers of every online CPU, as regs_read() gives the model's. */
+static int emu_regs_read(struct pregs *r)
+{
+	__u32 msr[EMU_MSRS];
+	unsigned int c, i, n = emu_msrs(msr);
+
 	r->n = 0;
 	for (c = 0; c < ncpu; c++) {
 		int fd;
@@ -500,7 +514,8 @@ static int fz_preset(__u32 cpu, __u32 msr, __u64 val)
  */
 static void fz_zero_all(void)
 {
-	unsigned int c, i;
+	__u32 msr[EMU_MSRS];
+	unsigned int c, i, n;
 
 	if (!emu) {
 		regs_zero_all();
@@ -508,18 +523,10 @@ static void fz_zero_all(void)
 	}
 	if (watchdog)
 		return;
-	for (c = 0; c < ncpu; c++) {
-		if (!cpu_online(c))
-			continue;
-		for (i = 0; i < info.caps.nr_gp; i++) {
-			fz_preset(c, MSR_EVTSEL(i), 0);
-			fz_preset(c, MSR_PMC(i), 0);
-		}
-		fz_preset(c, MSR_FIXED_CTRL, 0);
-		for (i = 0; i < PMUCTL_MAX_FIXED; i++)
-			if (info.caps.fixed_mask & (1U << i))
-				fz_preset(c, MSR_FIXED_CTR(i), 0);
-	}
+	n = emu_msrs(msr) - 1;		/* all but GLOBAL_CTRL */
+	for (c = 0; c < ncpu; c++)
+		for (i = 0; cpu_online(c) && i < n; i++)
+			fz_preset(c, msr[i], 0);
 }
 
 /* Counter @ctr enabled in its select or FIXED_CTR_CTRL nibble in @r. */
@@ -571,6 +578,26 @@ static long long emu_want(__u64 config, __u64 n)
  * until pmuctl's exclusive event is back, perf's starting value.
  */
 #define EMU_MAX_COUNT	(1ULL << 36)
+
+/*
+ * count, emulated PMU, a READ between windows (@who names the session or
+ * worker and the event): no count above what a run retires, none below
+ * the READ before (*@last, which it becomes), and 0 for an event that
+ * counts nothing there.
+ */
+static void emu_read_check(const char *who, __u64 config, __u64 val, __u64 *last)
+{
+	if (val > EMU_MAX_COUNT)
+		fail("count", "%s: READ %#llx, more than a run retires", who,
+		     (unsigned long long)val);
+	else if (val < *last)
+		fail("count", "%s: READ %#llx, less than the %#llx READ saw before",
+		     who, (unsigned long long)val, (unsigned long long)*last);
+	else if (!emu_want(config, 1) && val)
+		fail("count", "%s (config %#llx): READ %#llx of an event that counts nothing here",
+		     who, (unsigned long long)config, (unsigned long long)val);
+	*last = val;
+}
 
 /* The fuzzer runs on any CPU again (pin_cpu() pinned it for a window). */
 static void unpin_self(void)
@@ -687,13 +714,15 @@ static int tick_here(__u32 ctr, __u64 amount, int *cpu)
 }
 
 /*
- * The emulated PMU's tick: the task-scope READ of session @fd around a
- * loop of @n (window.S) into @va and @vb; 0 or -errno.
+ * The emulated PMU's tick: session @fd's READ (of CPU @cpu in CPU scope;
+ * task scope reads its threads, @cpu 0) around a loop of @n (window.S)
+ * into @va and @vb; 0 or -errno.
  */
-static int task_window(int fd, unsigned int nr, __u64 n, __u64 *va, __u64 *vb)
+static int read_window(int fd, __u32 cpu, unsigned int nr, __u64 n,
+		       __u64 *va, __u64 *vb)
 {
-	struct pmuctl_read ra = { .nr_values = nr, .values = (uintptr_t)va };
-	struct pmuctl_read rb = { .nr_values = nr, .values = (uintptr_t)vb };
+	struct pmuctl_read ra = { .cpu = cpu, .nr_values = nr, .values = (uintptr_t)va };
+	struct pmuctl_read rb = { .cpu = cpu, .nr_values = nr, .values = (uintptr_t)vb };
 	struct fz_window w = {
 		.nr = SYS_ioctl, .a0 = (__u64)fd, .a1 = PMUCTL_IOC_READ,
 		.a2 = (uintptr_t)&ra, .b1 = PMUCTL_IOC_READ,
@@ -807,7 +836,7 @@ static void worker_loop(int in, int out, int fd)
 			 * two READs
 			 */
 			if (q.flags) {
-				r.ret = task_window(fd, q.n, q.amount, r.va, r.val);
+				r.ret = read_window(fd, 0, q.n, q.amount, r.va, r.val);
 				r.cpu = sched_getcpu();
 			} else {
 				r.ret = tick_here(q.cpu, q.amount, &r.cpu);
@@ -931,6 +960,16 @@ static int w_spawn(struct worker *w, bool nobody, int cpu)
 
 /* ---- invariants ---------------------------------------------------------- */
 
+static bool foreign_any(void)
+{
+	int i;
+
+	for (i = 0; i < MAX_FOREIGN; i++)
+		if (frn[i].on)
+			return true;
+	return false;
+}
+
 static bool is_foreign(__u32 cpu, __u32 counter)
 {
 	int i;
@@ -951,9 +990,7 @@ static void check_foreign(void)
 {
 	int i;
 
-	for (i = 0; i < MAX_FOREIGN && !frn[i].on; i++)
-		;
-	if (i == MAX_FOREIGN)
+	if (!foreign_any())
 		return;
 	if (fz_regs_read(&rg)) {
 		fail("regs", "%s cannot be read", emu ? "/dev/cpu/N/msr" : "pmuctl/regs");
@@ -1271,15 +1308,9 @@ static unsigned int nr_cs_win, nr_cs_retry, nr_w_win;
 static void emu_cs_tick(struct sess *s, unsigned int c, __u64 n)
 {
 	__u64 va[MAX_EV], vb[MAX_EV];
-	struct pmuctl_read ra = { .cpu = c, .nr_values = s->n, .values = (uintptr_t)va };
-	struct pmuctl_read rb = { .cpu = c, .nr_values = s->n, .values = (uintptr_t)vb };
-	struct fz_window w = {
-		.nr = SYS_ioctl, .a0 = (__u64)s->fd, .a1 = PMUCTL_IOC_READ,
-		.a2 = (uintptr_t)&ra, .b1 = PMUCTL_IOC_READ,
-		.b2 = (uintptr_t)&rb, .n = n,
-	};
 	unsigned int k, tries;
 	bool more = true;
+	int ret;
 
 	if (pin_cpu(c))
 		return;
@@ -1287,10 +1318,9 @@ static void emu_cs_tick(struct sess *s, unsigned int c, __u64 n)
 	for (tries = 0; tries < WINDOW_TRIES && more && !fail_what[0]; tries++) {
 		more = false;
 		nr_cs_retry += tries > 0;
-		fz_window(&w);
-		if (w.ret_a || w.ret_b) {
-			fail("ioctl", "cs_tick: READ of cpu %u: %s", c,
-			     strerror((int)-(w.ret_a ? w.ret_a : w.ret_b)));
+		ret = read_window(s->fd, c, s->n, n, va, vb);
+		if (ret) {
+			fail("ioctl", "cs_tick: READ of cpu %u: %s", c, strerror(-ret));
 			break;
 		}
 		for (k = 0; k < s->n; k++) {
@@ -1510,24 +1540,16 @@ static void do_step(const struct step *t)
 				break;
 			}
 			for (k = 0; k < s->n && emu; k++) {
-				if (!s->inexact[i] && val[k] > EMU_MAX_COUNT)
-					fail("count",
-					     "session %ld cpu %u event %u (counter %#x): READ %#llx, more than a run retires",
-					     (long)(s - sess), i, k, s->counter[k],
-					     (unsigned long long)val[k]);
-				else if (!s->inexact[i] && val[k] < s->last[i][k])
-					fail("count",
-					     "session %ld cpu %u event %u (counter %#x): READ %#llx, less than the %#llx READ saw before",
-					     (long)(s - sess), i, k, s->counter[k],
-					     (unsigned long long)val[k],
-					     (unsigned long long)s->last[i][k]);
-				else if (!s->inexact[i] && !emu_want(s->config[k], 1) && val[k])
-					fail("count",
-					     "session %ld cpu %u event %u (counter %#x, config %#llx): READ %#llx of an event that counts nothing here",
-					     (long)(s - sess), i, k, s->counter[k],
-					     (unsigned long long)s->config[k],
-					     (unsigned long long)val[k]);
-				s->last[i][k] = val[k];
+				char who[96];
+
+				/* a CPU that went off line: its count is what was there */
+				if (s->inexact[i]) {
+					s->last[i][k] = val[k];
+					continue;
+				}
+				snprintf(who, sizeof(who), "session %ld cpu %u event %u (counter %#x)",
+					 (long)(s - sess), i, k, s->counter[k]);
+				emu_read_check(who, s->config[k], val[k], &s->last[i][k]);
 			}
 			for (k = 0; k < s->n && !emu; k++) {
 				bool ok = s->inexact[i] ? val[k] <= s->want[i][k] :
@@ -1651,21 +1673,11 @@ static void do_step(const struct step *t)
 		}
 		/* emulated PMU: counts only go up; an event that counts nothing */
 		for (i = 0; i < w->n && emu; i++) {
-			if (r.val[i] > EMU_MAX_COUNT)
-				fail("count", "worker %u (%s): READ of event %u %#llx, more than a run retires",
-				     wi, w->nobody ? "nobody" : "root", i,
-				     (unsigned long long)r.val[i]);
-			else if (r.val[i] < w->last[i])
-				fail("count", "worker %u (%s): READ of event %u %#llx, less than the %#llx READ saw before",
-				     wi, w->nobody ? "nobody" : "root", i,
-				     (unsigned long long)r.val[i],
-				     (unsigned long long)w->last[i]);
-			else if (!emu_want(w->config[i], 1) && r.val[i])
-				fail("count", "worker %u (%s): READ of event %u (config %#llx) %#llx: it counts nothing here",
-				     wi, w->nobody ? "nobody" : "root", i,
-				     (unsigned long long)w->config[i],
-				     (unsigned long long)r.val[i]);
-			w->last[i] = r.val[i];
+			char who[96];
+
+			snprintf(who, sizeof(who), "worker %u (%s) event %u (counter %#x)",
+				 wi, w->nobody ? "nobody" : "root", i, w->counter[i]);
+			emu_read_check(who, w->config[i], r.val[i], &w->last[i]);
 		}
 		/* its ticks went to its first event, none to the others */
 		for (i = 0; i < w->n && !emu; i++) {
@@ -1931,13 +1943,10 @@ static void do_step(const struct step *t)
 	case PERF_OPEN: {
 		struct perfev *p = &pev[t->a % MAX_PERF];
 		struct perf_event_attr pa;
-		int cpu = (int)(t->b % (ncpu + 1)), i;
+		int cpu = (int)(t->b % (ncpu + 1));
 
 		/* not beside a foreign counter (FOREIGN says why) */
-		for (i = 0; i < MAX_FOREIGN; i++)
-			if (frn[i].on)
-				break;
-		if (!emu || p->on || i < MAX_FOREIGN)
+		if (!emu || p->on || foreign_any())
 			break;
 		if (cpu == (int)ncpu)
 			cpu = -1;		/* the fuzzer's own task */
@@ -2056,9 +2065,8 @@ static bool is_quiet(void)
 	for (i = 0; i < MAX_SESS; i++)
 		if (sess[i].fd >= 0)
 			return false;
-	for (i = 0; i < MAX_FOREIGN; i++)
-		if (frn[i].on)
-			return false;
+	if (foreign_any())
+		return false;
 	for (i = 1; i < ncpu; i++)
 		if (!cpu_online(i))
 			return false;
