@@ -197,7 +197,7 @@ fi
 # every guest's files as failures before it starts, so a rig that cannot
 # run shows up in the count; vm.tap covers run.sh not running at all.
 echo "== vm"
-rm -f "$logs"/vm-*.console
+rm -f "$logs"/vm-*.console "$logs"/vm-*.marks
 if [ -s "$logs/qemu.path" ]; then
 	QEMU=$(cat "$logs/qemu.path")
 	export QEMU

@@ -1,8 +1,9 @@
 # shellcheck shell=bash disable=SC2034
 # SPDX-License-Identifier: GPL-2.0
 #
-# What in a guest's console means the kernel went wrong: sourced by
-# scripts/vm/run.sh (console_clean, perf_driver) and by
+# What in a guest's console means the kernel went wrong, and where /init's
+# markers are read from: sourced by scripts/vm/run.sh (console_clean,
+# perf_driver, the verdicts on markers) and by
 # selftests/make/console_rules.sh, which feeds it sample consoles.
 
 # Kernel messages that mean the kernel went wrong.  WARNING: must open the
@@ -56,4 +57,16 @@ kcsan_reports() {
 	want == "rest" { print }
 	END { if (inrep) flush(1) }
 	' "$1"
+}
+
+# guest_marks TTYS1 CONSOLE: /init's @@...@@ markers (scripts/vm/init writes
+# each to both ports), one a line: those from ttyS1 first, then those from
+# the console.  On the console a printk from another CPU can land inside a
+# marker's line ("@@MODULE lo[  3.1] random: ...aded@@"), which then matches
+# no rule; ttyS1 carries /init's output only.  The console's copies are for
+# a guest that died before its last ttyS1 bytes left the UART.
+guest_marks() {
+	tr -d '\r' <"$1" | grep -E '^@@[^@]+@@$' | grep -Ev '^@@(TAP|GCDA|KMEMLEAK)-'
+	grep -E '^@@[^@]+@@$' "$2"
+	return 0
 }

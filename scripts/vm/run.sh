@@ -20,6 +20,8 @@
 # drives the emulated counters through its MSR backend.  Per guest:
 #
 #   vm-KV-CPU.console        the guest's console (ttyS0), \r stripped
+#   vm-KV-CPU.marks          /init's @@...@@ markers (scripts/vm/init), which
+#                            the verdicts below read: from ttyS1, then the console
 #   vm-KV-CPU-guest.tap      the rig's own tests of the guest:
 #       cpu_model      /proc/cpuinfo shows the family/model QEMU should emulate
 #                      and -smp N CPUs
@@ -412,7 +414,7 @@ rm_taps() {
 # write_failed ID REASON: the guest's files as "not ok", REASON on each.
 write_failed() {
 	local id=$1 reason=$2 t n i=0
-	rm -f "$logs/$id.console"
+	rm -f "$logs/$id.console" "$logs/$id.marks"
 	rm_taps "$id"
 	{
 		echo "TAP version 13"
@@ -768,20 +770,20 @@ gcov_collect() {
 	echo "$bad"
 }
 
-# debug_tests N ID CONSOLE D: the -D and -E rig tests, numbered from
+# debug_tests N ID MARKS D: the -D and -E rig tests, numbered from
 # N + 1 (kmemleak_clean and gcov_data where the kernel has kmemleak and
 # gcov); D is the folder the module was built in.
 debug_tests() {
-	local i=$1 id=$2 con=$3 d=$4 st n cov
-	if grep -qx '@@RMMOD ok@@' "$con"; then
+	local i=$1 id=$2 marks=$3 d=$4 st n cov
+	if grep -qx '@@RMMOD ok@@' "$marks"; then
 		echo "ok $((i += 1)) module_unloaded"
 	else
 		echo "not ok $((i += 1)) module_unloaded"
-		st=$(grep -m1 '^@@RMMOD ' "$con")
+		st=$(grep -m1 '^@@RMMOD ' "$marks")
 		echo "# ${st:-no @@RMMOD@@ line: /init did not get there}"
 	fi
-	$dk_kmemleak || { debug_gcov "$i" "$id" "$con" "$d"; return; }
-	n=$(sed -n 's/^@@KMEMLEAK suspects=\(.*\)@@$/\1/p' "$con" | head -n 1)
+	$dk_kmemleak || { debug_gcov "$i" "$id" "$marks" "$d"; return; }
+	n=$(sed -n 's/^@@KMEMLEAK suspects=\(.*\)@@$/\1/p' "$marks" | head -n 1)
 	if [ "$n" = 0 ]; then
 		echo "ok $((i += 1)) kmemleak_clean"
 	else
@@ -795,16 +797,16 @@ debug_tests() {
 			head -n 40 "$logs/$id.kmemleak" | sed 's/^/# /'
 		fi
 	fi
-	debug_gcov "$i" "$id" "$con" "$d"
+	debug_gcov "$i" "$id" "$marks" "$d"
 }
 
-# debug_gcov N ID CONSOLE D: the rig test gcov_data, numbered N + 1, where
+# debug_gcov N ID MARKS D: the rig test gcov_data, numbered N + 1, where
 # the kernel has gcov.
 debug_gcov() {
-	local i=$1 id=$2 con=$3 d=$4 st n cov
+	local i=$1 id=$2 marks=$3 d=$4 st n cov
 	$dk_gcov || return 0
 	st=$(gcov_collect "$d" "$work/$id.ttyS1" "$logs/gcov/$id")
-	n=$(sed -n 's/^@@GCOV files=\(.*\)@@$/\1/p' "$con" | head -n 1)
+	n=$(sed -n 's/^@@GCOV files=\(.*\)@@$/\1/p' "$marks" | head -n 1)
 	[ -n "$n" ] || st="no @@GCOV@@ line: /init did not get there${st:+; $st}"
 	if [ -z "$st" ]; then
 		echo "ok $((i += 1)) gcov_data $n file(s)"
@@ -935,6 +937,10 @@ guest() {
 		echo "vm: $id: $again ($flaw): booting it again"
 	done
 
+	# /init's markers, which the verdicts below read (console.sh).
+	local marks=$logs/$id.marks
+	guest_marks "$out" "$con" >"$marks"
+
 	# -D: kmemleak's report, from ttyS1.
 	rm -f "$logs/$id.kmemleak"
 	if $dk_kmemleak; then
@@ -982,7 +988,7 @@ guest() {
 		echo "# qemu: $qemu"
 		echo "# kernel command line: $cmdline"
 
-		cpuline=$(grep -m1 '^@@CPU ' "$con")
+		cpuline=$(grep -m1 '^@@CPU ' "$marks")
 		fam=$(sed -n 's/.* family=\([0-9]*\).*/\1/p' <<<"$cpuline")
 		model=$(sed -n 's/.* model=\([0-9]*\).*/\1/p' <<<"$cpuline")
 		ncpu=$(sed -n 's/.* cpus=\([0-9]*\).*/\1/p' <<<"$cpuline")
@@ -1003,8 +1009,8 @@ guest() {
 		fi
 
 		st=
-		grep -qx '@@MODULE loaded@@' "$con" || st="insmod of the module failed"
-		if $pmu && ! grep -qx '@@MSR loaded@@' "$con"; then
+		grep -qx '@@MODULE loaded@@' "$marks" || st="insmod of the module failed"
+		if $pmu && ! grep -qx '@@MSR loaded@@' "$marks"; then
 			st="${st:+$st; }insmod /msr.ko allow_writes=on failed"
 		fi
 		if [ -z "$st" ]; then
@@ -1017,7 +1023,7 @@ guest() {
 		fi
 
 		st=
-		grep -qx '@@DONE@@' "$con" || st="/init did not reach @@DONE@@"
+		grep -qx '@@DONE@@' "$marks" || st="/init did not reach @@DONE@@"
 		if [ -n "$hung" ]; then
 			st="${st:+$st; }no output for $stall_s s (livelocked): QEMU was stopped"
 		else
@@ -1038,7 +1044,7 @@ guest() {
 		else
 			echo "not ok 3 ran_to_end"
 			echo "# $st"
-			grep -E '^@@TEST ' "$con" | tail -n 1 | sed 's/^/# last test started: /'
+			grep -E '^@@TEST ' "$marks" | tail -n 1 | sed 's/^/# last test started: /'
 			sed 's/^/# qemu: /' "$work/$id.qemu.log" | tail -n 5
 		fi
 
@@ -1060,7 +1066,7 @@ guest() {
 
 		local i=4
 		$pmu && perf_driver $((i += 1)) "$con"
-		$dkernel && debug_tests "$i" "$id" "$con" "$d"
+		$dkernel && debug_tests "$i" "$id" "$marks" "$d"
 		# last: a diagnostic before a result reads as that result's reason
 		if [ -n "$own" ]; then
 			echo "# kcsan: $(grep -c . <<<"$own") report(s) of the kernel's own races (no pmuctl frame), not judged:"

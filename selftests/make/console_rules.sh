@@ -5,7 +5,8 @@
 # a KCSAN report with a pmuctl frame in either stack is a failure like any
 # checker's report; one with none (the kernel's own race) is set apart,
 # and a console with only those is clean; a user-space fault is no
-# kernel bug; a WARNING: that does not open its message is a note.
+# kernel bug; a WARNING: that does not open its message is a note; /init's
+# markers are read whole from ttyS1 where a printk split them on the console.
 set -euo pipefail
 
 cd "$(dirname "$0")/../.." || exit 1
@@ -86,4 +87,17 @@ head -n 17 "$d/both" >"$d/cut"
 out=$(bad "$d/cut")
 report "$(grep -q 'pcpu_claim / pmuctl_wave_fn' <<<"$out" && echo 1)" \
 	a_report_cut_short_is_judged "matched: $out"
+# A printk from another CPU inside /init's "@@MODULE loaded@@" on the
+# console: the verdict reads the marker from ttyS1, where only /init writes.
+printf '@@VM-INIT@@\n@@MODULE lo[    4.000000] random: crng init done\naded@@\n@@DONE@@\n' >"$d/split"
+printf '@@CPU vendor=GenuineIntel family=6 model=85 cpus=2@@\r\n@@MODULE loaded@@\r\n@@TAP-BEGIN t@@\r\nok 1 x\r\n@@TAP-END t rc=0 secs=1@@\r\n@@DONE@@\r\n' >"$d/ttyS1"
+marks=$(guest_marks "$d/ttyS1" "$d/split")
+report "$(grep -qx '@@MODULE loaded@@' <<<"$marks" && ! grep -qx '@@MODULE loaded@@' "$d/split" &&
+	! grep -q 'TAP-' <<<"$marks" && echo 1)" \
+	a_marker_split_on_the_console_is_read_from_ttyS1 "marks: $marks"
+# A guest that died before ttyS1 drained: the console's copy counts.
+: >"$d/empty"
+marks=$(guest_marks "$d/empty" "$d/split")
+report "$(grep -qx '@@DONE@@' <<<"$marks" && ! grep -q 'MODULE' <<<"$marks" && echo 1)" \
+	the_consoles_whole_markers_count_where_ttyS1_has_none "marks: $marks"
 tap_end
