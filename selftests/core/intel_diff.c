@@ -5,7 +5,7 @@
  * icl, icx, spr, gnr, adl_glc, adl_grt, srf, lnl_lnc and lnl_skt tables is
  * checked against Intel as well as Linux.
  *
- * The vectors are selftests/core/intel/<list>.events, facts extracted by
+ * The vectors are events/intel/<list>.events, facts extracted by
  * scripts/intel-events.py (each file's header names the JSON, its version
  * and the perfmon commit); they are built into this program, nothing is
  * fetched or read at run time.  Lists and models: icl <- ICL, icx <- ICX,
@@ -54,7 +54,7 @@
 /* ------------------------------------------------------------------ */
 
 #ifndef INTEL_DIR
-#define INTEL_DIR "selftests/core/intel"
+#define INTEL_DIR "events/intel"
 #endif
 
 /* One vector file as a NUL-terminated string in .rodata. */
