@@ -2,33 +2,41 @@
 /*
  * Differential test of the pmuctl core against Intel's published core
  * event lists (github.com/intel/perfmon), so that every entry of the
- * icl, icx, spr, gnr, adl_glc, adl_grt, srf, lnl_lnc and lnl_skt tables is
- * checked against Intel as well as Linux.
+ * knl, skl, icl, icx, spr, gnr, adl_glc, adl_grt, srf, lnl_lnc and
+ * lnl_skt tables is checked against Intel as well as Linux.
  *
  * The vectors are events/intel/<list>.events, facts extracted by
  * scripts/intel-events.py (each file's header names the JSON, its version
  * and the perfmon commit); they are built into this program, nothing is
- * fetched or read at run time.  Lists and models: icl <- ICL, icx <- ICX,
- * spr <- SPR and EMR, gnr <- GNR, adl_glc <- ADL's Golden Cove list,
- * adl_grt <- ADL's Gracemont list, srf <- SRF and GRR (Crestmont),
- * lnl_lnc <- LNL's and ARL's Lion Cove lists, lnl_skt <- their Skymont
- * lists (perfmon v6: 10 generic counters on Lion Cove, fixed 0-2 and 4-6
- * on Skymont, UMASK2 and EQ enumerated).
+ * fetched or read at run time.  Lists and models: knl <- KNL, skl <- SKL,
+ * SKX and CLX, icl <- ICL, icx <- ICX, spr <- SPR and EMR, gnr <- GNR,
+ * adl_glc <- ADL's Golden Cove list, adl_grt <- ADL's Gracemont list,
+ * srf <- SRF and GRR (Crestmont), lnl_lnc <- LNL's and ARL's Lion Cove
+ * lists, lnl_skt <- their Skymont lists (perfmon v6: 10 generic counters
+ * on Lion Cove, fixed 0-2 and 4-6 on Skymont, UMASK2 and EQ enumerated).
  *
  * Every Intel event, each of its encodings (OCR events give one for
  * OFFCORE_RSP_0 and one for RSP_1: two event codes on the big cores, two
- * umasks of 0xb7 on the Atom cores), is encoded as Intel lists it (event,
- * umask, umask2, cmask, inv, edge, eq, any, user and kernel mode, MSRValue as the
- * extra value where it has an MSRIndex) and given to
+ * umasks of 0xb7 on KNL and the Atom cores), is encoded as Intel lists it
+ * (event, umask, umask2, cmask, inv, edge, eq, any, user and kernel mode,
+ * MSRValue as the extra value where it has an MSRIndex) and given to
  * pmuctl_event_classify() and, alone on an empty CPU, to
- * pmuctl_group_schedule(), with the caps of the real part (perfmon v5,
- * 48-bit counters, AnyThread deprecated, full-width writes; 8 generic
- * counters and fixed counters 0-3 on the big cores, 6 generic and fixed
- * 0-2 on Gracemont, 8 generic and fixed 0-2 on Crestmont).  Compared:
+ * pmuctl_group_schedule(), with the caps of the real part: from Ice Lake
+ * on perfmon v5, 48-bit counters, AnyThread deprecated, full-width
+ * writes; 8 generic counters and fixed counters 0-3 on the big cores, 6
+ * generic and fixed 0-2 on Gracemont, 8 generic and fixed 0-2 on
+ * Crestmont; before Ice Lake perfmon v4 with 4 generic counters of 48
+ * bits on Skylake (HT on), v3 with 2 of 40 bits on KNL, fixed 0-2 and
+ * AnyThread on both.  On skl and knl, whose uapi has no event 0 umask
+ * N+1, Intel's INST_RETIRED.ANY and CPU_CLK_UNHALTED.THREAD are first
+ * translated to the architectural encodings, as the library does
+ * (translate_fixed()).  Compared:
  *
  *  (a) the core accepts what Intel lists;
  *  (b) the counters the core allows are Intel's "Counter" list (generic
- *      counters by number, fixed counters as "Fixed counter N");
+ *      counters by number, fixed counters as "Fixed counter N"; for a
+ *      translated event, the fixed counters only, and it must be placed
+ *      on Intel's);
  *  (c) the extra MSR the core picks is Intel's MSRIndex (0: none);
  *
  * and the event, if accepted, must be placed alone on an empty CPU on
@@ -80,8 +88,12 @@ VECTORS(vec_lnl_lnc, "lnl_lnc.events");
 VECTORS(vec_lnl_skt, "lnl_skt.events");
 VECTORS(vec_arl_lnc, "arl_lnc.events");
 VECTORS(vec_arl_skt, "arl_skt.events");
+VECTORS(vec_skl, "skl.events");
+VECTORS(vec_skx, "skx.events");
+VECTORS(vec_clx, "clx.events");
+VECTORS(vec_knl, "knl.events");
 
-#define MAX_EVENTS	600
+#define MAX_EVENTS	2400	/* clx: 2344 */
 #define NAME_MAX_LEN	96
 
 /* One line of a vector file (scripts/intel-events.py documents the fields). */
@@ -97,6 +109,7 @@ struct ievent {
 	u32 msr[2];		/* MSRIndex per code, 0: none */
 	u64 msrvalue;
 	bool deprecated;
+	u16 listed_as;		/* Intel's event | umask << 8 where translated, 0 none */
 	int line;
 };
 
@@ -257,12 +270,55 @@ static bool parse_list(const char *text, struct ilist *L)
 	return true;
 }
 
+/*
+ * Intel's lists write fixed counter N as event 0 umask N+1, which the uapi
+ * takes from Ice Lake on only (struct pmuctl_event: "From Ice Lake on ...
+ * event 0 with umask N+1 names fixed counter N").  For the older models
+ * (skl, knl) the library translates them into the architectural encodings
+ * [SDM table 'Association of Fixed-Function Performance Counters with
+ * Architectural Performance Events'; uapi/linux/pmuctl.h], and so does this
+ * test: INST_RETIRED.ANY 0x0100 -> 0x00c0, CPU_CLK_UNHALTED.THREAD (and
+ * THREAD_ANY) 0x0200 -> 0x003c; REF_TSC's 0x0300 is Linux's pseudo encoding
+ * already and stays.  A translated event is compared on its fixed counter:
+ * the core must allow Intel's fixed counter and no other, and place the
+ * event alone on an empty CPU there (judge()).  The generic counters the
+ * architectural encoding also has are those of Intel's INST_RETIRED.ANY_P
+ * and CPU_CLK_UNHALTED.THREAD_P, the same encodings, compared there.
+ */
+static const struct {
+	u16 intel, arch;	/* event | umask << 8 */
+} arch_fixed[] = {
+	{ 0x0100, 0x00c0 },	/* INST_RETIRED.ANY */
+	{ 0x0200, 0x003c },	/* CPU_CLK_UNHALTED.THREAD */
+};
+
+static void translate_fixed(struct ilist *L)
+{
+	size_t k;
+	int i;
+
+	for (i = 0; i < L->n; i++) {
+		struct ievent *e = &L->ev[i];
+		u32 code = e->code[0] | e->umask[0] << 8;
+
+		for (k = 0; k < PMUCTL_NELEM(arch_fixed); k++) {
+			if (e->ncodes != 1 || code != arch_fixed[k].intel)
+				continue;
+			e->listed_as = code;
+			e->code[0] = e->code[1] = arch_fixed[k].arch & 0xff;
+			e->umask[0] = e->umask[1] = arch_fixed[k].arch >> 8;
+		}
+	}
+}
+
 /* ------------------------------------------------------------------ */
 /* Judging one encoding                                               */
 /* ------------------------------------------------------------------ */
 
 #define FIXED(i)	(1ULL << (PMUCTL_IDX_FIXED + (i)))
+#define PMC(i)		(1ULL << (i))
 #define GP(n)		((1ULL << (n)) - 1)
+#define ALL_GP		GP(PMUCTL_IDX_FIXED)
 
 enum kind {
 	D_REFUSED,		/* Intel lists it, the core refuses: @reason */
@@ -315,7 +371,11 @@ static void judge(const struct pmuctl_model *m, const struct pmuctl_caps *caps,
 		return;
 	}
 	v->core_msr = v->cls.xreg >= 0 ? m->xregs[v->cls.xreg].msr : 0;
-	v->differs[D_COUNTERS] = v->cls.counters != e->counters;
+	/* Translated (translate_fixed()): its fixed counter only. */
+	if (e->listed_as)
+		v->differs[D_COUNTERS] = (v->cls.counters & ~ALL_GP) != e->counters;
+	else
+		v->differs[D_COUNTERS] = v->cls.counters != e->counters;
 	v->differs[D_MSR] = v->core_msr != v->intel_msr;
 
 	ev.config = v->config;
@@ -326,7 +386,8 @@ static void judge(const struct pmuctl_model *m, const struct pmuctl_caps *caps,
 	if (!v->sched && (v->place.config != v->config ||
 			  v->place.extra != v->extra ||
 			  v->place.xreg != v->cls.xreg ||
-			  !(v->cls.counters & (1ULL << v->place.idx))))
+			  !(v->cls.counters & (1ULL << v->place.idx)) ||
+			  (e->listed_as && !(e->counters & (1ULL << v->place.idx)))))
 		v->sched = -EDOM;
 }
 
@@ -336,11 +397,11 @@ static void judge(const struct pmuctl_model *m, const struct pmuctl_caps *caps,
 
 /*
  * @lists: space-separated vector names (icl icx spr emr gnr adl_glc
- * adl_grt srf grr); @glob matches Intel's event name (fnmatch,
- * case-insensitive); @code, if not 0, must be the event code tried (OCR on
- * the big cores: RSP_0's or RSP_1's); for
- * D_REFUSED @reason is the core's, for D_COUNTERS and D_MSR @core and
- * @intel are the two sides, exactly.
+ * adl_grt srf grr lnl_lnc lnl_skt arl_lnc arl_skt skl skx clx knl);
+ * @glob matches Intel's event name (fnmatch, case-insensitive); @code, if
+ * not 0, must be the event code tried (OCR on the big cores: RSP_0's or
+ * RSP_1's); for D_REFUSED @reason is the core's, for D_COUNTERS and D_MSR
+ * @core and @intel are the two sides, exactly.
  */
 struct disagreement {
 	const char *lists;
@@ -418,9 +479,51 @@ static const struct disagreement disagreements[] = {
 	COUNTERS("lnl_lnc arl_lnc", "OCR.*", 0, GP(4), GP(10),
 		 "Linux 6.12 intel_lnc_event_constraints keeps OCR 0x012a and 0x012b on counters 0-3 (INTEL_UEVENT_CONSTRAINT(0x012a, 0xf), (0x012b, 0xf)); Intel lists 0-9 [INT: LNL lunarlake_lioncove_core.json V1.26, ARL arrowlake_lioncove_core.json V1.20]. pmuctl keeps Linux's narrower set: an event placed on 0-3 counts wherever Intel's list would have it"),
 
+	/*
+	 * Before Ice Lake: Skylake, Skylake-SP and Cascade Lake (skl; 4
+	 * generic counters with HT on) and Knights Landing (knl; 2).  The
+	 * architectural encodings of the *_P events count on fixed counters
+	 * 0 and 1 too; Intel lists the fixed counters under its event 0
+	 * umask 1 and 2 names, which translate_fixed() turns into these same
+	 * encodings and which agree on their fixed counter.
+	 */
+	COUNTERS("skl skx clx", "INST_RETIRED.ANY_P", 0xc0, GP(4) | FIXED(0), GP(4),
+		 "0x00c0 also counts on fixed counter 0 [SDM, as above; Linux 6.12 intel_skl_event_constraints FIXED_EVENT_CONSTRAINT(0x00c0, 0)]; Intel lists fixed counter 0 under INST_RETIRED.ANY (its 0x0100) only"),
+	COUNTERS("skl skx clx", "CPU_CLK_UNHALTED.THREAD_P*", 0x3c, GP(4) | FIXED(1), GP(4),
+		 "0x003c, THREAD_P and with AnyThread THREAD_P_ANY, also counts on fixed counter 1 [SDM; Linux 6.12 intel_skl_event_constraints FIXED_EVENT_CONSTRAINT(0x003c, 1); from perfmon v3 on FIXED_CTR_CTRL has an AnyThread bit per counter, which Linux's intel_pmu_enable_fixed() sets]; Intel lists fixed counter 1 under CPU_CLK_UNHALTED.THREAD and THREAD_ANY (its 0x0200) only"),
+	COUNTERS("knl", "INST_RETIRED.ANY_P", 0xc0, GP(2) | FIXED(0), GP(2),
+		 "0x00c0 also counts on fixed counter 0 [SDM; Linux 6.12: KNL takes intel_slm_event_constraints, FIXED_EVENT_CONSTRAINT(0x00c0, 0)]; Intel lists fixed counter 0 under INST_RETIRED.ANY (its 0x0100) only"),
+	COUNTERS("knl", "INST_RETIRED.ANY_PS", 0xc0, GP(2) | FIXED(0), GP(1),
+		 "INST_RETIRED.ANY_PS is 0x00c0 under its PEBS name, which Intel lists on counter 0 alone [INT: KNL/events/knightslanding_core.json V16]: on KNL every PEBS event samples on counter 0 [Linux 6.12: KNL's pebs_constraints are intel_slm_pebs_event_constraints, INTEL_ALL_EVENT_CONSTRAINT(0, 0x1)], a rule for sampling. For counting Linux leaves 0x00c0 on both generic counters and fixed counter 0 (intel_slm_event_constraints), and pmuctl counts, it programs no PEBS (nothing in kmod/ writes IA32_PEBS_ENABLE)"),
+	COUNTERS("knl", "CPU_CLK_UNHALTED.THREAD_P", 0x3c, GP(2) | FIXED(1), GP(2),
+		 "0x003c also counts on fixed counter 1 [SDM; Linux 6.12 intel_slm_event_constraints FIXED_EVENT_CONSTRAINT(0x003c, 1)]; Intel lists fixed counter 1 under CPU_CLK_UNHALTED.THREAD (its 0x0200) only"),
+	COUNTERS("skl skx clx", "INST_RETIRED.TOTAL_CYCLES_PS", 0xc0, PMC(1), GP(4) & ~PMC(1),
+		 "Intel lists INST_RETIRED.PREC_DIST (0x01c0) on counter 1 and INST_RETIRED.TOTAL_CYCLES_PS (0x01c0 with inv and cmask 10) on counters 0, 2 and 3 [INT: SKL/events/skylake_core.json V59, SKX skylakex_core.json V1.37, CLX cascadelakex_core.json V1.25]. Linux 6.12's INTEL_UEVENT_CONSTRAINT(0x1c0, 0x2) in intel_skl_event_constraints matches event and umask only, so it puts both on counter 1, and Linux itself uses 0x01c0 with inv and cmask 16 on counter 1 for cycles:ppp (intel_skl_pebs_event_constraints INTEL_FLAGS_UEVENT_CONSTRAINT(0x108001c0, 0x2)). pmuctl's constraints match event and umask as Linux's do (struct pmuctl_constraint) and follow Linux: TOTAL_CYCLES_PS counts on counter 1 alone, which Intel's list does not name"),
+
 	/* Offcore: Intel writes bits Linux's mask refuses */
 	REFUSED("adl_grt", "OCR.*_STREAMING_WR.*", PMUCTL_R_EXTRA_MASK,
 		"Gracemont's OCR.PARTIAL_STREAMING_WR.ANY_RESPONSE and OCR.FULL_STREAMING_WR.ANY_RESPONSE write request bits 46 and 47 (MSRValue 0x400000010000, 0x800000010000) [INT: ADL/events/alderlake_gracemont_core.json V1.40]; Linux 6.12 intel_grt_extra_regs takes 0x3fffffffff for OFFCORE_RSP_0/1 and pmuctl keeps Linux's mask (kmod/core/model.c, grt_xregs), on both RSP_0 (0x01b7) and RSP_1 (0x02b7)"),
+	/*
+	 * Knights Landing's request bit 4, which Linux's masks and libpfm4
+	 * leave out and Intel's own offcore matrix does not compose (FACTS 2;
+	 * kmod/core/model.c, knl_xregs): every ANY_DATA_RD (0x3091), ANY_READ
+	 * (0x32f7) and ANY_PF_L2 (0x70) event of Intel's list, on RSP_0
+	 * (0x01b7) and RSP_1 (0x02b7), their *.OUTSTANDING ones on RSP_0.
+	 */
+	REFUSED("knl", "OFFCORE_RESPONSE.ANY_DATA_RD.*", PMUCTL_R_EXTRA_MASK,
+		"request bit 4 in ANY_DATA_RD 0x3091 [INT: KNL/events/knightslanding_core.json V16]; knightslanding_matrix.json composes ANY_DATA_RD as 0x3081; Linux 6.12 intel_knl_extra_regs masks 0x799ffbb6e7 (RSP_0) and 0x399ffbffe7 (RSP_1) leave bit 4 out, and pmuctl keeps Linux's masks"),
+	REFUSED("knl", "OFFCORE_RESPONSE.ANY_READ.*", PMUCTL_R_EXTRA_MASK,
+		"request bit 4 in ANY_READ 0x32f7 [INT: V16]; the matrix composes 0x32e7; Linux's masks leave bit 4 out, as above"),
+	REFUSED("knl", "OFFCORE_RESPONSE.ANY_PF_L2.*", PMUCTL_R_EXTRA_MASK,
+		"request bit 4 in ANY_PF_L2 0x70 [INT: V16]; the matrix composes 0x60; Linux's masks leave bit 4 out, as above"),
+	REFUSED("knl", "OFFCORE_RESPONSE.ANY_REQUEST.L2_MISS", PMUCTL_R_EXTRA_MASK,
+		"MSRValue 0x18001981f8 writes request bits 3 and 4, which both of Linux 6.12's KNL masks leave out; the only value of Intel's list with bit 3, ANY_REQUEST with the L2_MISS response unshifted (kmod/core/model.c, knl_xregs; FACTS 2) [INT: V16]"),
+	REFUSED("knl", "OFFCORE_RESPONSE.FULL_STREAMING_STORES.ANY_RESPONSE", PMUCTL_R_EXTRA_MASK,
+		"Intel lists request bit 11 (FULL_STREAMING_STORES, 0x10800) on MSRs 0x1a6 and 0x1a7 [INT: V16], while its STREAMING_STORES (bits 11 and 14) and PARTIAL_STREAMING_STORES (bit 14) name 0x1a7 alone; only OFFCORE_RSP_1 has bits 8, 11 and 14 [Linux 6.12 intel_knl_extra_regs: RSP_0 mask 0x799ffbb6e7 lacks bit 11, RSP_1's 0x399ffbffe7 has it; FACTS 2]. The RSP_0 encoding (0x01b7) is refused, the RSP_1 one (0x02b7) agrees"),
+
+	/* Edge detect without a counter mask */
+	REFUSED("knl", "PAGE_WALKS.*", PMUCTL_R_EDGE_NO_CMASK,
+		"Intel encodes PAGE_WALKS.D_SIDE_WALKS (0x0105), I_SIDE_WALKS (0x0205) and WALKS (0x0305) with EdgeDetect 1 and CounterMask 0 [INT: V16]; the SDM defines edge detection on the CMASK comparison and pmuctl refuses edge without cmask for every event; e with c=1 counts the walks' starts, as libpfm4 encodes PAGE_WALKS:D_SIDE_WALKS (0x1550105) (kmod/core/model.c, KNL's comment)"),
 };
 
 static bool for_list(const char *lists, const char *name)
@@ -479,9 +582,12 @@ FIXTURE_VARIANT(intel_diff) {
 	u8 nr_gp, nr_fixed;	/* the part's counters (FIXTURE_SETUP) */
 	u8 version;		/* 0: 5 */
 	u32 fixed_mask;		/* 0: fixed counters 0 to nr_fixed - 1 */
+	u8 width;		/* counter width, 0: 48 */
+	u8 nr_arch;		/* architectural events enumerated, 0: 8 */
+	bool arch_fixed;	/* translate_fixed(): before Ice Lake */
 };
 
-#define NR_VARIANTS	13
+#define NR_VARIANTS	17
 
 static const char *const text_icl = vec_icl, *const text_icx = vec_icx,
 	*const text_spr = vec_spr, *const text_emr = vec_emr,
@@ -489,7 +595,9 @@ static const char *const text_icl = vec_icl, *const text_icx = vec_icx,
 	*const text_adl_grt = vec_adl_grt, *const text_srf = vec_srf,
 	*const text_grr = vec_grr, *const text_lnl_lnc = vec_lnl_lnc,
 	*const text_lnl_skt = vec_lnl_skt, *const text_arl_lnc = vec_arl_lnc,
-	*const text_arl_skt = vec_arl_skt;
+	*const text_arl_skt = vec_arl_skt, *const text_skl = vec_skl,
+	*const text_skx = vec_skx, *const text_clx = vec_clx,
+	*const text_knl = vec_knl;
 
 FIXTURE_VARIANT_ADD(intel_diff, icl) {
 	.index = 0, .list = "icl", .text = &text_icl, .pmu = "icl", .model = 0x7e,
@@ -565,6 +673,37 @@ FIXTURE_VARIANT_ADD(intel_diff, arl_skt) {
 	.model = 0xc6, .nr_gp = 8, .nr_fixed = 7, .version = 6, .fixed_mask = 0x77,
 };
 
+/*
+ * Before Ice Lake: perfmon v4 on Skylake client (0x5e), Skylake-SP (0x55)
+ * and Cascade Lake (0x55 too), 4 generic counters per thread with HT on
+ * (Intel's "Counter" lists 0-3; "CounterHTOff", 0-7, is the HT-off part,
+ * not compared here), 3 fixed, 48 bits, 7 architectural events, as
+ * pmuctl_caps_decode() reads the Core i7-7800X dump of caps_test.c
+ * (CPUID.0AH 0x07300404 0 0 0x603).  Knights Landing (0x57): perfmon v3,
+ * 2 generic and 3 fixed counters of 40 bits (caps_test.c's Xeon Phi 7210,
+ * leaf 0AH synthetic; FACTS 1).
+ */
+FIXTURE_VARIANT_ADD(intel_diff, skl) {
+	.index = 13, .list = "skl", .text = &text_skl, .pmu = "skl", .model = 0x5e,
+	.nr_gp = 4, .nr_fixed = 3, .version = 4, .nr_arch = 7, .arch_fixed = true,
+};
+
+FIXTURE_VARIANT_ADD(intel_diff, skx) {
+	.index = 14, .list = "skx", .text = &text_skx, .pmu = "skl", .model = 0x55,
+	.nr_gp = 4, .nr_fixed = 3, .version = 4, .nr_arch = 7, .arch_fixed = true,
+};
+
+FIXTURE_VARIANT_ADD(intel_diff, clx) {
+	.index = 15, .list = "clx", .text = &text_clx, .pmu = "skl", .model = 0x55,
+	.nr_gp = 4, .nr_fixed = 3, .version = 4, .nr_arch = 7, .arch_fixed = true,
+};
+
+FIXTURE_VARIANT_ADD(intel_diff, knl) {
+	.index = 16, .list = "knl", .text = &text_knl, .pmu = "knl", .model = 0x57,
+	.nr_gp = 2, .nr_fixed = 3, .version = 3, .width = 40, .nr_arch = 7,
+	.arch_fixed = true,
+};
+
 /* Counts survive the harness's fork per test: a shared page. */
 struct totals {
 	unsigned long encodings[NR_VARIANTS], agree[NR_VARIANTS];
@@ -588,28 +727,40 @@ static void __attribute__((constructor)) totals_map(void)
  * lists above name no "Fixed counter 3" and no generic counter past 5
  * (Gracemont) or 7 (Crestmont); LNX 6.12 intel_pmu_init_grt, whose
  * callers leave fixed counter 3 and the topdown metrics to the big core].
+ * Perfmon v3 and v4 (skl, knl) have AnyThread, with no EDX[15] to
+ * deprecate it [SDM 20.2.3, 20.2.4]; their PERF_CAPABILITIES, which
+ * nothing compared here reads, is left 0, as in caps_test.c's dumps.
  */
 FIXTURE_SETUP(intel_diff)
 {
+	u8 version = variant->version ? variant->version : 5;
+	u8 width = variant->width ? variant->width : 48;
+	u8 nr_arch = variant->nr_arch ? variant->nr_arch : 8;
+
 	self->m = pmuctl_model_by_name(variant->pmu);
 	ASSERT_NE(NULL, self->m);
 	self->caps = (struct pmuctl_caps){
-		.family = 6, .model = variant->model,
-		.version = variant->version ? variant->version : 5,
-		.nr_gp = variant->nr_gp, .gp_width = 48,
-		.nr_fixed = variant->nr_fixed, .fixed_width = 48,
+		.family = 6, .model = variant->model, .version = version,
+		.nr_gp = variant->nr_gp, .gp_width = width,
+		.nr_fixed = variant->nr_fixed, .fixed_width = width,
 		.fixed_mask = variant->fixed_mask ? variant->fixed_mask :
 			      (1U << variant->nr_fixed) - 1,
-		.events_unavailable = ~0xffU,
+		.events_unavailable = ~((1U << nr_arch) - 1),
 		.flags = PMUCTL_CAP_ANY_DEPRECATED | PMUCTL_CAP_FULL_WIDTH_WRITE,
 		.perf_capabilities = 1ULL << 13,
 	};
-	if (variant->version >= 6)
+	if (version < 5) {
+		self->caps.flags = PMUCTL_CAP_ANY_THREAD;
+		self->caps.perf_capabilities = 0;
+	}
+	if (version >= 6)
 		self->caps.flags |= PMUCTL_CAP_UMASK2 | PMUCTL_CAP_EQ;
 	self->L = malloc(sizeof(*self->L));
 	ASSERT_NE(NULL, self->L);
 	ASSERT_TRUE(parse_list(*variant->text, self->L))
 		TH_LOG("%s.events: %s", variant->list, self->L->err);
+	if (variant->arch_fixed)
+		translate_fixed(self->L);
 	ASSERT_NE(NULL, totals);
 }
 
@@ -625,11 +776,14 @@ FIXTURE_TEARDOWN(intel_diff)
 static void describe(const struct verdict *v, char *buf, size_t len)
 {
 	const struct ievent *e = v->e;
+	char as[32] = "";
 
-	snprintf(buf, len, "%s (line %d): event %#x umask %#x umask2 %#x cmask %u inv %d edge %d eq %d any %d%s;"
+	if (e->listed_as)
+		snprintf(as, sizeof(as), " (Intel's %#06x)", e->listed_as);
+	snprintf(buf, len, "%s (line %d): event %#x umask %#x%s umask2 %#x cmask %u inv %d edge %d eq %d any %d%s;"
 		 " Intel: counters %#llx MSR %#x value %#llx"
 		 "; core: ret %d reason %u counters %#llx MSR %#x; schedule %d reason %u idx %u",
-		 e->name, e->line, e->code[v->ci], e->umask[v->ci], e->umask2, e->cmask,
+		 e->name, e->line, e->code[v->ci], e->umask[v->ci], as, e->umask2, e->cmask,
 		 e->inv, e->edge, e->eq, e->any, e->deprecated ? " (deprecated)" : "",
 		 (unsigned long long)e->counters, v->intel_msr,
 		 (unsigned long long)v->extra, v->core, v->reason,
@@ -676,8 +830,8 @@ static void compare_list(struct run *r, const char *list, const struct pmuctl_mo
 			r->encodings++;
 			r->deprecated += e->deprecated;
 			if (!v.core && v.sched) {
-				fail(r, "%s: accepted but not placed alone on an empty CPU: %s",
-				     list, d);
+				fail(r, "%s: accepted but not placed alone on an empty CPU%s: %s",
+				     list, e->listed_as ? " on Intel's fixed counter" : "", d);
 				continue;
 			}
 			for (k = 0; k < D_NR; k++) {
@@ -754,7 +908,7 @@ TEST_F(intel_diff, disagreements_still_occur)
 TEST_F(intel_diff, detects_planted_differences)
 {
 	static const struct disagreement bogus[] = {
-		COUNTERS("icl icx spr emr gnr adl_glc adl_grt srf grr lnl_lnc lnl_skt arl_lnc arl_skt",
+		COUNTERS("icl icx spr emr gnr adl_glc adl_grt srf grr lnl_lnc lnl_skt arl_lnc arl_skt skl skx clx knl",
 			 "NO_SUCH_EVENT.*",
 			 0, GP(8), GP(4),
 			 "never matches"),
@@ -814,6 +968,18 @@ TEST_F(intel_diff, detects_planted_differences)
 	}
 	EXPECT_EQ(1UL, r.agree);
 	EXPECT_EQ(0UL, r.hits[0]);	/* stale: disagreements_still_occur would fail */
+
+	/* A translated fixed-counter event is held to Intel's fixed counter. */
+	for (i = 0; variant->arch_fixed && i < self->L->n; i++) {
+		if (!self->L->ev[i].listed_as)
+			continue;
+		P->n = 1;
+		P->ev[0] = self->L->ev[i];
+		P->ev[0].counters = FIXED(2);	/* neither INST_RETIRED.ANY's nor THREAD's */
+		r.failed = 0;
+		compare_list(&r, variant->list, self->m, &self->caps, P, bogus, 1);
+		EXPECT_EQ(1UL, r.failed) TH_LOG("%s", P->ev[0].name);
+	}
 	free(P);
 }
 
