@@ -11,9 +11,15 @@
 
 LIB_SOVERSION := 1
 LIB_VERSION := $(LIB_SOVERSION).0.0
-LIB_SRCS := user/libpmuctl.c user/open_error.c user/pfm.c user/reason.c
+LIB_SRCS := user/libpmuctl.c user/open_error.c user/pfm.c user/reason.c \
+	    user/events.c
 LIB_HDRS := user/libpmuctl.h user/open_error.h user/pfm.h user/reason.h \
-	    uapi/linux/pmuctl.h
+	    user/events.h uapi/linux/pmuctl.h
+# Intel's event names: a table generated from the committed lists.
+LIB_GEN := build/gen/events_table.c
+LIB_OBJS_PIC := $(LIB_SRCS:user/%.c=build/lib/pic/%.o) build/lib/pic/events_table.o
+LIB_OBJS_STATIC := $(LIB_SRCS:user/%.c=build/lib/static/%.o) \
+		   build/lib/static/events_table.o
 LIB_SO := build/lib/libpmuctl.so.$(LIB_VERSION)
 LIB_A := build/lib/libpmuctl.a
 LIB_MAP := user/libpmuctl.map
@@ -21,6 +27,19 @@ LIB_LIBS := -lpfm
 
 BINS += $(LIB_SO) build/lib/libpmuctl.so.$(LIB_SOVERSION) \
 	build/lib/libpmuctl.so $(LIB_A)
+
+$(LIB_GEN): scripts/events-c.awk $(wildcard events/intel/*.events)
+	@mkdir -p $(@D)
+	awk -f scripts/events-c.awk $(sort $(wildcard events/intel/*.events)) > $@.tmp
+	mv $@.tmp $@
+
+build/lib/pic/events_table.o: $(LIB_GEN) user/events.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c -o $@ $<
+
+build/lib/static/events_table.o: $(LIB_GEN) user/events.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIE -c -o $@ $<
 
 build/lib/pic/%.o: user/%.c $(LIB_HDRS)
 	@mkdir -p $(@D)
@@ -33,7 +52,7 @@ build/lib/static/%.o: user/%.c $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIE -c -o $@ $<
 
-$(LIB_SO): $(LIB_SRCS:user/%.c=build/lib/pic/%.o) $(LIB_MAP)
+$(LIB_SO): $(LIB_OBJS_PIC) $(LIB_MAP)
 	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,libpmuctl.so.$(LIB_SOVERSION) \
 		-Wl,--version-script=$(LIB_MAP) -Wl,-z,defs -o $@ \
 		$(filter %.o,$^) $(LIB_LIBS)
@@ -41,6 +60,6 @@ $(LIB_SO): $(LIB_SRCS:user/%.c=build/lib/pic/%.o) $(LIB_MAP)
 build/lib/libpmuctl.so.$(LIB_SOVERSION) build/lib/libpmuctl.so: $(LIB_SO)
 	ln -sf $(notdir $<) $@
 
-$(LIB_A): $(LIB_SRCS:user/%.c=build/lib/static/%.o)
+$(LIB_A): $(LIB_OBJS_STATIC)
 	@rm -f $@
 	$(AR) rcs $@ $^

@@ -11,11 +11,15 @@
 #   task_test    the task-scope calls and the rdpmc emulation of task
 #                scope, against a made-up module (the test defines ioctl(2));
 #   resolve_test pmuctl_event_resolve() on every model against 'pmuctl
-#                check' (build/bin/pmuctl): perf's generic names and more.
+#                check' (build/bin/pmuctl): perf's generic names and more;
+#   intel_test   Intel's names of every event of every events/intel list
+#                (read at run time) through the library and 'pmuctl check',
+#                modifiers, suggestions, and libpfm4's spelling of the same
+#                events.
 # Included by the top Makefile after mk/lib.mk (LIB_A, LIB_LIBS), with
 # CC, CFLAGS and KSFT_CFLAGS defined.
 
-LIB_TEST_NAMES := names parse delta open task resolve
+LIB_TEST_NAMES := names parse delta open task resolve intel
 LIB_TESTS := $(LIB_TEST_NAMES:%=build/tests/lib-%_test)
 
 TESTS += $(LIB_TESTS)
@@ -24,5 +28,5 @@ $(LIB_TESTS): build/tests/lib-%_test: selftests/lib/%_test.c $(LIB_A) $(LIB_HDRS
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(KSFT_CFLAGS) -o $@ $< $(LIB_A) $(LIB_LIBS)
 
-# resolve_test runs the tool's check on the same strings.
-build/tests/lib-resolve_test: build/bin/pmuctl
+# resolve_test and intel_test run the tool's check on the same strings.
+build/tests/lib-resolve_test build/tests/lib-intel_test: build/bin/pmuctl

@@ -20,6 +20,7 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 
+#include "events.h"
 #include "libpmuctl.h"
 #include "open_error.h"
 #include "pfm.h"
@@ -924,14 +925,38 @@ static uint32_t pfm_model(const char *pfm)
 }
 
 /*
- * The one resolver: raw, then perf's generic names, then libpfm4's names
- * (with pfm.c's corrections).  @model says what the generic names are,
- * @pmu the libpfm4 PMU (NULL: the host's); @host_model: the model comes
- * from the host's libpfm4 PMU, known once it is selected.
+ * A name libpfm4 did not know (-ENOENT): where it is spelled as Intel
+ * spells names (EVENT.UMASK) and @l is the model's list, say so with the
+ * list's closest names.
+ */
+static void intel_unknown(const struct pmuctl_ilist *l, const char *str,
+			  char *msg, size_t msglen)
+{
+	size_t len = strcspn(str, ":");
+	char near[256];
+
+	if (!l || !msg || !msglen)
+		return;
+	pmuctl_intel_suggest(l, str, len, near, sizeof(near));
+	if (memchr(str, '.', len))
+		snprintf(msg, msglen, "unknown event '%.*s': not in Intel's %s list (%s)%s%s",
+			 (int)len, str, l->name, l->source,
+			 near[0] ? "; did you mean " : "", near);
+	else if (near[0] && strlen(msg) + strlen(near) + 40 < msglen)
+		snprintf(msg + strlen(msg), msglen - strlen(msg),
+			 "; Intel's %s list has %s", l->name, near);
+}
+
+/*
+ * The one resolver: raw, then perf's generic names, then Intel's names
+ * from list @l (NULL: none), then libpfm4's names (with pfm.c's
+ * corrections).  @model says what the generic names are, @pmu the libpfm4
+ * PMU (NULL: the host's); @host_model: the model comes from the host's
+ * libpfm4 PMU, known once it is selected (and with it the list).
  */
 static int resolve(uint32_t model, bool host_model, const char *pmu,
-		   const char *str, struct pmuctl_event *ev, char *msg,
-		   size_t msglen)
+		   const struct pmuctl_ilist *l, const char *str,
+		   struct pmuctl_event *ev, char *msg, size_t msglen)
 {
 	uint64_t config = 0, extra = 0;
 	int ret;
@@ -958,6 +983,9 @@ static int resolve(uint32_t model, bool host_model, const char *pmu,
 		ret = generic_event(model, str, ev, msg, msglen);
 		if (ret <= 0)
 			return ret;
+		ret = pmuctl_intel_resolve(l, str, ev, msg, msglen);
+		if (ret <= 0)
+			return ret;
 	}
 	ret = pfm_select(pmu);
 	if (ret) {
@@ -970,11 +998,18 @@ static int resolve(uint32_t model, bool host_model, const char *pmu,
 		return ret;
 	}
 	if (host_model) {
-		ret = generic_event(pfm_model(pmuctl_pfm_name()), str, ev, msg, msglen);
+		model = pfm_model(pmuctl_pfm_name());
+		ret = generic_event(model, str, ev, msg, msglen);
+		if (ret <= 0)
+			return ret;
+		l = pmuctl_ilist_of(model, true);
+		ret = pmuctl_intel_resolve(l, str, ev, msg, msglen);
 		if (ret <= 0)
 			return ret;
 	}
 	ret = pmuctl_pfm_encode(str, &config, &extra, msg, msglen);
+	if (ret == -ENOENT)
+		intel_unknown(l, str, msg, msglen);
 	if (ret < 0)
 		return ret;
 	ev->config = config;
@@ -988,13 +1023,44 @@ int pmuctl_event_resolve(uint32_t model, const char *str,
 	const char *pmu = pmuctl_pfm_pmu_name(model);
 
 	/* a model this library does not know: the host's PMU names events */
-	return resolve(model, !pmu, pmu, str, ev, msg, msglen);
+	return resolve(model, !pmu, pmu, pmuctl_ilist_of(model, true), str,
+		       ev, msg, msglen);
+}
+
+int pmuctl_event_resolve_list(uint32_t model, const char *list,
+			      const char *str, struct pmuctl_event *ev,
+			      char *msg, size_t msglen)
+{
+	const char *pmu = pmuctl_pfm_pmu_name(model);
+	const struct pmuctl_ilist *l = pmuctl_ilist_find(list), *own;
+
+	if (!list)
+		return pmuctl_event_resolve(model, str, ev, msg, msglen);
+	memset(ev, 0, sizeof(*ev));
+	own = pmuctl_ilist_of(model, false);
+	if (!pmu || !l || !own || pmuctl_ilist_model(l) != pmuctl_ilist_model(own)) {
+		if (msg && msglen)
+			snprintf(msg, msglen, "Intel's list '%s' is not one of model %s's",
+				 list, pmuctl_model_name(model));
+		return -ENODEV;
+	}
+	return resolve(model, false, pmu, l, str, ev, msg, msglen);
+}
+
+const char *pmuctl_event_list(uint32_t model)
+{
+	const struct pmuctl_ilist *l = pmuctl_ilist_of(model, true);
+
+	return l ? l->name : NULL;
 }
 
 int pmuctl_event_parse(const char *pmu, const char *str,
 		       struct pmuctl_event *ev, char *msg, size_t msglen)
 {
-	return resolve(pfm_model(pmu), !pmu, pmu, str, ev, msg, msglen);
+	uint32_t model = pfm_model(pmu);
+
+	return resolve(model, !pmu, pmu, pmuctl_ilist_of(model, false), str,
+		       ev, msg, msglen);
 }
 
 int pmuctl_events_parse(const char *pmu, const char *list,

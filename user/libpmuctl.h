@@ -34,7 +34,7 @@ extern "C" {
 #endif
 
 #define LIBPMUCTL_VERSION_MAJOR	1
-#define LIBPMUCTL_VERSION_MINOR	2
+#define LIBPMUCTL_VERSION_MINOR	3
 
 /* The device, unless the environment's PMUCTL_DEVICE names another. */
 #define PMUCTL_DEVICE_PATH	"/dev/pmuctl"
@@ -477,9 +477,24 @@ const char *pmuctl_pfm_pmu_name(uint32_t model);
  *		  cache-misses 0x412e, as Linux 6.12 encodes them on these
  *		  models; every model has all of them (the module refuses
  *		  one whose architectural event CPUID marks unavailable);
+ *		- Intel's name of an event of the model's list
+ *		  (pmuctl_event_list(): events/intel/LIST.events, facts from
+ *		  Intel's perfmon JSON), "EVENT.UMASK" as perf and Intel's
+ *		  documents spell it, case-insensitive, e.g.
+ *		  "mem_load_retired.l3_miss", "ocr.demand_data_rd.l3_miss"
+ *		  (the list's OFFCORE_RSP value comes with it), then
+ *		  modifiers: u, k (uk), e or edge, i or inv (=0 or =1 too),
+ *		  c=N or cmask=N, and, to replace the list's value of the
+ *		  event's extra MSR, offcore_rsp=V, ldlat=N or frontend=V;
+ *		  Intel's fixed-counter events, event 0 with umask N + 1, are
+ *		  0x00c0, 0x003c and 0x0300 on knl, knm and skl;
  *		- a libpfm4 event string such as "inst_retired:any_p:u" or
  *		  "offcore_response_0:dmnd_data_rd:any_response" (the names
- *		  perf --pfm-events and PAPI take).
+ *		  perf --pfm-events and PAPI take).  A name both Intel's list
+ *		  and libpfm4 know is Intel's: libpfm4 reads '.' as ':', so
+ *		  "inst_retired.any_p" is Intel's INST_RETIRED.ANY_P, and
+ *		  "inst_retired:any_p" libpfm4's.  An unknown name spelled as
+ *		  Intel spells them gets the list's closest names in @msg.
  * @ev:		out: the event, all other fields zero.
  * @msg:	out: why, when the return value is not 0 ("" else); may be
  *		NULL.
@@ -511,6 +526,35 @@ const char *pmuctl_pfm_pmu_name(uint32_t model);
  */
 int pmuctl_event_resolve(uint32_t model, const char *str,
 			 struct pmuctl_event *ev, char *msg, size_t msglen);
+
+/**
+ * pmuctl_event_list() - Intel's event list whose names resolve for a model
+ * @model:	pmuctl_info.pmu_model.
+ *
+ * Return: the list's name, refined by this host's CPUID as Intel's
+ * mapfile.csv does where the host is a CPU of @model (Skylake-SP stepping
+ * 0-4 "skx", 5 and later "clx", Emerald Rapids "emr", Grand Ridge "grr",
+ * Arrow Lake "arl_lnc", "arl_skt"), else the model's own: "knl" (for knm
+ * too: Intel gives Knights Mill Knights Landing's list), "skl", "icl",
+ * "icx", "spr", "gnr", "adl_glc", "adl_grt", "srf", "lnl_lnc", "lnl_skt";
+ * NULL for arch and none.
+ */
+const char *pmuctl_event_list(uint32_t model);
+
+/**
+ * pmuctl_event_resolve_list() - pmuctl_event_resolve() with a given list
+ * @model:	as for pmuctl_event_resolve().
+ * @list:	the Intel list that names events (one of pmuctl_event_list()'s
+ *		names: "skx", "clx", "emr", "grr", "arl_skt"...), which must
+ *		be one of @model's; NULL: pmuctl_event_list(@model).
+ * @str, @ev, @msg, @msglen: as for pmuctl_event_resolve().
+ *
+ * Return: as pmuctl_event_resolve(); -ENODEV for a list that is not
+ * @model's.
+ */
+int pmuctl_event_resolve_list(uint32_t model, const char *list,
+			      const char *str, struct pmuctl_event *ev,
+			      char *msg, size_t msglen);
 
 /**
  * pmuctl_event_parse() - one event by name or raw config, by libpfm4 PMU

@@ -57,6 +57,7 @@ struct tool_pmu {
 	uint8_t width;		/* generic and fixed */
 	uint8_t any_depr;	/* CPUID.0AH:EDX[15], AnyThread deprecated (v5+) */
 	uint32_t fixed_bitmap;	/* v5+: CPUID.0AH:ECX, fixed counters past nr_fixed */
+	const char *ilist;	/* Intel's event list (events/intel/), NULL: none */
 };
 
 extern const struct tool_pmu tool_pmus[];
@@ -64,6 +65,9 @@ extern const unsigned int tool_nr_pmus;
 
 /* The entry named @name, or NULL. */
 const struct tool_pmu *tool_pmu_find(const char *name);
+
+/* "knm, knl, skl, ...": every --pmu name, for messages. */
+const char *tool_pmu_names(void);
 
 /*
  * Print "pmuctl CMD: <message>" and "try 'pmuctl CMD --help'" on stderr.

@@ -224,8 +224,8 @@ static int check_resolve(struct check_ctx *c, struct check_ev *ev)
 	int ret;
 
 	ev->msg[0] = '\0';
-	ret = pmuctl_event_resolve(c->pmu->model_id, ev->arg, &pe, ev->msg,
-				   sizeof(ev->msg));
+	ret = pmuctl_event_resolve_list(c->pmu->model_id, c->pmu->ilist,
+					ev->arg, &pe, ev->msg, sizeof(ev->msg));
 	ev->config = pe.config;
 	ev->extra = pe.extra;
 	switch (ret) {
@@ -491,10 +491,13 @@ int cmd_check(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct caps_override ov = { -1, -1, -1, -1, -1 };
+	const struct tool_pmu *list[32];
 	struct check_ctx c = { 0 };
 	struct check_ev *evs;
+	const char *pmus = NULL;
+	size_t npmus = 0;
 	char err[160];
-	int opt, status;
+	int opt, status = 0;
 	u32 n;
 
 	opterr = 0;
@@ -502,10 +505,7 @@ int cmd_check(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, ":p:c:gh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'p':
-			c.pmu = tool_pmu_find(optarg);
-			if (!c.pmu)
-				return tool_usage_error("check", "unknown pmu '%s' (knm, knl, skl, icl, icx, spr, gnr, adl_glc, adl_grt, srf, arch)",
-							 optarg);
+			pmus = optarg;
 			break;
 		case 'c':
 			if (caps_parse(optarg, &ov, err, sizeof(err)))
@@ -525,20 +525,25 @@ int cmd_check(int argc, char **argv)
 						 argv[optind - 1]);
 		}
 	}
-	if (!c.pmu)
+	if (!pmus)
 		return tool_usage_error("check", "missing --pmu");
 	if (optind >= argc)
 		return tool_usage_error("check", "no events to check");
+	/* every PMU of the list is known before any is checked */
+	for (const char *s = pmus; ; s += strcspn(s, ",") + 1) {
+		size_t len = strcspn(s, ",");
+		char one[32];
 
-	c.model = pmuctl_model_by_id(c.pmu->model_id);
-	if (!c.model) {
-		fprintf(stderr, "pmuctl check: the core has no model for pmu %s\n",
-			c.pmu->name);
-		return EXIT_USAGE;
-	}
-	if (caps_build(c.pmu, &ov, &c.caps)) {
-		fprintf(stderr, "pmuctl check: these caps describe no PMU the module drives\n");
-		return EXIT_USAGE;
+		snprintf(one, sizeof(one), "%.*s", (int)len, s);
+		if (!len || len >= sizeof(one) || !tool_pmu_find(one))
+			return tool_usage_error("check", "unknown pmu '%.*s' (%s; several: --pmu srf,lnl_lnc)",
+						 (int)len, s, tool_pmu_names());
+		if (++npmus > PMUCTL_NELEM(list))
+			return tool_usage_error("check", "more than %zu PMUs in --pmu",
+						 PMUCTL_NELEM(list));
+		list[npmus - 1] = tool_pmu_find(one);
+		if (!s[len])
+			break;
 	}
 
 	n = (u32)(argc - optind);
@@ -547,9 +552,34 @@ int cmd_check(int argc, char **argv)
 		fprintf(stderr, "pmuctl check: %s\n", strerror(ENOMEM));
 		return EXIT_USAGE;
 	}
-	for (u32 i = 0; i < n; i++)
-		evs[i].arg = argv[optind + i];
-	status = check_events(&c, evs, n);
+	for (size_t p = 0; p < npmus; p++) {
+		int st;
+
+		c.pmu = list[p];
+		c.model = pmuctl_model_by_id(c.pmu->model_id);
+		if (!c.model) {
+			fprintf(stderr, "pmuctl check: the core has no model for pmu %s\n",
+				c.pmu->name);
+			status = EXIT_USAGE;
+			break;
+		}
+		if (caps_build(c.pmu, &ov, &c.caps)) {
+			fprintf(stderr, "pmuctl check: these caps describe no PMU the module drives\n");
+			status = EXIT_USAGE;
+			break;
+		}
+		memset(evs, 0, n * sizeof(*evs));
+		for (u32 i = 0; i < n; i++)
+			evs[i].arg = argv[optind + i];
+		if (npmus > 1)
+			printf("# pmu %s\n", c.pmu->name);
+		fflush(stdout);
+		st = check_events(&c, evs, n);
+		if (st > status)
+			status = st;
+		if (st == EXIT_USAGE)
+			break;
+	}
 	free(evs);
 	return status;
 }

@@ -29,19 +29,25 @@
  * and EQ; libpfm4 4.13 has no table for either.
  */
 const struct tool_pmu tool_pmus[] = {
-	{ "knm",  "knm",      PMUCTL_MODEL_KNM,  6, 0x85, 3, 2, 3, 40, 0, 0 },
-	{ "knl",  "knl",      PMUCTL_MODEL_KNL,  6, 0x57, 3, 2, 3, 40, 0, 0 },
-	{ "skl",  "skl",      PMUCTL_MODEL_SKL,  6, 0x55, 4, 4, 3, 48, 0, 0 },
-	{ "icl",  "icl",      PMUCTL_MODEL_ICL,  6, 0x7e, 5, 8, 4, 48, 1, 0 },
-	{ "icx",  "icx",      PMUCTL_MODEL_ICX,  6, 0x6a, 5, 8, 4, 48, 1, 0 },
-	{ "spr",  "spr",      PMUCTL_MODEL_SPR,  6, 0x8f, 5, 8, 4, 48, 1, 0 },
-	{ "gnr",  "ix86arch", PMUCTL_MODEL_GNR,  6, 0xad, 5, 8, 4, 48, 1, 0 },
-	{ "adl_glc", "ix86arch", PMUCTL_MODEL_ADL_GLC, 6, 0x97, 5, 8, 4, 48, 1, 0 },
-	{ "adl_grt", "ix86arch", PMUCTL_MODEL_ADL_GRT, 6, 0xbe, 5, 6, 3, 48, 1, 0 },
-	{ "srf",  "ix86arch", PMUCTL_MODEL_SRF,  6, 0xaf, 5, 8, 3, 48, 1, 0 },
-	{ "lnl_lnc", "ix86arch", PMUCTL_MODEL_LNL_LNC, 6, 0xbd, 6, 10, 4, 48, 1, 0 },
-	{ "lnl_skt", "ix86arch", PMUCTL_MODEL_LNL_SKT, 6, 0xbd, 6, 8, 3, 48, 1, 0x70 },
-	{ "arch", "ix86arch", PMUCTL_MODEL_ARCH, 6, 0x00, 2, 4, 3, 48, 0, 0 },
+	{ "knm",  "knm",      PMUCTL_MODEL_KNM,  6, 0x85, 3, 2, 3, 40, 0, 0, "knl" },
+	{ "knl",  "knl",      PMUCTL_MODEL_KNL,  6, 0x57, 3, 2, 3, 40, 0, 0, "knl" },
+	{ "skl",  "skl",      PMUCTL_MODEL_SKL,  6, 0x55, 4, 4, 3, 48, 0, 0, "skl" },
+	{ "skx",  "skl",      PMUCTL_MODEL_SKL,  6, 0x55, 4, 4, 3, 48, 0, 0, "skx" },
+	{ "clx",  "skl",      PMUCTL_MODEL_SKL,  6, 0x55, 4, 4, 3, 48, 0, 0, "clx" },
+	{ "icl",  "icl",      PMUCTL_MODEL_ICL,  6, 0x7e, 5, 8, 4, 48, 1, 0, "icl" },
+	{ "icx",  "icx",      PMUCTL_MODEL_ICX,  6, 0x6a, 5, 8, 4, 48, 1, 0, "icx" },
+	{ "spr",  "spr",      PMUCTL_MODEL_SPR,  6, 0x8f, 5, 8, 4, 48, 1, 0, "spr" },
+	{ "emr",  "spr",      PMUCTL_MODEL_SPR,  6, 0xcf, 5, 8, 4, 48, 1, 0, "emr" },
+	{ "gnr",  "ix86arch", PMUCTL_MODEL_GNR,  6, 0xad, 5, 8, 4, 48, 1, 0, "gnr" },
+	{ "adl_glc", "ix86arch", PMUCTL_MODEL_ADL_GLC, 6, 0x97, 5, 8, 4, 48, 1, 0, "adl_glc" },
+	{ "adl_grt", "ix86arch", PMUCTL_MODEL_ADL_GRT, 6, 0xbe, 5, 6, 3, 48, 1, 0, "adl_grt" },
+	{ "srf",  "ix86arch", PMUCTL_MODEL_SRF,  6, 0xaf, 5, 8, 3, 48, 1, 0, "srf" },
+	{ "grr",  "ix86arch", PMUCTL_MODEL_SRF,  6, 0xb6, 5, 8, 3, 48, 1, 0, "grr" },
+	{ "lnl_lnc", "ix86arch", PMUCTL_MODEL_LNL_LNC, 6, 0xbd, 6, 10, 4, 48, 1, 0, "lnl_lnc" },
+	{ "lnl_skt", "ix86arch", PMUCTL_MODEL_LNL_SKT, 6, 0xbd, 6, 8, 3, 48, 1, 0x70, "lnl_skt" },
+	{ "arl_lnc", "ix86arch", PMUCTL_MODEL_LNL_LNC, 6, 0xc6, 6, 10, 4, 48, 1, 0, "arl_lnc" },
+	{ "arl_skt", "ix86arch", PMUCTL_MODEL_LNL_SKT, 6, 0xc6, 6, 8, 3, 48, 1, 0x70, "arl_skt" },
+	{ "arch", "ix86arch", PMUCTL_MODEL_ARCH, 6, 0x00, 2, 4, 3, 48, 0, 0, NULL },
 };
 const unsigned int tool_nr_pmus = ARRAY_SIZE(tool_pmus);
 
@@ -51,6 +57,18 @@ const struct tool_pmu *tool_pmu_find(const char *name)
 		if (!strcmp(tool_pmus[i].name, name))
 			return &tool_pmus[i];
 	return NULL;
+}
+
+const char *tool_pmu_names(void)
+{
+	static char names[256];
+
+	if (!names[0])
+		for (unsigned int i = 0, off = 0; i < tool_nr_pmus; i++)
+			off += (unsigned int)snprintf(names + off, sizeof(names) - off,
+						      "%s%s", i ? ", " : "",
+						      tool_pmus[i].name);
+	return names;
 }
 
 int tool_usage_error(const char *cmd, const char *fmt, ...)

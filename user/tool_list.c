@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pmuctl list: the events of one PMU with their umasks, modifiers and
- * descriptions, straight from libpfm4's tables.  The PMU is the one the
- * module drives when the device is there (its names are the ones stat and
- * watch resolve), else --pmu, else the one libpfm4 detects on this host.
+ * pmuctl list: the events of one PMU: Intel's names from the model's list
+ * (events/intel/, with encodings and counters, no descriptions), then
+ * libpfm4's with their umasks, modifiers and descriptions.  The PMU is
+ * the one the module drives when the device is there (its names are the
+ * ones stat and watch resolve), else --pmu, else the one libpfm4 detects
+ * on this host.
  * --names prints only the names, one a line, for scripts and the shell
  * completion (dist/pmuctl.bash); --pmus the PMUs --pmu takes.
  */
@@ -16,40 +18,49 @@
 
 #include <perfmon/pfmlib.h>
 
+#include "events.h"
 #include "pfm.h"
 #include "tool.h"
 
 void list_usage(FILE *f)
 {
-	fputs("usage: pmuctl list [--pmu PMU] [--names] [PATTERN]\n"
+	fprintf(f, "usage: pmuctl list [--pmu PMU] [--names] [PATTERN]\n"
 	      "       pmuctl list --pmus\n"
 	      "\n"
-	      "List the events of a PMU with their umasks, modifiers and descriptions\n"
-	      "(libpfm4).  The PMU is, in this order: --pmu; the model of the pmuctl\n"
-	      "module when the device can be opened; the core PMU libpfm4 detects on\n"
-	      "this host.\n"
+	      "List the events of a PMU: Intel's names from its event list, with\n"
+	      "encodings and counters, then libpfm4's with umasks, modifiers and\n"
+	      "descriptions.  The PMU is, in this order: --pmu; the model of the\n"
+	      "pmuctl module when the device can be opened; the core PMU libpfm4\n"
+	      "detects on this host.\n"
 	      "\n"
-	      "  -p, --pmu PMU   knm, knl, skl, icl, icx, spr, gnr, adl_glc,\n"
-	      "                  adl_grt, srf or arch (libpfm4 4.13 has no table\n"
-	      "                  for gnr, adl_glc, adl_grt, srf: architectural\n"
-	      "                  events only)\n"
+	      "  -p, --pmu PMU   %s\n"
+	      "                  (libpfm4 4.13 has no table for gnr, adl_*, srf,\n"
+	      "                  grr, lnl_*, arl_*: Intel's names and the\n"
+	      "                  architectural events there)\n"
 	      "      --names     only the names stat, watch and check take, one a\n"
 	      "                  line: perf's generic names that resolve on the\n"
-	      "                  PMU (instructions, cycles...), then each event\n"
-	      "                  and each EVENT:UMASK\n"
+	      "                  PMU (instructions, cycles...), Intel's names, then\n"
+	      "                  each libpfm4 EVENT and EVENT:UMASK\n"
 	      "      --pmus      only the PMUs --pmu takes, one a line\n"
 	      "  -h, --help      show this help\n"
 	      "\n"
 	      "PATTERN selects events by name, case-insensitively: a glob when it\n"
 	      "has *, ? or [ (matching the whole name), else a substring.\n"
 	      "\n"
-	      "Output: a first line '# pmu: NAME (libpfm4 PFMNAME): SOURCE', then per\n"
-	      "event a line 'EVENT (CODE): DESCRIPTION', its umasks indented as\n"
+	      "Output: a first line '# pmu: NAME (libpfm4 PFMNAME): SOURCE'; Intel's\n"
+	      "list, '# intel: LIST: JSON FILE, perfmon COMMIT', then per event\n"
+	      "'NAME  rCONFIG[:EXTRA]  COUNTERS[  deprecated]': the raw event that\n"
+	      "is the name (user and kernel mode; stat, watch and check take it as\n"
+	      "it is) and the counters Intel lists (pmc0-3, fixed0); then, after\n"
+	      "'# libpfm4: PFMNAME', libpfm4's events, each a line\n"
+	      "'EVENT (CODE): DESCRIPTION', its umasks indented as\n"
 	      "'  :UMASK  DESCRIPTION' ('[default]' marks libpfm4's default umasks)\n"
 	      "and '  modifiers: ...' (N: takes a value, e.g. c=1).  Event strings\n"
-	      "for stat and watch are EVENT[:UMASK...][:MODIFIER...].\n"
+	      "for stat and watch are Intel's NAME[:MODIFIER...] or libpfm4's\n"
+	      "EVENT[:UMASK...][:MODIFIER...].\n"
 	      "\n"
-	      "Exit status: 0 some event listed, 1 none matched or no PMU, 2 usage.\n", f);
+	      "Exit status: 0 some event listed, 1 none matched or no PMU, 2 usage.\n",
+	      tool_pmu_names());
 }
 
 static bool pmu_info(int pmu, pfm_pmu_info_t *pi)
@@ -138,6 +149,80 @@ static void print_event(const pfm_event_info_t *ei)
 		printf("\n");
 }
 
+/* "pmc0-3", "pmc0,2,5", "fixed1": the counters Intel lists for @e. */
+static void intel_counters(const struct pmuctl_ievent *e, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	if (e->fixed) {
+		snprintf(buf, len, "fixed%u", e->fixed - 1U);
+		return;
+	}
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < 16 && off < len; i++) {
+		unsigned int j = i;
+
+		if (!(e->gp & (1U << i)))
+			continue;
+		while (j + 1 < 16 && (e->gp & (1U << (j + 1))))
+			j++;
+		off += (size_t)snprintf(buf + off, len - off, "%s%u", off ? "," : "pmc", i);
+		if (j > i + 1 && off < len)
+			off += (size_t)snprintf(buf + off, len - off, "-%u", j);
+		else
+			j = i;
+		i = j;
+	}
+}
+
+/*
+ * Intel's events of @l that match @pattern: counted when @print is false,
+ * printed (names only with @names) when true.  Returns how many match.
+ */
+static int intel_list(const struct pmuctl_ilist *l, const char *pattern,
+		      bool names, bool print)
+{
+	int n = 0, width = 0;
+
+	for (unsigned int i = 0; l && i < l->nr; i++) {
+		const char *name = pmuctl_ievent_name(&l->ev[i]);
+
+		if (matches(pattern, name) && (int)strlen(name) > width)
+			width = (int)strlen(name);
+	}
+	for (unsigned int i = 0; l && i < l->nr; i++) {
+		const struct pmuctl_ievent *e = &l->ev[i];
+		const char *name = pmuctl_ievent_name(e);
+		struct pmuctl_event ev;
+		char raw[48], ctrs[48];
+
+		if (!matches(pattern, name))
+			continue;
+		n++;
+		if (!print)
+			continue;
+		if (n == 1 && !names)
+			printf("# intel: %s: %s, perfmon %.7s\n", l->name, l->source,
+			       l->commit);
+		if (names) {
+			printf("%s\n", name);
+			continue;
+		}
+		pmuctl_ievent_encode(l, e, &ev);
+		if (e->msr)
+			snprintf(raw, sizeof(raw), "r%llx:%llx",
+				 (unsigned long long)ev.config,
+				 (unsigned long long)ev.extra);
+		else
+			snprintf(raw, sizeof(raw), "r%llx",
+				 (unsigned long long)ev.config);
+		intel_counters(e, ctrs, sizeof(ctrs));
+		printf("%-*s  %-22s  %s%s\n", width, name, raw, ctrs,
+		       e->flags & PMUCTL_IEV_DEPRECATED ? "  deprecated" : "");
+	}
+	return n;
+}
+
 /* --names: EVENT, then EVENT:UMASK for each umask. */
 static void print_names(const pfm_event_info_t *ei)
 {
@@ -159,6 +244,7 @@ int cmd_list(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct tool_pmu *named = NULL;
+	const struct pmuctl_ilist *ilist = NULL;
 	const char *pattern = NULL, *pfm = NULL, *name;
 	char source[160];
 	pfm_pmu_info_t pi;
@@ -174,8 +260,8 @@ int cmd_list(int argc, char **argv)
 		case 'p':
 			named = tool_pmu_find(optarg);
 			if (!named)
-				return tool_usage_error("list", "unknown pmu '%s' (knm, knl, skl, icl, icx, spr, gnr, adl_glc, adl_grt, srf, arch)",
-							optarg);
+				return tool_usage_error("list", "unknown pmu '%s' (%s)",
+							optarg, tool_pmu_names());
 			break;
 		case 'N':
 			names = true;
@@ -211,12 +297,14 @@ int cmd_list(int argc, char **argv)
 	if (named) {
 		pfm = named->pfm;
 		name = named->name;
+		ilist = pmuctl_ilist_find(named->ilist);
 		snprintf(source, sizeof(source), "--pmu");
 	} else if (!ret) {
 		uint32_t model = pmuctl_get_info(p)->pmu_model;
 
 		pfm = pmuctl_pfm_pmu_name(model);
 		name = pmuctl_model_name(model);
+		ilist = pmuctl_ilist_find(pmuctl_event_list(model));
 		snprintf(source, sizeof(source), "the pmuctl module's model");
 		pmuctl_close(p);
 	} else {
@@ -251,6 +339,9 @@ int cmd_list(int argc, char **argv)
 			else
 				shown++;
 		}
+		shown += intel_list(ilist, pattern, names, pass);
+		if (pass && !names && ilist)
+			printf("# libpfm4: %s\n", pi.name);
 		for (int i = pi.first_event; i >= 0; i = pfm_get_event_next(i)) {
 			memset(&ei, 0, sizeof(ei));
 			ei.size = sizeof(ei);

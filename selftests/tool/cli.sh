@@ -226,7 +226,17 @@ fi
 # event_lines: the names of the events listed (lines that are not indented
 # and not the header).
 event_lines() {
-	grep -v '^#' "$tmp/out" | grep -v '^ ' | sed 's/ (.*//'
+	if grep -q '^# libpfm4: ' "$tmp/out"; then
+		sed '1,/^# libpfm4: /d' "$tmp/out"
+	else
+		cat "$tmp/out"
+	fi | grep -v '^#' | grep -v '^ ' | sed 's/ (.*//'
+}
+
+# intel_lines: the events of Intel's list that list printed, name and raw.
+intel_lines() {
+	sed -n '/^# intel: /,/^# libpfm4: /p' "$tmp/out" | grep -v '^#' |
+		awk '{ print $1, $2 }'
 }
 
 PMUCTL_DEVICE=$missing run list --pmu knm offcore
@@ -307,6 +317,38 @@ else
 	[ "$(cat "$tmp/err")" = "pmuctl list: cannot tell which PMU's events to list: $missing is not usable and libpfm4 knows no core PMU of this CPU; name one with --pmu knm|knl|skl|arch" ] || ok=0
 fi
 finish list_without_device_uses_host_or_says_pmu "$ok" list
+
+# Intel's names: list prints the list's events with the raw event each
+# is (Intel's encoding: MEM_LOAD_RETIRED.L3_MISS is event 0xd1 umask 0x20,
+# OCR.DEMAND_DATA_RD.L3_MISS event 0x2a umask 0x01 with OFFCORE_RSP
+# 0x3fbfc00001 on Granite Rapids), then libpfm4's.
+PMUCTL_DEVICE=$missing run list --pmu gnr l3_miss
+ok=1
+[ "$rc" = 0 ] || ok=0
+[ "$(sed -n 2p "$tmp/out" | cut -c1-52)" = "# intel: gnr: GNR/events/graniterapids_core.json ver" ] || ok=0
+intel_lines | grep -qx 'MEM_LOAD_RETIRED.L3_MISS r320d1' || ok=0
+intel_lines | grep -qx 'OCR.DEMAND_DATA_RD.L3_MISS r3012a:3fbfc00001' || ok=0
+[ "$(intel_lines | grep -vic l3_miss)" = 0 ] || ok=0
+grep -q '^# libpfm4: ix86arch$' "$tmp/out" || ok=0
+finish list_prints_intels_names_with_their_raw_events "$ok" list --pmu gnr l3_miss
+PMUCTL_DEVICE=$missing run list --pmu skx --names 'inst_retired.*'
+[ "$rc" = 0 ] && [ "$(LC_ALL=C sort "$tmp/out" | tr '\n' ' ')" = "INST_RETIRED.ANY INST_RETIRED.ANY_P INST_RETIRED.NOP INST_RETIRED.PREC_DIST INST_RETIRED.TOTAL_CYCLES_PS " ]
+finish list_names_gives_intels_names $((! $?)) list --pmu skx --names 'inst_retired.*'
+
+# check resolves the same names, on several PMUs at once.
+run check --pmu gnr mem_load_retired.l3_miss ocr.demand_data_rd.l3_miss:u
+[ "$rc" = 0 ] && [ "$(tr '\n' ' ' <"$tmp/out")" = "ok pmc0 0x320d1 0x0 ok pmc0 0x1012a 0x3fbfc00001 " ]
+finish check_takes_intels_names $((! $?)) check --pmu gnr mem_load_retired.l3_miss ocr.demand_data_rd.l3_miss:u
+run check --pmu srf,lnl_lnc,arl_skt ocr.demand_data_rd.l3_miss
+[ "$rc" = 1 ] && [ "$(grep -c '^# pmu ' "$tmp/out")" = 3 ] &&
+	[ "$(sed -n 2p "$tmp/out")" = "ok pmc0 0x301b7 0x3fbfc00001" ] &&
+	[ "$(sed -n 4p "$tmp/out")" = "ok pmc0 0x3012a 0x9e7fa000001" ] &&
+	[[ "$(sed -n 6p "$tmp/out")" == "error UNKNOWN_EVENT: unknown event 'ocr.demand_data_rd.l3_miss': not in Intel's arl_skt list"* ]]
+finish check_takes_a_list_of_pmus $((! $?)) check --pmu srf,lnl_lnc,arl_skt ocr.demand_data_rd.l3_miss
+run check --pmu gnr mem_load_retired.l3_mis
+[ "$rc" = 1 ] && [[ "$(cat "$tmp/out")" == "error UNKNOWN_EVENT: "*"did you mean MEM_LOAD_RETIRED.L3_MISS, "* ]]
+finish check_suggests_the_closest_names $((! $?)) check --pmu gnr mem_load_retired.l3_mis
+expect_usage check_refuses_an_unknown_pmu_in_the_list check check --pmu gnr,zz r300c0
 
 # check keeps working next to the new commands (selftests/core/check_cli.sh
 # tests it in depth).
