@@ -12,9 +12,9 @@
 LIB_SOVERSION := 1
 LIB_VERSION := $(LIB_SOVERSION).0.0
 LIB_SRCS := user/libpmuctl.c user/open_error.c user/pfm.c user/reason.c \
-	    user/events.c
+	    user/events.c user/expr.c
 LIB_HDRS := user/libpmuctl.h user/open_error.h user/pfm.h user/reason.h \
-	    user/events.h uapi/linux/pmuctl.h
+	    user/events.h user/expr.h uapi/linux/pmuctl.h
 # Intel's event names: a table generated from the committed lists.
 LIB_GEN := build/gen/events_table.c
 LIB_OBJS_PIC := $(LIB_SRCS:user/%.c=build/lib/pic/%.o) build/lib/pic/events_table.o

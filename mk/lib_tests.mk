@@ -15,11 +15,13 @@
 #   intel_test   Intel's names of every event of every events/intel list
 #                (read at run time) through the library and 'pmuctl check',
 #                modifiers, suggestions, and libpfm4's spelling of the same
-#                events.
+#                events;
+#   expr_test    the metric formula evaluator: precedence, min/max,
+#                if/else, division by zero and missing values.
 # Included by the top Makefile after mk/lib.mk (LIB_A, LIB_LIBS), with
 # CC, CFLAGS and KSFT_CFLAGS defined.
 
-LIB_TEST_NAMES := names parse delta open task resolve intel
+LIB_TEST_NAMES := names parse delta open task resolve intel expr
 LIB_TESTS := $(LIB_TEST_NAMES:%=build/tests/lib-%_test)
 
 TESTS += $(LIB_TESTS)
