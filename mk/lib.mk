@@ -12,14 +12,16 @@
 LIB_SOVERSION := 1
 LIB_VERSION := $(LIB_SOVERSION).0.0
 LIB_SRCS := user/libpmuctl.c user/open_error.c user/pfm.c user/reason.c \
-	    user/events.c user/expr.c
+	    user/events.c user/expr.c user/metrics.c
 LIB_HDRS := user/libpmuctl.h user/open_error.h user/pfm.h user/reason.h \
-	    user/events.h user/expr.h uapi/linux/pmuctl.h
-# Intel's event names: a table generated from the committed lists.
-LIB_GEN := build/gen/events_table.c
-LIB_OBJS_PIC := $(LIB_SRCS:user/%.c=build/lib/pic/%.o) build/lib/pic/events_table.o
+	    user/events.h user/expr.h user/metrics.h uapi/linux/pmuctl.h
+# Intel's event names and metrics: tables generated from the committed lists.
+LIB_GEN := build/gen/events_table.c build/gen/metrics_table.c
+LIB_OBJS_PIC := $(LIB_SRCS:user/%.c=build/lib/pic/%.o) \
+		build/lib/pic/events_table.o build/lib/pic/metrics_table.o
 LIB_OBJS_STATIC := $(LIB_SRCS:user/%.c=build/lib/static/%.o) \
-		   build/lib/static/events_table.o
+		   build/lib/static/events_table.o build/lib/static/metrics_table.o
+METRIC_LISTS := $(sort $(wildcard events/intel/*.metrics))
 LIB_SO := build/lib/libpmuctl.so.$(LIB_VERSION)
 LIB_A := build/lib/libpmuctl.a
 LIB_MAP := user/libpmuctl.map
@@ -28,16 +30,23 @@ LIB_LIBS := -lpfm
 BINS += $(LIB_SO) build/lib/libpmuctl.so.$(LIB_SOVERSION) \
 	build/lib/libpmuctl.so $(LIB_A)
 
-$(LIB_GEN): scripts/events-c.awk $(wildcard events/intel/*.events)
+build/gen/events_table.c: scripts/events-c.awk $(wildcard events/intel/*.events)
 	@mkdir -p $(@D)
 	awk -f scripts/events-c.awk $(sort $(wildcard events/intel/*.events)) > $@.tmp
 	mv $@.tmp $@
 
-build/lib/pic/events_table.o: $(LIB_GEN) user/events.h
+build/gen/metrics_table.c: scripts/metrics-c.awk scripts/metrics-strip.sed $(METRIC_LISTS)
+	@mkdir -p $(@D)
+	for f in $(METRIC_LISTS); do echo "FILE $$f"; \
+		sed -E -f scripts/metrics-strip.sed "$$f"; done | \
+		awk -f scripts/metrics-c.awk > $@.tmp
+	mv $@.tmp $@
+
+build/lib/pic/%_table.o: build/gen/%_table.c user/events.h user/expr.h user/metrics.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c -o $@ $<
 
-build/lib/static/events_table.o: $(LIB_GEN) user/events.h
+build/lib/static/%_table.o: build/gen/%_table.c user/events.h user/expr.h user/metrics.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIE -c -o $@ $<
 

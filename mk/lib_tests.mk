@@ -17,11 +17,14 @@
 #                modifiers, suggestions, and libpfm4's spelling of the same
 #                events;
 #   expr_test    the metric formula evaluator: precedence, min/max,
-#                if/else, division by zero and missing values.
+#                if/else, division by zero and missing values;
+#   metrics_test Intel's metrics of every events/intel list: each formula
+#                and threshold compiles, each metric is computable (its
+#                events resolve) or says why not, TopdownL1/L2, evaluation.
 # Included by the top Makefile after mk/lib.mk (LIB_A, LIB_LIBS), with
 # CC, CFLAGS and KSFT_CFLAGS defined.
 
-LIB_TEST_NAMES := names parse delta open task resolve intel expr
+LIB_TEST_NAMES := names parse delta open task resolve intel expr metrics
 LIB_TESTS := $(LIB_TEST_NAMES:%=build/tests/lib-%_test)
 
 TESTS += $(LIB_TESTS)

@@ -248,6 +248,8 @@ int pmuctl_intel_resolve(const struct pmuctl_ilist *l, const char *str,
 			bit = PMUCTL_CFG_EDGE;
 		else if (same(tok, klen, "i") || same(tok, klen, "inv"))
 			bit = PMUCTL_CFG_INV;
+		else if (same(tok, klen, "eq"))
+			bit = PMUCTL_CFG_EQ;
 		if (bit) {
 			if (val && (!parse_num(val, vlen, 1, &v))) {
 				msg_put(msg, msglen, "modifier '%.*s' of %.*s takes 0 or 1, not '%.*s'",
@@ -255,6 +257,15 @@ int pmuctl_intel_resolve(const struct pmuctl_ilist *l, const char *str,
 				return -EINVAL;
 			}
 			ev->config = v ? ev->config | bit : ev->config & ~bit;
+			continue;
+		}
+		if (same(tok, klen, "umask")) {
+			if (!val || !parse_num(val, vlen, 255, &v)) {
+				msg_put(msg, msglen, "modifier 'umask' of %.*s takes a unit mask from 0 to 0xff",
+					(int)len, str);
+				return -EINVAL;
+			}
+			ev->config = (ev->config & ~PMUCTL_CFG_UMASK) | v << 8;
 			continue;
 		}
 		if (same(tok, klen, "c") || same(tok, klen, "cmask")) {
@@ -299,7 +310,7 @@ int pmuctl_intel_resolve(const struct pmuctl_ilist *l, const char *str,
 				(int)mlen, tok, (int)mlen, tok);
 			return -ENOENT;
 		}
-		msg_put(msg, msglen, "unknown modifier '%.*s' of %.*s: Intel's names take u, k, e, i, c=N (cmask=N)%s",
+		msg_put(msg, msglen, "unknown modifier '%.*s' of %.*s: Intel's names take u, k, e, i, eq, c=N (cmask=N), umask=N%s",
 			(int)mlen, tok, (int)len, str,
 			e->msr == PMUCTL_IEV_MSR_RSP0 || e->msr == PMUCTL_IEV_MSR_RSP1 ?
 			", offcore_rsp=V" : e->msr == PMUCTL_IEV_MSR_LDLAT ?

@@ -125,8 +125,9 @@ void pmuctl_ievent_encode(const struct pmuctl_ilist *l,
  * pmuctl_intel_resolve() - "NAME[:MODIFIER]..." by Intel's name
  * @l:		the list.
  * @str:	Intel's EVENT.UMASK name, case-insensitive, then modifiers:
- *		u, k (also together: uk), e or edge, i or inv (each also
- *		"=0" or "=1"), c=N or cmask=N (0-255), and where the event
+ *		u, k (also together: uk), e or edge, i or inv, eq (each
+ *		also "=0" or "=1"), c=N or cmask=N (0-255), umask=N (the
+ *		unit mask in place of the list's), and where the event
  *		has an extra MSR its value: offcore_rsp=V (OCR,
  *		OFFCORE_RESPONSE), ldlat=N (load latency), frontend=V
  *		(FRONTEND_RETIRED); V and N in decimal or 0x hex.

@@ -13,7 +13,7 @@
 
 #include "expr.h"
 
-#define EXPR_MAX_NODES	4096
+#define EXPR_MAX_NODES	65536
 #define EXPR_MAX_DEPTH	200
 
 enum expr_op {
@@ -27,6 +27,7 @@ struct expr_node {
 	enum expr_op op;
 	int a, b, c;		/* operands: node indexes; X_IF: a if b else c */
 	unsigned int var;	/* X_VAR */
+	int index;		/* X_VAR: NAME[index], -1 for NAME */
 	double num;		/* X_NUM */
 	unsigned int from, to;	/* its text: [from, to) */
 };
@@ -148,6 +149,7 @@ static int node(struct parser *p, enum expr_op op, int a, int b, int c,
 	x->a = a;
 	x->b = b;
 	x->c = c;
+	x->index = -1;
 	x->from = from;
 	x->to = (unsigned int)p->pos;
 	return (int)e->nr++;
@@ -212,12 +214,24 @@ static int parse_primary(struct parser *p)
 	}
 	for (unsigned int v = 0; v < p->nnames; v++) {
 		if (strlen(p->names[v]) == n && !strncmp(p->names[v], p->s + p->pos, n)) {
+			long index = -1;
 			int i;
 
 			p->pos += n;
+			if (p->s[p->pos] == '[') {	/* NAME[N]: unit N's value */
+				char *end;
+
+				index = strtol(p->s + p->pos + 1, &end, 10);
+				if (end == p->s + p->pos + 1 || *end != ']' ||
+				    index < 0 || index > 65535)
+					return fail(p, -EINVAL, "bad index");
+				p->pos = (size_t)(end + 1 - p->s);
+			}
 			i = node(p, X_VAR, -1, -1, -1, from);
-			if (i >= 0)
+			if (i >= 0) {
 				p->e->n[i].var = v;
+				p->e->n[i].index = (int)index;
+			}
 			return i;
 		}
 	}
@@ -310,10 +324,15 @@ static int parse_cmp(struct parser *p)
 	if (a < 0)
 		return a;
 	for (size_t i = 0; i < sizeof(cmps) / sizeof(cmps[0]); i++) {
+		enum expr_op op = cmps[i].op;
+
 		if (!punct(p, cmps[i].tok))
 			continue;
+		/* "> =" and "< =": Intel's spelling of >= and <= in places */
+		if ((op == X_GT || op == X_LT) && punct(p, "="))
+			op = op == X_GT ? X_GE : X_LE;
 		b = parse_sum(p);
-		return b < 0 ? b : node(p, cmps[i].op, a, b, -1, from);
+		return b < 0 ? b : node(p, op, a, b, -1, from);
 	}
 	return a;
 }
@@ -326,7 +345,7 @@ static int parse_and(struct parser *p)
 	skip(p);
 	from = (unsigned int)p->pos;
 	a = parse_cmp(p);
-	while (a >= 0 && punct(p, "&")) {
+	while (a >= 0 && (punct(p, "&&") || punct(p, "&"))) {
 		int b = parse_cmp(p);
 
 		if (b < 0)
@@ -344,7 +363,7 @@ static int parse_or(struct parser *p)
 	skip(p);
 	from = (unsigned int)p->pos;
 	a = parse_and(p);
-	while (a >= 0 && punct(p, "|")) {
+	while (a >= 0 && (punct(p, "||") || punct(p, "|"))) {
 		int b = parse_and(p);
 
 		if (b < 0)
@@ -448,6 +467,12 @@ static double eval(struct evaluator *ev, int i)
 	case X_NUM:
 		return x->num;
 	case X_VAR:
+		if (x->index >= 0) {
+			ev->err = -ENODATA;
+			say(ev->msg, ev->msglen, "no value for %s[%d]: pmuctl counts no unit's share",
+			    ev->e->names[x->var], x->index);
+			return 0;
+		}
 		if (ev->have && !ev->have[x->var]) {
 			ev->err = -ENODATA;
 			say(ev->msg, ev->msglen, "no value for %s", ev->e->names[x->var]);

@@ -9,20 +9,24 @@
  * expr.y) bind:
  *
  *   expr    := or [ "if" or "else" expr ]     X if C else Y (Python's)
- *   or      := and { "|" and }                1 if either is not 0
- *   and     := cmp { "&" cmp }                1 if both are not 0
+ *   or      := and { ( "|" | "||" ) and }     1 if either is not 0
+ *   and     := cmp { ( "&" | "&&" ) cmp }     1 if both are not 0
  *   cmp     := sum [ ( "<" | ">" | "<=" | ">=" | "==" | "=" ) sum ]
  *   sum     := product { ( "+" | "-" ) product }
  *   product := unary { ( "*" | "/" ) unary }
  *   unary   := "-" unary | primary
- *   primary := NUMBER | NAME | ( "min" | "max" ) "(" expr "," expr ")"
- *              | "(" expr ")"
+ *   primary := NUMBER | NAME [ "[" N "]" ]
+ *              | ( "min" | "max" ) "(" expr "," expr ")" | "(" expr ")"
  *
- * NUMBER is decimal with an optional fraction and exponent; NAME one of the
- * names given to pmuctl_expr_parse().  "=" compares like "==" (Intel's
- * threshold formulas write it so).  Only the branch "if" chooses is
- * evaluated, and "&" and "|" evaluate their right side only when the left
- * does not decide, so a guarded division is no error.
+ * NUMBER is decimal with an optional fraction and exponent (1e9); NAME one
+ * of the names given to pmuctl_expr_parse().  "=" compares like "==";
+ * ">" and "<" followed by "=" after blanks are ">=" and "<=" (Intel's Granite
+ * Rapids and Lion Cove formulas write "> ="); "&&" and "||" are "&" and "|"
+ * (Sierra Forest's thresholds).  NAME[N], unit N of a value counted per
+ * unit (Intel's power-control metrics), parses but has no value here.
+ * Only the branch "if" chooses is evaluated, and "&" and "|" evaluate
+ * their right side only when the left does not decide, so a guarded
+ * division is no error.
  */
 #ifndef PMUCTL_EXPR_H
 #define PMUCTL_EXPR_H
@@ -42,8 +46,8 @@ struct pmuctl_expr;
  * @msg:	out: what is wrong and where, when the return value is not 0.
  *
  * Return: 0; -EINVAL for a malformed formula or an unknown name (@msg
- * quotes it and its offset); -E2BIG for one too deep or too long (more
- * than 4096 nodes); -ENOMEM.
+ * quotes it and its offset); -E2BIG for one too deep (200 levels) or too
+ * long (more than 65536 nodes); -ENOMEM.
  */
 int pmuctl_expr_parse(const char *text, const char *const *names,
 		      unsigned int nnames, struct pmuctl_expr **out,
@@ -58,8 +62,8 @@ int pmuctl_expr_parse(const char *text, const char *const *names,
  * @msg:	out: why, when the return value is not 0.
  *
  * Return: 0; -EDOM for a division by zero the formula reaches (@msg
- * quotes the divisor); -ENODATA for a missing value it reaches (@msg
- * names it).
+ * quotes the divisor); -ENODATA for a missing value it reaches, or a
+ * NAME[N] (@msg names it).
  */
 int pmuctl_expr_eval(const struct pmuctl_expr *e, const double *values,
 		     const bool *have, double *result, char *msg, size_t msglen);

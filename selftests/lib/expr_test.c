@@ -60,7 +60,12 @@ TEST(precedence_and_functions)
 		{ "a >= 2", 1 },
 		{ "a <= 1", 0 },
 		{ "a == 2", 1 },
-		{ "a = 2", 1 },			/* Intel writes = for == */
+		{ "a = 2", 1 },
+		{ "a > = 2", 1 },		/* Intel's "> =" is >= */
+		{ "a < = 1", 0 },
+		{ "a > 1 && b > 2", 1 },
+		{ "a > 5 || b > 2", 1 },
+		{ "1e9 / 1e8", 10 },
 		{ "( a > 1 ) & ( b > 5 )", 0 },
 		{ "( a > 1 ) | ( b > 5 )", 1 },
 		{ "a > 1 & b > 2", 1 },		/* & below comparisons */
@@ -147,6 +152,18 @@ TEST(malformed_formulas_are_refused_with_where)
 		EXPECT_EQ(NULL, e);
 		EXPECT_STREQ(bad[i].msg, msg) TH_LOG("'%s'", bad[i].text);
 	}
+}
+
+TEST(an_indexed_value_parses_and_has_no_value)
+{
+	static const double v[] = { 2, 3, 4, 1, 10 };
+	char msg[160];
+	double r;
+
+	ASSERT_EQ(-ENODATA, eval("a[0] / b", v, NULL, &r, msg, sizeof(msg)));
+	EXPECT_STREQ("no value for a[0]: pmuctl counts no unit's share", msg);
+	ASSERT_EQ(-EINVAL, eval("a[x]", v, NULL, &r, msg, sizeof(msg)));
+	EXPECT_STREQ("bad index at offset 1: '[x]'", msg);
 }
 
 TEST(too_deep_is_refused)

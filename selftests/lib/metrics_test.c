@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Intel's metrics in libpmuctl (user/metrics.c), against the committed
+ * lists they are generated from (events/intel/LIST.metrics, read here at
+ * run time):
+ *
+ *  - the library has every metric of every list, in order, with its
+ *    formula, which compiles, and its threshold, which compiles too;
+ *  - each metric is either computable on the list's model, every event
+ *    resolving to an encoding, or unavailable with a reason of a known
+ *    kind (uncore, PEBS retire latency, SMT sums, the TSC as an event,
+ *    the system's topology);
+ *  - TopdownL1 and TopdownL2 are Intel's TmaL1 and TmaL2;
+ *  - evaluation: IPC and Frontend_Bound from counts, exactly; division by
+ *    zero and a missing count reported.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+
+#include "metrics.h"
+
+FIXTURE(metrics) {
+	const struct pmuctl_mlist *ml;
+	const struct pmuctl_ilist *il;
+};
+
+FIXTURE_VARIANT(metrics) {
+	const char *list;
+	bool tma;		/* Intel gives TmaL1 and TmaL2 */
+	const char *ipc;	/* the IPC metric's name */
+};
+
+FIXTURE_VARIANT_ADD(metrics, skl) { "skl", true, "Info_Thread_IPC" };
+FIXTURE_VARIANT_ADD(metrics, skx) { "skx", true, "Info_Thread_IPC" };
+FIXTURE_VARIANT_ADD(metrics, clx) { "clx", true, "Info_Thread_IPC" };
+FIXTURE_VARIANT_ADD(metrics, icl) { "icl", true, "Info_Thread_IPC" };
+FIXTURE_VARIANT_ADD(metrics, icx) { "icx", true, "Info_Thread_IPC" };
+FIXTURE_VARIANT_ADD(metrics, spr) { "spr", true, "Info_Thread_IPC" };
+FIXTURE_VARIANT_ADD(metrics, emr) { "emr", true, "Info_Thread_IPC" };
+FIXTURE_VARIANT_ADD(metrics, gnr) { "gnr", true, "Info_Thread_IPC" };
+FIXTURE_VARIANT_ADD(metrics, srf) { "srf", false, "Info_Core_IPC" };
+FIXTURE_VARIANT_ADD(metrics, grr) { "grr", false, "Info_Core_IPC" };
+FIXTURE_VARIANT_ADD(metrics, adl_glc) { "adl_glc", true, "Info_Thread_IPC" };
+FIXTURE_VARIANT_ADD(metrics, lnl_lnc) { "lnl_lnc", true, "Info_Thread_IPC" };
+FIXTURE_VARIANT_ADD(metrics, arl_lnc) { "arl_lnc", true, "Info_Thread_IPC" };
+
+FIXTURE_SETUP(metrics)
+{
+	self->ml = pmuctl_mlist_find(variant->list);
+	self->il = pmuctl_ilist_find(variant->list);
+	ASSERT_NE(NULL, self->ml) TH_LOG("no metrics for %s", variant->list);
+	ASSERT_NE(NULL, self->il) TH_LOG("no events for %s", variant->list);
+}
+
+FIXTURE_TEARDOWN(metrics)
+{
+}
+
+/* The "metric NAME" lines of the committed file, in order. */
+TEST_F(metrics, the_library_has_every_metric_of_the_file)
+{
+	char path[128], *line = NULL;
+	size_t cap = 0;
+	unsigned int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "events/intel/%s.metrics", variant->list);
+	f = fopen(path, "r");
+	ASSERT_NE(NULL, f) TH_LOG("%s", path);
+	while (getline(&line, &cap, f) > 0) {
+		if (strncmp(line, "metric ", 7))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		ASSERT_LT(n, self->ml->nr) TH_LOG("%s: the library has %u metrics",
+						 variant->list, self->ml->nr);
+		EXPECT_STREQ(line + 7, pmuctl_metric_name(&self->ml->m[n]));
+		n++;
+	}
+	free(line);
+	fclose(f);
+	EXPECT_EQ(n, self->ml->nr);
+	EXPECT_LT(100U, n);
+}
+
+TEST_F(metrics, every_formula_and_threshold_compiles)
+{
+	unsigned int thresholds = 0;
+
+	for (unsigned int i = 0; i < self->ml->nr; i++) {
+		const struct pmuctl_imetric *m = &self->ml->m[i];
+		struct pmuctl_expr *e;
+		char msg[256];
+
+		EXPECT_EQ(0, pmuctl_metric_compile(m, false, &e, msg, sizeof(msg)))
+			TH_LOG("%s %s: %s", variant->list, pmuctl_metric_name(m), msg);
+		pmuctl_expr_free(e);
+		if (!m->threshold)
+			continue;
+		thresholds++;
+		EXPECT_EQ(0, pmuctl_metric_compile(m, true, &e, msg, sizeof(msg)))
+			TH_LOG("%s %s threshold: %s", variant->list,
+			       pmuctl_metric_name(m), msg);
+		pmuctl_expr_free(e);
+	}
+	EXPECT_LT(20U, thresholds);
+}
+
+TEST_F(metrics, each_metric_is_computable_or_says_why_not)
+{
+	static const char *const kinds[] = {
+		"needs uncore events (",
+		"needs PEBS retire latency, a sampling feature (",
+		"needs counts summed over the core's SMT threads (",
+		"needs the time-stamp counter as a counted event (TSC)",
+		"needs the system's ",
+	};
+	unsigned int ok = 0;
+
+	for (unsigned int i = 0; i < self->ml->nr; i++) {
+		const struct pmuctl_imetric *m = &self->ml->m[i];
+		char why[256];
+		const char *r = pmuctl_metric_unavailable(self->il, m, why, sizeof(why));
+		bool known = false;
+
+		if (!r) {
+			ok++;
+			for (unsigned int e = 0; e < m->nevents; e++) {
+				struct pmuctl_event ev;
+				char msg[256];
+
+				EXPECT_EQ(0, pmuctl_metric_event(self->il, m, e, &ev, msg,
+								 sizeof(msg)))
+					TH_LOG("%s %s: %s", variant->list,
+					       pmuctl_metric_name(m), msg);
+				EXPECT_NE(0ULL, ev.config & (PMUCTL_CFG_USR | PMUCTL_CFG_OS));
+			}
+			continue;
+		}
+		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+			known |= !strncmp(r, kinds[k], strlen(kinds[k]));
+		EXPECT_TRUE(known) TH_LOG("%s %s: %s", variant->list,
+					  pmuctl_metric_name(m), r);
+	}
+	TH_LOG("%s: %u of %u metrics computable", variant->list, ok, self->ml->nr);
+	EXPECT_LT(self->ml->nr / 2, ok);
+	EXPECT_EQ(NULL, pmuctl_metric_unavailable(self->il,
+		pmuctl_metric_find(self->ml, variant->ipc, strlen(variant->ipc)),
+		NULL, 0));
+}
+
+TEST_F(metrics, topdown_groups_are_intels_tma_levels)
+{
+	unsigned int l1 = 0, l2 = 0, tma1 = 0;
+
+	for (unsigned int i = 0; i < self->ml->nr; i++) {
+		const struct pmuctl_imetric *m = &self->ml->m[i];
+
+		l1 += pmuctl_metric_in_group(m, "TopdownL1", 9);
+		l2 += pmuctl_metric_in_group(m, "topdownl2", 9);
+		tma1 += pmuctl_metric_in_group(m, "TmaL1", 5);
+		EXPECT_FALSE(pmuctl_metric_in_group(m, "TopdownL3", 9));
+		EXPECT_FALSE(pmuctl_metric_in_group(m, "Tma", 3));
+	}
+	EXPECT_EQ(tma1, l1);
+	if (variant->tma) {
+		EXPECT_LE(6U, l1);
+		EXPECT_EQ(8U, l2);
+		ASSERT_NE(NULL, pmuctl_metric_find(self->ml, "frontend_bound", 14));
+		EXPECT_TRUE(pmuctl_metric_in_group(pmuctl_metric_find(self->ml,
+			"Frontend_Bound", 14), "TopdownL1", 9));
+	} else {
+		EXPECT_EQ(0U, l1);
+	}
+}
+
+/* Set count @value for every event of @m named @name. */
+static void set(const struct pmuctl_imetric *m, double *c, const char *name,
+		double value)
+{
+	for (unsigned int i = 0; i < m->nevents; i++)
+		if (!strcmp(pmuctl_metric_var(m, i, NULL), name))
+			c[i] = value;
+}
+
+TEST_F(metrics, evaluation_is_exact_and_says_what_is_wrong)
+{
+	const struct pmuctl_imetric *m = pmuctl_metric_find(self->ml, variant->ipc,
+							     strlen(variant->ipc));
+	struct pmuctl_metric_env env = { .duration_s = 1, .threads_per_core = 2 };
+	double c[256] = { 0 }, v = -1;
+	bool have[256];
+	char msg[256];
+
+	ASSERT_NE(NULL, m);
+	set(m, c, "INST_RETIRED.ANY", 3000000);
+	set(m, c, "CPU_CLK_UNHALTED.THREAD", 1000000);
+	set(m, c, "CPU_CLK_UNHALTED.CORE", 1000000);
+	ASSERT_EQ(0, pmuctl_metric_eval(m, c, NULL, &env, &v, msg, sizeof(msg)))
+		TH_LOG("%s", msg);
+	EXPECT_EQ(3.0, v);
+	set(m, c, "CPU_CLK_UNHALTED.THREAD", 0);
+	set(m, c, "CPU_CLK_UNHALTED.CORE", 0);
+	EXPECT_EQ(-EDOM, pmuctl_metric_eval(m, c, NULL, &env, &v, msg, sizeof(msg)));
+	EXPECT_NE(NULL, strstr(msg, "division by zero")) TH_LOG("%s", msg);
+	for (unsigned int i = 0; i < m->nevents; i++)
+		have[i] = strcmp(pmuctl_metric_var(m, i, NULL), "INST_RETIRED.ANY");
+	EXPECT_EQ(-ENODATA, pmuctl_metric_eval(m, c, have, &env, &v, msg, sizeof(msg)));
+	EXPECT_NE(NULL, strstr(msg, "no value for")) TH_LOG("%s", msg);
+
+	/* TMA level 1 from PERF_METRICS, where the model has it */
+	m = pmuctl_metric_find(self->ml, "Retiring", 8);
+	if (!variant->tma || !m ||
+	    strcmp(pmuctl_metric_var(m, 0, NULL), "PERF_METRICS.RETIRING"))
+		return;
+	memset(c, 0, sizeof(c));
+	set(m, c, "PERF_METRICS.RETIRING", 400);
+	set(m, c, "PERF_METRICS.FRONTEND_BOUND", 300);
+	set(m, c, "PERF_METRICS.BAD_SPECULATION", 100);
+	set(m, c, "PERF_METRICS.BACKEND_BOUND", 200);
+	ASSERT_EQ(0, pmuctl_metric_eval(m, c, NULL, &env, &v, msg, sizeof(msg)))
+		TH_LOG("%s", msg);
+	EXPECT_EQ(40.0, v);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Intel's metrics: lookup, which of them pmuctl computes (and why not),
+ * their events as pmuctl encodes them, and their evaluation.  The tables
+ * are generated (scripts/metrics-c.awk).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "metrics.h"
+
+#define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
+
+static void say(char *msg, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void say(char *msg, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!msg || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, len, fmt, ap);
+	va_end(ap);
+}
+
+const struct pmuctl_mlist *pmuctl_mlist_find(const char *list)
+{
+	for (unsigned int i = 0; list && i < pmuctl_nr_mlists; i++)
+		if (!strcasecmp(pmuctl_mlists[i].name, list))
+			return &pmuctl_mlists[i];
+	return NULL;
+}
+
+const struct pmuctl_imetric *pmuctl_metric_find(const struct pmuctl_mlist *ml,
+						 const char *name, size_t len)
+{
+	for (unsigned int i = 0; ml && i < ml->nr; i++) {
+		const char *n = pmuctl_metric_name(&ml->m[i]);
+
+		if (!strncasecmp(n, name, len) && !n[len])
+			return &ml->m[i];
+	}
+	return NULL;
+}
+
+const char *pmuctl_metric_attr(const struct pmuctl_imetric *m, int which,
+			       char *buf, size_t len)
+{
+	const char *s = pmuctl_mpool + m->attrs;
+
+	for (; which > 0 && s; which--) {
+		s = strchr(s, '|');
+		if (s)
+			s++;
+	}
+	snprintf(buf, len, "%.*s", s ? (int)strcspn(s, "|") : 0, s ? s : "");
+	return buf;
+}
+
+bool pmuctl_metric_in_group(const struct pmuctl_imetric *m, const char *group,
+			    size_t len)
+{
+	const char *s = pmuctl_mpool + m->attrs;
+	size_t end = strcspn(s, "|");
+
+	/* perf's names of Intel's TmaL1 and TmaL2 */
+	if (len == 9 && !strncasecmp(group, "TopdownL", 8))
+		return (group[8] == '1' || group[8] == '2') &&
+		       pmuctl_metric_in_group(m, group[8] == '1' ? "TmaL1" : "TmaL2", 5);
+	while (end) {
+		size_t g = strcspn(s, ";|");
+
+		if (g == len && !strncasecmp(s, group, len))
+			return true;
+		if (s[g] != ';')
+			break;
+		end -= g + 1;
+		s += g + 1;
+	}
+	return false;
+}
+
+/* Linux's topdown pseudo events, in the order of IA32_PERF_METRICS' bytes. */
+static const char *const perf_metrics[] = {
+	"RETIRING", "BAD_SPECULATION", "FRONTEND_BOUND", "BACKEND_BOUND",
+	"HEAVY_OPERATIONS", "BRANCH_MISPREDICTS", "FETCH_LATENCY",
+	"MEMORY_BOUND",
+};
+
+/* How many PERF_METRICS metrics the model of @l has (kmod/core/model.c). */
+static unsigned int nr_perf_metrics(const struct pmuctl_ilist *l)
+{
+	switch (pmuctl_ilist_model(l)) {
+	case PMUCTL_MODEL_ICL:
+	case PMUCTL_MODEL_ICX:
+		return 4;
+	case PMUCTL_MODEL_SPR:
+	case PMUCTL_MODEL_GNR:
+	case PMUCTL_MODEL_ADL_GLC:
+	case PMUCTL_MODEL_LNL_LNC:
+		return 8;
+	default:
+		return 0;
+	}
+}
+
+/* PERF_METRICS.NAME: its index, or -1. */
+static int perf_metric(const char *name, size_t len)
+{
+	if (len < 13 || strncasecmp(name, "PERF_METRICS.", 13))
+		return -1;
+	for (size_t i = 0; i < NELEM(perf_metrics); i++)
+		if (strlen(perf_metrics[i]) == len - 13 &&
+		    !strncasecmp(name + 13, perf_metrics[i], len - 13))
+			return (int)i;
+	return -1;
+}
+
+/* The constants a caller's pmuctl_metric_env gives, and the literal ones. */
+static bool const_known(const char *name)
+{
+	static const char *const known[] = {
+		"DURATIONTIMEINSECONDS", "DURATIONTIMEINMILLISECONDS",
+		"SYSTEM_TSC_FREQ", "HYPERTHREADING_ON", "THREADS_PER_CORE",
+	};
+	char *end;
+
+	strtod(name, &end);
+	if (end != name && !*end)
+		return true;
+	for (size_t i = 0; i < NELEM(known); i++)
+		if (!strcmp(name, known[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Intel's modifier @mod (@len) of a metric's event in the resolver's
+ * syntax, appended to @out; false for one pmuctl cannot take (@why set).
+ */
+static bool translate_mod(const char *mod, size_t len, char *out, size_t outlen,
+			  const char **why)
+{
+	size_t at = strlen(out);
+	const char *put = NULL;
+	char tmp[48];
+
+	*why = NULL;
+	if (len == 12 && !strncmp(mod, "perf_metrics", 12))
+		return true;	/* TOPDOWN.SLOTS as the metrics' divisor: itself */
+	if (len == 3 && !strncasecmp(mod, "SUP", 3)) {
+		put = "k";
+	} else if (len == 4 && !strncasecmp(mod, "USER", 4)) {
+		put = "u";
+	} else if (len >= 2 && (mod[0] == 'c' || mod[0] == 'e' || mod[0] == 'i' ||
+				mod[0] == 'u') && mod[1] >= '0' && mod[1] <= '9') {
+		const char *key = mod[0] == 'c' ? "cmask" : mod[0] == 'e' ? "edge" :
+				  mod[0] == 'i' ? "inv" : NULL;
+
+		if (mod[0] == 'u' && len > 3 && mod[1] == '0' && mod[2] == 'x')
+			snprintf(tmp, sizeof(tmp), "umask=%.*s", (int)(len - 1), mod + 1);
+		else if (key)
+			snprintf(tmp, sizeof(tmp), "%s=%.*s", key, (int)(len - 1), mod + 1);
+		else
+			goto unknown;
+		put = tmp;
+	} else if (len == 3 && !strncmp(mod, "eq1", 3)) {
+		put = "eq=1";
+	} else if (len > 12 && !strncmp(mod, "ocr_msr_val=", 12)) {
+		snprintf(tmp, sizeof(tmp), "offcore_rsp=%.*s", (int)(len - 12), mod + 12);
+		put = tmp;
+	} else if (len == 14 && !strncmp(mod, "retire_latency", 14)) {
+		*why = "needs PEBS retire latency, a sampling feature";
+		return false;
+	} else if (len == 7 && !strncmp(mod, "percore", 7)) {
+		*why = "needs counts summed over the core's SMT threads";
+		return false;
+	} else {
+		goto unknown;
+	}
+	snprintf(out + at, outlen - at, ":%s", put);
+	return true;
+unknown:
+	*why = "has a modifier pmuctl does not take";
+	return false;
+}
+
+/*
+ * Event @name of a metric (Intel's "NAME[:MOD]...") as a resolver string
+ * in @out; NULL, or why it cannot be.
+ */
+static const char *event_string(const char *name, char *out, size_t outlen)
+{
+	size_t len = strcspn(name, ":");
+	const char *why = NULL;
+
+	snprintf(out, outlen, "%.*s", (int)len, name);
+	for (const char *m = name + len; *m == ':'; m += 1 + strcspn(m + 1, ":"))
+		if (!translate_mod(m + 1, strcspn(m + 1, ":"), out, outlen, &why))
+			return why;
+	return NULL;
+}
+
+const char *pmuctl_metric_unavailable(const struct pmuctl_ilist *l,
+				      const struct pmuctl_imetric *m,
+				      char *why, size_t len)
+{
+	for (unsigned int i = 0; i < m->nevents; i++) {
+		const char *name = pmuctl_metric_var(m, i, NULL), *reason;
+		size_t n = strcspn(name, ":");
+		char str[160];
+		int pm = perf_metric(name, n);
+
+		if (!strncmp(name, "UNC_", 4) || !strncmp(name, "FREERUN_", 8)) {
+			say(why, len, "needs uncore events (%.*s)", (int)n, name);
+			return why;
+		}
+		if (n == 3 && !strncmp(name, "TSC", 3)) {
+			say(why, len, "needs the time-stamp counter as a counted event (TSC)");
+			return why;
+		}
+		reason = event_string(name, str, sizeof(str));
+		if (reason) {
+			say(why, len, "%s (%s)", reason, name);
+			return why;
+		}
+		if (pm >= 0 ? (unsigned int)pm >= nr_perf_metrics(l) :
+			      !pmuctl_ievent_find(l, name, n)) {
+			say(why, len, "needs %.*s, which %s does not count", (int)n,
+			    name, pm >= 0 ? "this model's PERF_METRICS" :
+			    "Intel's event list of the model");
+			return why;
+		}
+	}
+	for (unsigned int i = m->nevents; i < m->nevents + m->nconsts; i++) {
+		const char *name = pmuctl_metric_var(m, i, NULL);
+
+		if (!const_known(name)) {
+			say(why, len, "needs the system's %s", name);
+			return why;
+		}
+	}
+	return NULL;
+}
+
+int pmuctl_metric_event(const struct pmuctl_ilist *l, const struct pmuctl_imetric *m,
+			unsigned int i, struct pmuctl_event *ev, char *msg,
+			size_t msglen)
+{
+	const char *name = pmuctl_metric_var(m, i, NULL), *why;
+	size_t n = strcspn(name, ":");
+	char str[160];
+	int pm = perf_metric(name, n), ret;
+
+	memset(ev, 0, sizeof(*ev));
+	if (i >= m->nevents) {
+		say(msg, msglen, "value %u of %s is no event", i, pmuctl_metric_name(m));
+		return -EINVAL;
+	}
+	if (pm >= 0 && (unsigned int)pm < nr_perf_metrics(l)) {
+		ev->config = 0x8000 + ((uint64_t)pm << 8) + PMUCTL_CFG_USR + PMUCTL_CFG_OS;
+		return 0;
+	}
+	why = event_string(name, str, sizeof(str));
+	if (why) {
+		say(msg, msglen, "%s: %s", name, why);
+		return -ENOENT;
+	}
+	ret = pmuctl_intel_resolve(l, str, ev, msg, msglen);
+	if (ret == 1) {
+		say(msg, msglen, "%s is not in Intel's %s list", name, l->name);
+		return -ENOENT;
+	}
+	return ret;
+}
+
+/* The aliases of @m, the names its formula and threshold read. */
+static unsigned int aliases(const struct pmuctl_imetric *m, const char **names)
+{
+	unsigned int n = m->nevents + m->nconsts + m->ntmetrics;
+
+	for (unsigned int i = 0; i < n; i++)
+		pmuctl_metric_var(m, i, &names[i]);
+	return n;
+}
+
+int pmuctl_metric_compile(const struct pmuctl_imetric *m, bool threshold,
+			  struct pmuctl_expr **out, char *msg, size_t msglen)
+{
+	const char *names[3 * 256];
+	unsigned int n = aliases(m, names);
+
+	*out = NULL;
+	if (threshold && !m->threshold) {
+		say(msg, msglen, "%s has no threshold", pmuctl_metric_name(m));
+		return -ENOENT;
+	}
+	return pmuctl_expr_parse(pmuctl_mpool + (threshold ? m->threshold : m->formula),
+				 names, n, out, msg, msglen);
+}
+
+int pmuctl_metric_eval(const struct pmuctl_imetric *m, const double *counts,
+		       const bool *have, const struct pmuctl_metric_env *env,
+		       double *value, char *msg, size_t msglen)
+{
+	unsigned int n = m->nevents + m->nconsts + m->ntmetrics;
+	double v[3 * 256];
+	bool got[3 * 256];
+	struct pmuctl_expr *e;
+	int ret;
+
+	*value = 0;
+	for (unsigned int i = 0; i < n; i++) {
+		const char *name = pmuctl_metric_var(m, i, NULL);
+		char *end;
+
+		v[i] = 0;
+		got[i] = false;
+		if (i < m->nevents) {
+			v[i] = counts[i];
+			got[i] = !have || have[i];
+			continue;
+		}
+		if (i >= m->nevents + m->nconsts)
+			continue;	/* the threshold's metrics */
+		v[i] = strtod(name, &end);
+		got[i] = end != name && !*end;
+		if (got[i] || !env)
+			continue;
+		if (!strcmp(name, "DURATIONTIMEINSECONDS")) {
+			v[i] = env->duration_s;
+			got[i] = env->duration_s > 0;
+		} else if (!strcmp(name, "DURATIONTIMEINMILLISECONDS")) {
+			v[i] = env->duration_s * 1000;
+			got[i] = env->duration_s > 0;
+		} else if (!strcmp(name, "SYSTEM_TSC_FREQ")) {
+			v[i] = env->tsc_hz;
+			got[i] = env->tsc_hz > 0;
+		} else if (!strcmp(name, "HYPERTHREADING_ON")) {
+			v[i] = env->threads_per_core > 1;
+			got[i] = env->threads_per_core > 0;
+		} else if (!strcmp(name, "THREADS_PER_CORE")) {
+			v[i] = env->threads_per_core;
+			got[i] = env->threads_per_core > 0;
+		}
+	}
+	ret = pmuctl_metric_compile(m, false, &e, msg, msglen);
+	if (ret)
+		return ret;
+	ret = pmuctl_expr_eval(e, v, got, value, msg, msglen);
+	pmuctl_expr_free(e);
+	return ret;
+}
