@@ -19,12 +19,14 @@
 #include <perfmon/pfmlib.h>
 
 #include "events.h"
+#include "metrics.h"
 #include "pfm.h"
 #include "tool.h"
 
 void list_usage(FILE *f)
 {
 	fprintf(f, "usage: pmuctl list [--pmu PMU] [--names] [PATTERN]\n"
+	      "       pmuctl list --metrics [--pmu PMU] [--names] [PATTERN|GROUP]\n"
 	      "       pmuctl list --pmus\n"
 	      "\n"
 	      "List the events of a PMU: Intel's names from its event list, with\n"
@@ -41,6 +43,12 @@ void list_usage(FILE *f)
 	      "                  line: perf's generic names that resolve on the\n"
 	      "                  PMU (instructions, cycles...), Intel's names, then\n"
 	      "                  each libpfm4 EVENT and EVENT:UMASK\n"
+	      "      --metrics   Intel's metrics of the PMU instead: per metric a\n"
+	      "                  line 'NAME  GROUPS  UNIT', and 'unavailable:\n"
+	      "                  REASON' where pmuctl cannot compute it (uncore\n"
+	      "                  events, PEBS retire latency...); PATTERN also\n"
+	      "                  selects a group (TopdownL1, TopdownL2, Intel's\n"
+	      "                  TmaL1...); stat and check take them with -M\n"
 	      "      --pmus      only the PMUs --pmu takes, one a line\n"
 	      "  -h, --help      show this help\n"
 	      "\n"
@@ -223,6 +231,50 @@ static int intel_list(const struct pmuctl_ilist *l, const char *pattern,
 	return n;
 }
 
+/*
+ * --metrics: Intel's metrics of @ml whose name matches @pattern or that
+ * are in the group @pattern names; counted, or printed when @print.
+ */
+static int metric_list(const struct pmuctl_mlist *ml, const struct pmuctl_ilist *il,
+		       const char *pattern, bool names, bool print)
+{
+	int n = 0, width = 0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned int i = 0; i < ml->nr; i++) {
+			const struct pmuctl_imetric *m = &ml->m[i];
+			const char *name = pmuctl_metric_name(m), *why;
+			char groups[160], unit[48], buf[256];
+
+			if (!matches(pattern, name) &&
+			    !(pattern && pmuctl_metric_in_group(m, pattern, strlen(pattern))))
+				continue;
+			if (!pass) {
+				if ((int)strlen(name) > width)
+					width = (int)strlen(name);
+				continue;
+			}
+			n++;
+			if (!print)
+				continue;
+			if (n == 1 && !names)
+				printf("# metrics: %s: %s, perfmon %.7s\n", ml->name,
+				       ml->source, ml->commit);
+			if (names) {
+				printf("%s\n", name);
+				continue;
+			}
+			pmuctl_metric_attr(m, 0, groups, sizeof(groups));
+			pmuctl_metric_attr(m, 2, unit, sizeof(unit));
+			why = pmuctl_metric_unavailable(il, m, buf, sizeof(buf));
+			printf("%-*s  %s  %s%s%s\n", width, name, groups[0] ? groups : "-",
+			       unit[0] ? unit : "-", why ? "  unavailable: " : "",
+			       why ? why : "");
+		}
+	}
+	return n;
+}
+
 /* --names: EVENT, then EVENT:UMASK for each umask. */
 static void print_names(const pfm_event_info_t *ei)
 {
@@ -240,6 +292,7 @@ int cmd_list(int argc, char **argv)
 		{ "pmu",   required_argument, NULL, 'p' },
 		{ "names", no_argument,       NULL, 'N' },
 		{ "pmus",  no_argument,       NULL, 'P' },
+		{ "metrics", no_argument,     NULL, 'M' },
 		{ "help",  no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -251,7 +304,7 @@ int cmd_list(int argc, char **argv)
 	pfm_event_info_t ei;
 	struct pmuctl *p;
 	int opt, ret, idx, shown = 0;
-	bool names = false, pmus = false;
+	bool names = false, pmus = false, metrics = false;
 
 	opterr = 0;
 	optind = 1;
@@ -268,6 +321,9 @@ int cmd_list(int argc, char **argv)
 			break;
 		case 'P':
 			pmus = true;
+			break;
+		case 'M':
+			metrics = true;
 			break;
 		case 'h':
 			list_usage(stdout);
@@ -313,6 +369,20 @@ int cmd_list(int argc, char **argv)
 			 tool_device_path(), strerror(-ret));
 	}
 
+	if (metrics) {
+		const struct pmuctl_mlist *ml = pmuctl_mlist_find(ilist ? ilist->name : NULL);
+
+		if (!ml)
+			return tool_fail("list", "Intel publishes no metrics for PMU %s: the lists with metrics are skl, skx, clx, icl, icx, spr, emr, gnr, srf, grr, adl_glc, lnl_lnc, arl_lnc",
+					 name ? name : "(this host)");
+		if (!metric_list(ml, ilist, pattern, names, false))
+			return tool_fail("list", "no metric of %s matches '%s': try a group (TopdownL1, TopdownL2) or a shorter pattern",
+					 ml->name, pattern ? pattern : "");
+		if (!names)
+			printf("# pmu: %s: %s\n", name ? name : ml->name, source);
+		metric_list(ml, ilist, pattern, names, true);
+		return 0;
+	}
 	ret = pmuctl_pfm_init(pfm);
 	idx = ret ? -1 : pmu_index(pfm, &pi);
 	if (idx < 0) {

@@ -350,6 +350,36 @@ run check --pmu gnr mem_load_retired.l3_mis
 finish check_suggests_the_closest_names $((! $?)) check --pmu gnr mem_load_retired.l3_mis
 expect_usage check_refuses_an_unknown_pmu_in_the_list check check --pmu gnr,zz r300c0
 
+# Intel's metrics: list --metrics selects by name or group (TopdownL1 is
+# Intel's TmaL1) and says which pmuctl cannot compute and why; check -M
+# names each metric's pass and the events of each pass.
+PMUCTL_DEVICE=$missing run list --metrics --pmu spr TopdownL1
+ok=1
+[ "$rc" = 0 ] || ok=0
+[ "$(grep -v '^#' "$tmp/out" | awk '{ print $1 }' | tr '\n' ' ')" = "Frontend_Bound Bad_Speculation Backend_Bound Retiring Info_Thread_SLOTS Info_Thread_Slots_Utilization Info_Core_CoreIPC Info_Inst_Mix_Instructions " ] || ok=0
+grep -q '^Retiring  *BvUW;TmaL1  percent$' "$tmp/out" || ok=0
+grep -q '^Info_Thread_Slots_Utilization .*  unavailable: needs counts summed over the core.s SMT threads (TOPDOWN.SLOTS:percore)$' "$tmp/out" || ok=0
+finish list_metrics_selects_a_group_and_says_what_is_unavailable "$ok" list --metrics --pmu spr TopdownL1
+PMUCTL_DEVICE=$missing run list --metrics --pmu knl
+[ "$rc" = 1 ] && [ ! -s "$tmp/out" ] && grep -q "^pmuctl list: Intel publishes no metrics for PMU knl" "$tmp/err"
+finish list_metrics_says_where_intel_has_none $((! $?)) list --metrics --pmu knl
+run check --pmu spr -M TopdownL1,Info_Thread_IPC
+ok=1
+[ "$rc" = 1 ] || ok=0	# Info_Thread_Slots_Utilization needs percore sums
+grep -qx 'metric Frontend_Bound: ok, pass 1' "$tmp/out" || ok=0
+grep -qx 'metric Info_Thread_IPC: ok, pass 1' "$tmp/out" || ok=0
+grep -q '^metric Info_Thread_Slots_Utilization: unavailable: ' "$tmp/out" || ok=0
+grep -q '^pass 1: PERF_METRICS.FRONTEND_BOUND .* TOPDOWN.SLOTS:perf_metrics .*INST_RETIRED.ANY' "$tmp/out" || ok=0
+[ "$(tail -n 1 "$tmp/out")" = "passes 1" ] || ok=0
+finish check_metrics_names_passes_and_unavailable_metrics "$ok" check --pmu spr -M TopdownL1,Info_Thread_IPC
+# Skylake has no PERF_METRICS and 4 counters: TopdownL2 takes several passes.
+run check --pmu skx -M TopdownL2
+[ "$rc" = 0 ] && [ "$(tail -n 1 "$tmp/out" | cut -d' ' -f2)" -gt 1 ] &&
+	grep -q '^metric Memory_Bound: ok, passes 1-.*its value mixes passes$' "$tmp/out"
+finish check_metrics_takes_the_passes_it_needs $((! $?)) check --pmu skx -M TopdownL2
+expect_usage check_metrics_refuses_an_unknown_name check check --pmu spr -M TopdownL9
+expect_usage check_metrics_takes_no_events check check --pmu spr -M IPC r300c0
+
 # check keeps working next to the new commands (selftests/core/check_cli.sh
 # tests it in depth).
 run check --pmu knm r300c0
