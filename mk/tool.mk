@@ -15,8 +15,9 @@ BINS += build/bin/pmuctl build/vmbin/pmuctl
 
 TOOL_SRCS := user/pmuctl.c user/tool_common.c user/tool_check.c \
 	     user/tool_info.c user/tool_launch.c user/tool_list.c \
-	     user/tool_prom.c user/tool_stat.c user/tool_watch.c
-TOOL_DEPS := $(TOOL_SRCS) user/tool.h user/libpmuctl.h user/pfm.h \
+	     user/tool_metrics.c user/tool_prom.c user/tool_stat.c user/tool_watch.c
+TOOL_DEPS := $(TOOL_SRCS) user/tool.h user/libpmuctl.h user/pfm.h user/metrics.h \
+	     user/events.h user/expr.h \
 	     $(CORE_SRCS) kmod/core/core.h kmod/core/core_types.h \
 	     uapi/linux/pmuctl.h build/lib/libpmuctl.a
 TOOL_LIBS := build/lib/libpmuctl.a -lpfm -lm

@@ -17,6 +17,9 @@
 #include <sys/types.h>
 
 #include "libpmuctl.h"
+#include "metrics.h"
+
+struct pmuctl_model;
 
 #ifndef ARRAY_SIZE	/* kselftest.h has its own, for the tool's tests */
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -68,6 +71,54 @@ const struct tool_pmu *tool_pmu_find(const char *name);
 
 /* "knm, knl, skl, ...": every --pmu name, for messages. */
 const char *tool_pmu_names(void);
+
+/*
+ * Metrics (user/tool_metrics.c): what -M SPEC names, resolved for one
+ * PMU, with the passes that count it.  Per metric either @why (not
+ * computable: why) or its events (@evidx, indexes into @ev) and passes
+ * @first..@last (the same pass unless its events cannot be counted
+ * together).
+ */
+#define TOOL_MSET_METRICS	512
+#define TOOL_MSET_EVENTS	1024
+#define TOOL_MSET_PASSES	64
+
+struct tool_mstate {
+	char why[256];
+	unsigned int evidx[256];
+	unsigned int nev;		/* its events, TOPDOWN.SLOTS added */
+	unsigned int first, last;
+};
+
+struct tool_mset {
+	const struct pmuctl_model *model;
+	const struct pmuctl_caps *caps;
+	const struct pmuctl_ilist *il;
+	const struct pmuctl_mlist *ml;
+	const struct pmuctl_imetric *m[TOOL_MSET_METRICS];
+	struct tool_mstate st[TOOL_MSET_METRICS];
+	unsigned int nm;
+	struct {
+		char name[96];		/* Intel's, with Intel's modifiers */
+		struct pmuctl_event ev;
+	} ev[TOOL_MSET_EVENTS];
+	unsigned int nev;
+	unsigned int pass[TOOL_MSET_PASSES][PMUCTL_MAX_EVENTS];
+	unsigned int npass[TOOL_MSET_PASSES];
+	unsigned int passes;
+};
+
+/*
+ * The metrics @spec ("NAME|GROUP[,...]", TopdownL1 being Intel's TmaL1)
+ * names in Intel's list @list, on the core's @model with @caps; @pmu names
+ * the PMU in messages.  Prints a usage error for a name that is no metric
+ * or group, or a list without metrics.  Return: 0 and *@out (free it with
+ * tool_mset_free()), or EXIT_USAGE / EXIT_FAIL.
+ */
+int tool_mset_build(const char *cmd, const struct pmuctl_model *model,
+		    const struct pmuctl_caps *caps, const char *list,
+		    const char *pmu, const char *spec, struct tool_mset **out);
+void tool_mset_free(struct tool_mset *ms);
 
 /*
  * Print "pmuctl CMD: <message>" and "try 'pmuctl CMD --help'" on stderr.

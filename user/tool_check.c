@@ -411,249 +411,39 @@ trouble:
 	return EXIT_USAGE;
 }
 
-/* ------------------------------------------------------------------ */
-/* -M: metrics, their events and the passes they take                 */
-/* ------------------------------------------------------------------ */
-
-#define CM_MAX_METRICS	512
-#define CM_MAX_EVENTS	1024
-#define CM_MAX_PASSES	64
-
-struct cm_event {
-	char name[96];		/* Intel's, with Intel's modifiers */
-	struct pmuctl_event ev;
-};
-
-struct cm_state {
-	const struct check_ctx *c;
-	const struct pmuctl_ilist *il;
-	const struct pmuctl_mlist *ml;
-	const struct pmuctl_imetric *m[CM_MAX_METRICS];
-	unsigned int nm;
-	struct cm_event ev[CM_MAX_EVENTS];
-	unsigned int nev;
-	unsigned int pass[CM_MAX_PASSES][PMUCTL_MAX_EVENTS];	/* event indexes */
-	unsigned int npass[CM_MAX_PASSES];
-	unsigned int passes;
-};
-
-/* Can these events be counted at once on an idle CPU? */
-static bool cm_fits(const struct cm_state *st, const unsigned int *idx,
-		    unsigned int n)
-{
-	struct pmuctl_event ev[PMUCTL_MAX_EVENTS];
-	struct pmuctl_place place[PMUCTL_MAX_EVENTS];
-	struct pmuctl_view view;
-	u32 reason = PMUCTL_R_NONE, index;
-
-	if (n > PMUCTL_MAX_EVENTS)
-		return false;
-	for (unsigned int i = 0; i < n; i++)
-		ev[i] = st->ev[idx[i]].ev;
-	pmuctl_view_init(&view);
-	return !pmuctl_group_schedule(st->c->model, &st->c->caps, 0, &view, ev, n,
-				      place, &reason, &index);
-}
-
-/* The index of event @e in st->ev, added if new; -1 when full. */
-static int cm_event(struct cm_state *st, const char *name,
-		    const struct pmuctl_event *e)
-{
-	for (unsigned int i = 0; i < st->nev; i++)
-		if (st->ev[i].ev.config == e->config && st->ev[i].ev.extra == e->extra)
-			return (int)i;
-	if (st->nev == CM_MAX_EVENTS)
-		return -1;
-	snprintf(st->ev[st->nev].name, sizeof(st->ev[0].name), "%s", name);
-	st->ev[st->nev].ev = *e;
-	return (int)st->nev++;
-}
-
-/* Add @add (n) to pass @p if the union fits; true if it did. */
-static bool cm_try(struct cm_state *st, unsigned int p, const unsigned int *add,
-		   unsigned int n)
-{
-	unsigned int u[PMUCTL_MAX_EVENTS], nu = st->npass[p];
-
-	memcpy(u, st->pass[p], nu * sizeof(u[0]));
-	for (unsigned int i = 0; i < n; i++) {
-		bool in = false;
-
-		for (unsigned int j = 0; j < nu; j++)
-			in |= u[j] == add[i];
-		if (in)
-			continue;
-		if (nu == PMUCTL_MAX_EVENTS)
-			return false;
-		u[nu++] = add[i];
-	}
-	if (!cm_fits(st, u, nu))
-		return false;
-	memcpy(st->pass[p], u, nu * sizeof(u[0]));
-	st->npass[p] = nu;
-	return true;
-}
-
-/* Put @idx (n) in the first pass that takes it, or a new one. */
-static int cm_place(struct cm_state *st, const unsigned int *idx, unsigned int n)
-{
-	for (unsigned int p = 0; p < st->passes; p++)
-		if (cm_try(st, p, idx, n))
-			return (int)p;
-	if (st->passes == CM_MAX_PASSES)
-		return -1;
-	st->npass[st->passes] = 0;
-	if (!cm_try(st, st->passes, idx, n))
-		return -1;
-	return (int)st->passes++;
-}
-
-/* Select the metrics @spec names ("NAME|GROUP[,...]"); 0 or a usage error. */
-static int cm_select(struct cm_state *st, const char *spec)
-{
-	for (const char *s = spec; ; s += strcspn(s, ",") + 1) {
-		size_t len = strcspn(s, ",");
-		const struct pmuctl_imetric *one = pmuctl_metric_find(st->ml, s, len);
-		unsigned int found = 0;
-
-		for (unsigned int i = 0; i < st->ml->nr; i++) {
-			const struct pmuctl_imetric *m = &st->ml->m[i];
-			bool dup = false;
-
-			if (m != one && !pmuctl_metric_in_group(m, s, len))
-				continue;
-			found++;
-			for (unsigned int j = 0; j < st->nm; j++)
-				dup |= st->m[j] == m;
-			if (dup)
-				continue;
-			if (st->nm == CM_MAX_METRICS)
-				return tool_usage_error("check", "more than %d metrics",
-							CM_MAX_METRICS);
-			st->m[st->nm++] = m;
-		}
-		if (!len || !found)
-			return tool_usage_error("check", "'%.*s' is no metric or group of Intel's %s list: 'pmuctl list --metrics --pmu %s' lists them",
-						(int)len, s, st->ml->name, st->c->pmu->name);
-		if (!s[len])
-			return 0;
-	}
-}
-
-/*
- * One metric: its events resolved, checked by the core and placed in the
- * passes; prints its line.  Returns 0 when computable, 1 when not.
- */
-static int cm_metric(struct cm_state *st, const struct pmuctl_imetric *m)
-{
-	const char *name = pmuctl_metric_name(m), *why;
-	unsigned int idx[PMUCTL_MAX_EVENTS], n = 0, first = 0, last = 0;
-	bool metrics = false, slots = false;
-	char buf[256], msg[512];
-	int p;
-
-	why = pmuctl_metric_unavailable(st->il, m, buf, sizeof(buf));
-	if (why) {
-		printf("metric %s: unavailable: %s\n", name, why);
-		return 1;
-	}
-	for (unsigned int i = 0; i < m->nevents; i++) {
-		const char *ename = pmuctl_metric_var(m, i, NULL);
-		struct pmuctl_class cls;
-		struct pmuctl_event ev;
-		u32 reason = PMUCTL_R_NONE;
-		int e;
-
-		if (pmuctl_metric_event(st->il, m, i, &ev, msg, sizeof(msg))) {
-			printf("metric %s: unavailable: %s\n", name, msg);
-			return 1;
-		}
-		if (pmuctl_event_classify(st->c->model, &st->c->caps, 0, ev.config,
-					  ev.extra, 0, &cls, &reason)) {
-			printf("metric %s: unavailable: event %s: %s: %s\n", name, ename,
-			       pmuctl_reason_name(reason), pmuctl_reason_text(reason));
-			return 1;
-		}
-		metrics |= (ev.config & 0xff) == 0 && ((ev.config >> 8) & 0xff) >= 0x80;
-		slots |= (ev.config & 0xffff) == 0x0400;
-		e = cm_event(st, ename, &ev);
-		if (e < 0 || n == PMUCTL_MAX_EVENTS) {
-			printf("metric %s: unavailable: more events than pmuctl schedules\n", name);
-			return 1;
-		}
-		idx[n++] = (unsigned int)e;
-	}
-	/* PERF_METRICS counts the slots of fixed counter 3: it needs them there */
-	if (metrics && !slots) {
-		struct pmuctl_event ev = {
-			.config = 0x0400 | PMUCTL_CFG_USR | PMUCTL_CFG_OS,
-		};
-		int e = cm_event(st, "TOPDOWN.SLOTS", &ev);
-
-		if (e < 0) {
-			printf("metric %s: unavailable: more events than pmuctl schedules\n", name);
-			return 1;
-		}
-		idx[n++] = (unsigned int)e;
-	}
-	p = n ? cm_place(st, idx, n) : 0;
-	if (p >= 0) {
-		printf("metric %s: ok, pass %d\n", name, p + 1);
-		return 0;
-	}
-	/* too many for one pass: its events go where they fit, one by one */
-	for (unsigned int i = 0; i < n; i++) {
-		p = cm_place(st, &idx[i], 1);
-		if (p < 0) {
-			printf("metric %s: unavailable: its events fit no pass (more than %d passes)\n",
-			       name, CM_MAX_PASSES);
-			return 1;
-		}
-		if (!i || (unsigned int)p < first)
-			first = (unsigned int)p;
-		if ((unsigned int)p > last)
-			last = (unsigned int)p;
-	}
-	printf("metric %s: ok, passes %u-%u: its %u events do not fit one pass, its value mixes passes\n",
-	       name, first + 1, last + 1, n);
-	return 0;
-}
-
 /* check -M SPEC on one PMU: returns the exit status. */
 static int check_metrics(struct check_ctx *c, const char *spec)
 {
-	struct cm_state *st = calloc(1, sizeof(*st));
-	int status = 0, ret;
+	struct tool_mset *ms;
+	int ret;
 
-	if (!st) {
-		fprintf(stderr, "pmuctl check: %s\n", strerror(ENOMEM));
-		return EXIT_USAGE;
-	}
-	st->c = c;
-	st->il = pmuctl_ilist_find(c->pmu->ilist);
-	st->ml = pmuctl_mlist_find(c->pmu->ilist);
-	if (!st->ml || !st->il) {
-		free(st);
-		return tool_usage_error("check", "Intel publishes no metrics for pmu %s (metrics: %s)",
-					c->pmu->name, "skl, skx, clx, icl, icx, spr, emr, gnr, srf, grr, adl_glc, lnl_lnc, arl_lnc");
-	}
-	ret = cm_select(st, spec);
-	if (ret) {
-		free(st);
+	ret = tool_mset_build("check", c->model, &c->caps, c->pmu->ilist,
+			      c->pmu->name, spec, &ms);
+	if (ret)
 		return ret;
+	for (unsigned int i = 0; i < ms->nm; i++) {
+		const struct tool_mstate *st = &ms->st[i];
+		const char *name = pmuctl_metric_name(ms->m[i]);
+
+		if (st->why[0])
+			printf("metric %s: unavailable: %s\n", name, st->why);
+		else if (st->first == st->last)
+			printf("metric %s: ok, pass %u\n", name, st->first + 1);
+		else
+			printf("metric %s: ok, passes %u-%u: its %u events do not fit one pass, its value mixes passes\n",
+			       name, st->first + 1, st->last + 1, st->nev);
+		if (st->why[0])
+			ret = EXIT_INVALID;
 	}
-	for (unsigned int i = 0; i < st->nm; i++)
-		if (cm_metric(st, st->m[i]))
-			status = EXIT_INVALID;
-	for (unsigned int p = 0; p < st->passes; p++) {
+	for (unsigned int p = 0; p < ms->passes; p++) {
 		printf("pass %u:", p + 1);
-		for (unsigned int i = 0; i < st->npass[p]; i++)
-			printf(" %s", st->ev[st->pass[p][i]].name);
+		for (unsigned int i = 0; i < ms->npass[p]; i++)
+			printf(" %s", ms->ev[ms->pass[p][i]].name);
 		printf("\n");
 	}
-	printf("passes %u\n", st->passes);
-	free(st);
-	return status;
+	printf("passes %u\n", ms->passes);
+	tool_mset_free(ms);
+	return ret;
 }
 
 void check_usage(FILE *f)

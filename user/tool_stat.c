@@ -61,6 +61,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core.h"
 #include "tool.h"
 
 /* READ this often while the command runs: far below any counter's wrap. */
@@ -73,15 +74,18 @@
 
 void stat_usage(FILE *f)
 {
-	fputs("usage: pmuctl stat [-e EVENT,...] [-C CPU | --per-thread] [-r N]\n"
+	fputs("usage: pmuctl stat [-e EVENT,... | -M METRIC,... [--no-passes]]\n"
+	      "                   [-C CPU | --per-thread] [-r N]\n"
 	      "                   [-x SEP | --json] [-o FILE] [--] COMMAND [ARGS]...\n"
 	      "\n"
 	      "Count events while COMMAND runs: by default its threads and the\n"
 	      "processes it starts, wherever they run (task scope); with -C, one CPU\n"
 	      "with COMMAND pinned to it, counting everything that runs there.\n"
 	      "\n"
-	      "  -e, --events LIST   events, comma-separated: libpfm4 names of the\n"
-	      "                      module's PMU ('pmuctl list'), raw\n"
+	      "  -e, --events LIST   events, comma-separated: Intel's names of the\n"
+	      "                      model's list (mem_load_retired.l3_miss:u),\n"
+	      "                      libpfm4 names of the module's PMU ('pmuctl\n"
+	      "                      list' shows both), raw\n"
 	      "                      r<config>[:<extra>] in hex, or perf's names\n"
 	      "                      (the defaults below, bus-cycles,\n"
 	      "                      cache-references, cache-misses) with :u, :k or\n"
@@ -93,6 +97,18 @@ void stat_usage(FILE *f)
 	      "                      kernel level (where an unprivileged session may\n"
 	      "                      not count kernel mode, user level only, named\n"
 	      "                      NAME:u)\n"
+	      "  -M, --metrics LIST  Intel's metrics of the module's model, by name or\n"
+	      "                      group, comma-separated ('pmuctl list --metrics':\n"
+	      "                      Info_Thread_IPC, TopdownL1, TopdownL2...): their\n"
+	      "                      events are counted and each metric computed from\n"
+	      "                      them, exactly as Intel's formula says; one that\n"
+	      "                      pmuctl cannot compute gets a note.  Events that\n"
+	      "                      cannot be counted at once go in passes: COMMAND\n"
+	      "                      runs once per pass (the table says how many; a\n"
+	      "                      metric whose own events need several says it\n"
+	      "                      mixes passes); 'pmuctl check -M' shows them\n"
+	      "      --no-passes     refuse -M metrics that need more than one pass,\n"
+	      "                      before COMMAND runs\n"
 	      "  -C, --cpu CPU       count CPU CPU (CPU scope) and pin COMMAND there,\n"
 	      "                      in place of counting COMMAND's threads\n"
 	      "  -r, --repeat N      run COMMAND N times; print means and the relative\n"
@@ -163,6 +179,14 @@ void stat_usage(FILE *f)
 	      "(on an OFFCORE_RESPONSE_0 :OUTSTANDING line, with an ANY_RESPONSE event\n"
 	      "of the same requests); shown only when the divisor is not zero.\n"
 	      "Values are plain integers: the counts READ gave (means with -r).\n"
+	      "With -M, after the events, a line per metric: '%18.2f  NAME  UNIT'\n"
+	      "(the value from the means of its events' counts; DURATION constants\n"
+	      "are its pass's time), or '-  NAME  # unavailable: WHY' / '# not\n"
+	      "computed: WHY' (a division by zero, a value the run does not give);\n"
+	      "CSV: a line per metric with empty value, unit and counter fields and\n"
+	      "the metric-value and metric-unit fields; JSON: an object per metric\n"
+	      "{\"type\":\"metric\",\"metric\",\"value\",\"unit\",\"passes\",\"error\"}\n"
+	      "and \"passes\" in the summary.\n"
 	      "\n"
 	      "Exit status: 0 counting succeeded, whatever COMMAND's own exit status\n"
 	      "(which the report gives); 1 failure (device, events, COMMAND could not\n"
@@ -171,6 +195,8 @@ void stat_usage(FILE *f)
 
 struct stat_opts {
 	const char *events;
+	const char *metrics;		/* -M */
+	bool no_passes;			/* --no-passes */
 	int cpu;			/* -1: default */
 	unsigned int runs;
 	const char *sep;		/* -x */
@@ -191,6 +217,7 @@ struct stat_acc {
 	unsigned long long lost;	/* task mode: threads not counted, all runs */
 	int last_status;		/* of the last run, as waitpid() gave it */
 	int fail_status;		/* of the last run that failed */
+	bool interrupted;		/* ^C at the command: no more runs */
 };
 
 /* What the child sends back after its PROGRAM (task mode). */
@@ -220,6 +247,10 @@ struct stat_ctx {
 	struct pmuctl_thread **sorted;
 	uint32_t nr_th;
 	uint32_t th_dropped;		/* threads without an entry */
+	/* -M: the metrics, and per pass the mean time of its runs */
+	struct tool_mset *ms;
+	double pass_secs[TOOL_MSET_PASSES];
+	unsigned int threads_per_core;
 };
 
 static int stat_parse(int argc, char **argv, struct stat_opts *o)
@@ -232,6 +263,8 @@ static int stat_parse(int argc, char **argv, struct stat_opts *o)
 		{ "json",            no_argument,       NULL, 'j' },
 		{ "output",          required_argument, NULL, 'o' },
 		{ "per-thread",      no_argument,       NULL, 'T' },
+		{ "metrics",         required_argument, NULL, 'M' },
+		{ "no-passes",       no_argument,       NULL, 'P' },
 		{ "help",            no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -244,7 +277,7 @@ static int stat_parse(int argc, char **argv, struct stat_opts *o)
 	opterr = 0;
 	optind = 1;
 	/* '+': stop at COMMAND, whose own options are not ours. */
-	while ((opt = getopt_long(argc, argv, "+:e:C:r:x:jo:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:e:C:r:x:jo:M:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
 			if (tool_events_syntax("stat", optarg))
@@ -277,6 +310,16 @@ static int stat_parse(int argc, char **argv, struct stat_opts *o)
 		case 'T':	/* long only: 'T' is not in the short options */
 			o->per_thread = true;
 			break;
+		case 'M':
+			if (!*optarg || strstr(optarg, ",,") || *optarg == ',' ||
+			    optarg[strlen(optarg) - 1] == ',')
+				return tool_usage_error("stat", "bad metric list '%s': NAME|GROUP[,...]",
+							optarg);
+			o->metrics = optarg;
+			break;
+		case 'P':	/* long only */
+			o->no_passes = true;
+			break;
 		case 'h':
 			stat_usage(stdout);
 			return -1;
@@ -290,6 +333,10 @@ static int stat_parse(int argc, char **argv, struct stat_opts *o)
 	}
 	if (o->sep && o->json)
 		return tool_usage_error("stat", "-x and --json exclude each other: pick one output format");
+	if (o->metrics && o->events)
+		return tool_usage_error("stat", "-M and -e exclude each other: a metric brings its own events (see them with 'pmuctl check -M')");
+	if (o->no_passes && !o->metrics)
+		return tool_usage_error("stat", "--no-passes goes with -M: a list of -e events is counted at once or refused");
 	/* As perf stat refuses --per-thread where it counts CPUs. */
 	if (o->per_thread && o->cpu >= 0)
 		return tool_usage_error("stat", "--per-thread and -C exclude each other: --per-thread counts the command's threads (task scope), -C CPU counts a CPU; drop one");
@@ -822,6 +869,140 @@ static void print_thread_table(const struct stat_ctx *s, const struct stat_acc *
 			s->th_dropped);
 }
 
+/* Threads per core, as sysfs gives CPU 0's siblings; 0 when unknown. */
+static unsigned int threads_per_core(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list", "r");
+	unsigned int n = 0, lo, hi;
+	char buf[256], *t, *save = NULL;
+
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	for (t = strtok_r(buf, ",\n", &save); t; t = strtok_r(NULL, ",\n", &save)) {
+		if (sscanf(t, "%u-%u", &lo, &hi) == 2 && hi >= lo)
+			n += hi - lo + 1;
+		else if (sscanf(t, "%u", &lo) == 1)
+			n++;
+	}
+	return n;
+}
+
+/*
+ * -M: metric @k from the means of its events' counts and the time of its
+ * pass.  Return: 0 and @v; -errno and @msg (a division by zero, a value
+ * the run does not give).
+ */
+static int metric_value(const struct stat_ctx *s, const struct stat_acc *a,
+			unsigned int k, double *v, char *msg, size_t len)
+{
+	const struct tool_mstate *st = &s->ms->st[k];
+	const struct pmuctl_imetric *m = s->ms->m[k];
+	struct pmuctl_metric_env env = {
+		.duration_s = s->pass_secs[st->first],
+		.threads_per_core = s->threads_per_core,
+	};
+	double counts[256];
+
+	for (unsigned int j = 0; j < m->nevents; j++)
+		counts[j] = (double)mean_of(a, st->evidx[j]);
+	return pmuctl_metric_eval(m, counts, NULL, &env, v, msg, len);
+}
+
+/* -M, the table: a line per metric after the events. */
+static void print_metrics_table(const struct stat_ctx *s, const struct stat_acc *a)
+{
+	FILE *f = s->out;
+
+	fprintf(f, "\n");
+	for (unsigned int k = 0; k < s->ms->nm; k++) {
+		const struct tool_mstate *st = &s->ms->st[k];
+		const char *name = pmuctl_metric_name(s->ms->m[k]);
+		char unit[48], msg[256], val[32];
+		double v;
+
+		if (st->why[0]) {
+			fprintf(f, "%18s  %-28s  # unavailable: %s\n", "-", name, st->why);
+			continue;
+		}
+		if (metric_value(s, a, k, &v, msg, sizeof(msg))) {
+			fprintf(f, "%18s  %-28s  # not computed: %s\n", "-", name, msg);
+			continue;
+		}
+		pmuctl_metric_attr(s->ms->m[k], 2, unit, sizeof(unit));
+		snprintf(val, sizeof(val), "%.2f", v);
+		if (unit[0] || st->first != st->last)
+			fprintf(f, "%18s  %-28s  %s", val, name, unit[0] ? unit : "-");
+		else
+			fprintf(f, "%18s  %s", val, name);
+		if (st->first != st->last)
+			fprintf(f, "  # passes %u-%u: mixes passes", st->first + 1,
+				st->last + 1);
+		fprintf(f, "\n");
+	}
+	if (s->ms->passes > 1)
+		fprintf(f, "\n %u passes: COMMAND ran once per pass (%u run%s each)\n",
+			s->ms->passes, a->runs, a->runs == 1 ? "" : "s");
+}
+
+/* -M, CSV: the metric's value and unit in the metric fields. */
+static void print_metrics_csv(const struct stat_ctx *s, const struct stat_acc *a,
+			      const char *cpu)
+{
+	const char *x = s->o->sep;
+
+	for (unsigned int k = 0; k < s->ms->nm; k++) {
+		const char *name = pmuctl_metric_name(s->ms->m[k]);
+		char unit[48], msg[256];
+		double v;
+
+		pmuctl_metric_attr(s->ms->m[k], 2, unit, sizeof(unit));
+		fprintf(s->out, "%s%s%s%s%s%s%s%s", x, x, name, x, cpu, x, x, x);
+		if (!s->ms->st[k].why[0] && !metric_value(s, a, k, &v, msg, sizeof(msg)))
+			fprintf(s->out, "%.2f%s%s", v, x, unit);
+		else
+			fprintf(s->out, "%s", x);
+		fprintf(s->out, "%s%s\n", x, tool_backend_name(s->info->backend));
+	}
+}
+
+/* -M, JSON: an object per metric. */
+static void print_metrics_json(const struct stat_ctx *s, const struct stat_acc *a)
+{
+	FILE *f = s->out;
+
+	for (unsigned int k = 0; k < s->ms->nm; k++) {
+		const struct tool_mstate *st = &s->ms->st[k];
+		char unit[48], msg[256] = "";
+		double v = 0;
+		int ret = st->why[0] ? -ENOENT : metric_value(s, a, k, &v, msg, sizeof(msg));
+
+		pmuctl_metric_attr(s->ms->m[k], 2, unit, sizeof(unit));
+		fprintf(f, "{\"type\":\"metric\",\"metric\":");
+		tool_json_str(f, pmuctl_metric_name(s->ms->m[k]));
+		if (ret)
+			fprintf(f, ",\"value\":null");
+		else
+			fprintf(f, ",\"value\":%.6g", v);
+		fprintf(f, ",\"unit\":");
+		tool_json_str(f, unit);
+		if (st->why[0]) {
+			fprintf(f, ",\"passes\":null,\"error\":");
+			tool_json_str(f, st->why);
+		} else {
+			fprintf(f, ",\"passes\":[%u,%u],\"error\":", st->first + 1,
+				st->last + 1);
+			if (ret)
+				tool_json_str(f, msg);
+			else
+				fprintf(f, "null");
+		}
+		fprintf(f, "}\n");
+	}
+}
+
 static void print_table(const struct stat_ctx *s, const struct stat_acc *a,
 			const struct metric *m)
 {
@@ -865,6 +1046,8 @@ static void print_table(const struct stat_ctx *s, const struct stat_acc *a,
 			line[--n] = '\0';
 		fprintf(f, "%s\n", line);
 	}
+	if (s->ms)
+		print_metrics_table(s, a);
 	fprintf(f, "\n%17.9f seconds time elapsed", (double)(a->t_sum / a->runs));
 	if (a->runs > 1)
 		fprintf(f, "  ( +- %.2f%% )", spread(a->t_sum, a->t_sumsq, a->runs));
@@ -925,6 +1108,8 @@ static void print_csv(const struct stat_ctx *s, const struct stat_acc *a,
 		fprintf(s->out, "%s%s%s\n", s->o->per_thread ? x : "",
 			s->o->per_thread ? x : "", "");
 	}
+	if (s->ms)
+		print_metrics_csv(s, a, cpu);
 }
 
 static void print_json(const struct stat_ctx *s, const struct stat_acc *a,
@@ -956,6 +1141,8 @@ static void print_json(const struct stat_ctx *s, const struct stat_acc *a,
 			fprintf(f, "\"metric_value\":null,\"metric_unit\":null,");
 		fprintf(f, "\"backend\":\"%s\"}\n", backend);
 	}
+	if (s->ms)
+		print_metrics_json(s, a);
 	fprintf(f, "{\"type\":\"summary\",\"scope\":\"%s\",\"cpu\":%s,\"command\":",
 		s->task ? "task" : "cpu", cpu);
 	tool_json_str(f, s->cmdline);
@@ -969,6 +1156,8 @@ static void print_json(const struct stat_ctx *s, const struct stat_acc *a,
 			WIFSIGNALED(a->last_status) ? WTERMSIG(a->last_status) : 0);
 	fprintf(f, "\"lost_threads\":%llu,\"launch\":\"%s\",\"failed_runs\":%u,\"backend\":\"%s\"",
 		a->lost, a->plain_runs ? "plain" : "exact", a->failed_runs, backend);
+	if (s->ms)
+		fprintf(f, ",\"passes\":%u", s->ms->passes);
 	if (s->o->per_thread) {
 		char tid[16], pid[16];
 
@@ -1019,10 +1208,120 @@ static void stat_check_privileged(struct stat_ctx *s)
 	stat_note_plain(s, why);
 }
 
+/* Run COMMAND -r times with the events of s->e, adding into @a. */
+static int stat_runs(struct stat_ctx *s, struct stat_acc *a)
+{
+	uint64_t count[PMUCTL_MAX_EVENTS];
+	int ret;
+
+	for (unsigned int r = 0; r < s->o->runs; r++) {
+		unsigned int lost = 0;
+		bool exact = true;
+		int status = 0;
+		double secs = 0;
+
+		if (s->task)
+			ret = stat_run_task(s, count, &status, &secs, &lost);
+		else
+			ret = stat_run(s, count, &status, &secs, &exact);
+		if (ret)
+			return ret;
+		a->runs++;
+		for (unsigned int i = 0; i < s->e.nr; i++) {
+			a->sum[i] += count[i];
+			a->sumsq[i] += (long double)count[i] * count[i];
+		}
+		a->t_sum += secs;
+		a->t_sumsq += (long double)secs * secs;
+		a->last_status = status;
+		a->plain_runs += !exact;
+		a->lost += lost;
+		if (status_failed(status)) {
+			a->failed_runs++;
+			a->fail_status = status;
+		}
+		/* ^C at the command ends the repeats too, as in perf stat -r. */
+		if (WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) {
+			a->interrupted = true;
+			break;
+		}
+	}
+	return 0;
+}
+
+/*
+ * -M: one pass after the other, each with its own PROGRAM (CPU scope
+ * here, task scope in each run's child) and its -r runs; then s->e holds
+ * every event of the metrics, as its first pass programmed and counted
+ * it, and @a their sums (runs: per pass; time: all passes together).
+ */
+static int stat_passes(struct stat_ctx *s, struct stat_acc *a)
+{
+	const struct tool_mset *ms = s->ms;
+	struct pmuctl_event all[PMUCTL_MAX_EVENTS];
+	bool counted[PMUCTL_MAX_EVENTS] = { false };
+	struct stat_acc *ap = malloc(sizeof(*ap));
+	int ret = 0;
+
+	if (!ap)
+		return tool_fail("stat", "%s", strerror(ENOMEM));
+	memset(all, 0, sizeof(all));
+	for (unsigned int p = 0; p < ms->passes && !a->interrupted; p++) {
+		memset(ap, 0, sizeof(*ap));
+		memset(&s->e, 0, sizeof(s->e));
+		s->e.nr = ms->npass[p];
+		for (unsigned int i = 0; i < s->e.nr; i++) {
+			s->e.ev[i] = ms->ev[ms->pass[p][i]].ev;
+			s->e.name[i] = ms->ev[ms->pass[p][i]].name;
+		}
+		if (!s->task) {
+			if (p)
+				pmuctl_release(s->p);
+			ret = tool_program("stat", s->p, &s->e, s->cpuset, s->setsize);
+			if (ret)
+				break;
+			s->ctr = pmuctl_get_counters(s->p);
+		}
+		ret = stat_runs(s, ap);
+		if (ret)
+			break;
+		for (unsigned int i = 0; i < s->e.nr; i++) {
+			unsigned int g = ms->pass[p][i];
+
+			if (counted[g])
+				continue;
+			counted[g] = true;
+			all[g] = s->e.ev[i];
+			a->sum[g] = ap->sum[i];
+			a->sumsq[g] = ap->sumsq[i];
+		}
+		s->pass_secs[p] = ap->runs ? (double)(ap->t_sum / ap->runs) : 0;
+		a->runs = ap->runs;
+		a->t_sum += ap->t_sum;
+		a->t_sumsq += ap->t_sumsq;
+		a->failed_runs += ap->failed_runs;
+		a->plain_runs += ap->plain_runs;
+		a->lost += ap->lost;
+		a->last_status = ap->last_status;
+		if (ap->failed_runs)
+			a->fail_status = ap->fail_status;
+		a->interrupted = ap->interrupted;
+	}
+	free(ap);
+	if (ret)
+		return ret;
+	memset(&s->e, 0, sizeof(s->e));
+	s->e.nr = ms->nev;
+	for (unsigned int g = 0; g < ms->nev; g++) {
+		s->e.ev[g] = counted[g] ? all[g] : ms->ev[g].ev;
+		s->e.name[g] = ms->ev[g].name;
+	}
+	return 0;
+}
+
 static int stat_main(struct stat_ctx *s)
 {
 	struct metric m[PMUCTL_MAX_EVENTS];
-	uint64_t count[PMUCTL_MAX_EVENTS];
 	struct stat_acc *a;
 	cpu_set_t *away;
 	int ret;
@@ -1047,37 +1346,10 @@ static int stat_main(struct stat_ctx *s)
 	CPU_FREE(away);
 
 	stat_check_privileged(s);
-	for (unsigned int r = 0; r < s->o->runs; r++) {
-		unsigned int lost = 0;
-		bool exact = true;
-		int status = 0;
-		double secs = 0;
-
-		if (s->task)
-			ret = stat_run_task(s, count, &status, &secs, &lost);
-		else
-			ret = stat_run(s, count, &status, &secs, &exact);
-		if (ret) {
-			free(a);
-			return ret;
-		}
-		a->runs++;
-		for (unsigned int i = 0; i < s->e.nr; i++) {
-			a->sum[i] += count[i];
-			a->sumsq[i] += (long double)count[i] * count[i];
-		}
-		a->t_sum += secs;
-		a->t_sumsq += (long double)secs * secs;
-		a->last_status = status;
-		a->plain_runs += !exact;
-		a->lost += lost;
-		if (status_failed(status)) {
-			a->failed_runs++;
-			a->fail_status = status;
-		}
-		/* ^C at the command ends the repeats too, as in perf stat -r. */
-		if (WIFSIGNALED(status) && WTERMSIG(status) == SIGINT)
-			break;
+	ret = s->ms ? stat_passes(s, a) : stat_runs(s, a);
+	if (ret) {
+		free(a);
+		return ret;
 	}
 	/* From the events as programmed (task mode: by the child). */
 	metrics_find(s, m);
@@ -1090,6 +1362,52 @@ static int stat_main(struct stat_ctx *s)
 	free(a);
 	return fflush(s->out) ? tool_fail("stat", "writing the report: %s",
 					  strerror(errno)) : 0;
+}
+
+/*
+ * -M: the metrics for the module's model, in Intel's list of this host;
+ * a note for each that cannot be computed, a failure when none can, or
+ * when they need passes that --no-passes or --per-thread refuse.
+ */
+static int stat_metrics(struct stat_ctx *s)
+{
+	const struct pmuctl_model *model = pmuctl_model_by_id(s->info->pmu_model);
+	const char *list = pmuctl_event_list(s->info->pmu_model);
+	const struct tool_mset *ms;
+	unsigned int ok = 0;
+	int ret;
+
+	if (!model || !list)
+		return tool_fail("stat", "no Intel metrics for this PMU (model %s): -M needs one of Intel's lists with metrics",
+				 pmuctl_model_name(s->info->pmu_model));
+	ret = tool_mset_build("stat", model, &s->info->caps, list,
+			      pmuctl_model_name(s->info->pmu_model), s->o->metrics,
+			      &s->ms);
+	if (ret)
+		return ret;
+	ms = s->ms;
+	for (unsigned int k = 0; k < ms->nm; k++) {
+		if (!ms->st[k].why[0]) {
+			ok++;
+			continue;
+		}
+		fprintf(stderr, "pmuctl stat: note: metric %s cannot be computed here: %s\n",
+			pmuctl_metric_name(ms->m[k]), ms->st[k].why);
+	}
+	if (!ok)
+		return tool_fail("stat", "none of the metrics '%s' can be computed on this PMU (see the notes above)",
+				 s->o->metrics);
+	if (ms->nev > PMUCTL_MAX_EVENTS)
+		return tool_fail("stat", "the metrics '%s' need %u events, more than one report holds (%d): name fewer metrics",
+				 s->o->metrics, ms->nev, PMUCTL_MAX_EVENTS);
+	if (ms->passes > 1 && s->o->no_passes)
+		return tool_fail("stat", "the metrics '%s' need %u passes (COMMAND run once per pass) and --no-passes allows one: name fewer metrics, or drop --no-passes ('pmuctl check -M' shows the passes)",
+				 s->o->metrics, ms->passes);
+	if (ms->passes > 1 && s->o->per_thread)
+		return tool_fail("stat", "the metrics '%s' need %u passes, and --per-thread reports one run's threads: name fewer metrics, or drop --per-thread",
+				 s->o->metrics, ms->passes);
+	s->threads_per_core = threads_per_core();
+	return 0;
 }
 
 int cmd_stat(int argc, char **argv)
@@ -1158,6 +1476,15 @@ int cmd_stat(int argc, char **argv)
 	}
 	if (!s->task)
 		CPU_SET_S((unsigned int)s->cpu, s->setsize, s->cpuset);
+	if (o.metrics) {
+		ret = stat_metrics(s);
+		if (!ret) {
+			s->ctr = pmuctl_get_counters(s->p);
+			ret = stat_main(s);
+		}
+		tool_mset_free(s->ms);
+		goto close;
+	}
 	ret = tool_events_get("stat", s->info, o.events, &s->e);
 	if (!ret && !s->task)
 		ret = tool_program("stat", s->p, &s->e, s->cpuset, s->setsize);

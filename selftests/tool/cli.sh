@@ -348,7 +348,7 @@ finish check_takes_a_list_of_pmus $((! $?)) check --pmu srf,lnl_lnc,arl_skt ocr.
 run check --pmu gnr mem_load_retired.l3_mis
 [ "$rc" = 1 ] && [[ "$(cat "$tmp/out")" == "error UNKNOWN_EVENT: "*"did you mean MEM_LOAD_RETIRED.L3_MISS, "* ]]
 finish check_suggests_the_closest_names $((! $?)) check --pmu gnr mem_load_retired.l3_mis
-expect_usage check_refuses_an_unknown_pmu_in_the_list check check --pmu gnr,zz r300c0
+expect_usage check_refuses_an_unknown_pmu_in_the_list check --pmu gnr,zz r300c0
 
 # Intel's metrics: list --metrics selects by name or group (TopdownL1 is
 # Intel's TmaL1) and says which pmuctl cannot compute and why; check -M
@@ -377,8 +377,11 @@ run check --pmu skx -M TopdownL2
 [ "$rc" = 0 ] && [ "$(tail -n 1 "$tmp/out" | cut -d' ' -f2)" -gt 1 ] &&
 	grep -q '^metric Memory_Bound: ok, passes 1-.*its value mixes passes$' "$tmp/out"
 finish check_metrics_takes_the_passes_it_needs $((! $?)) check --pmu skx -M TopdownL2
-expect_usage check_metrics_refuses_an_unknown_name check check --pmu spr -M TopdownL9
-expect_usage check_metrics_takes_no_events check check --pmu spr -M IPC r300c0
+expect_usage check_metrics_refuses_an_unknown_name check --pmu spr -M TopdownL9
+expect_usage stat_metrics_and_events_exclude_each_other stat -M IPC -e cycles -- true
+expect_usage stat_no_passes_needs_metrics stat --no-passes -- true
+expect_usage stat_metrics_refuses_an_empty_name stat -M IPC,,CPI -- true
+expect_usage check_metrics_takes_no_events check --pmu spr -M IPC r300c0
 
 # check keeps working next to the new commands (selftests/core/check_cli.sh
 # tests it in depth).

@@ -33,7 +33,18 @@
 #   task_keeps_exit_status   the command's exit status (2) is reported,
 #                            pmuctl's own is 0;
 #   cpu_scope_with_C         -C CPU still counts the CPU (the CPU
-#                            headline) and the workload's exact count.
+#                            headline) and the workload's exact count;
+#   metric_ipc_is_exact      -M with Intel's IPC metric of the guest's
+#                            model (Info_Thread_IPC) of workload N: its
+#                            events counted alike (cycles = instructions)
+#                            and the metric 1.00, in the CSV's metric
+#                            fields (SKIP where the model has no Intel
+#                            metrics list);
+#   metrics_passes           -M TopdownL2 on a 4-counter Skylake needs
+#                            several passes: the table says how many and
+#                            that COMMAND ran once per pass; --no-passes
+#                            refuses it before the command runs (SKIP on
+#                            other models).
 #
 # busybox sh (POSIX).  The tool is $PMUCTL (default pmuctl in PATH);
 # workload, workload-threads and perf-count are in PATH (the rig's -x).
@@ -60,7 +71,7 @@ if grep -q PERF_BUSY "$tmp/err"; then
 	echo "1..0 # SKIP perf holds the counters (PERF_BUSY: kernel.nmi_watchdog=1)"
 	exit 0
 fi
-echo "1..8"
+echo "1..10"
 
 want=$(expected_threads $N)
 run perf-count -- workload-threads $N
@@ -152,5 +163,47 @@ if [ "$ins" != "$want" ] ||
 	show
 fi
 result cpu_scope_with_C
+
+# Intel's metrics (-M): the IPC metric of this model's list, exactly 1.
+list=$("$PMUCTL" list --metrics 2>/dev/null | sed -n 's/^# metrics: \([a-z_]*\): .*/\1/p')
+ipc=Info_Thread_IPC
+case $list in srf | grr) ipc=Info_Core_IPC ;; esac
+if [ -z "$list" ]; then
+	echo "ok 9 - metric_ipc_is_exact # SKIP Intel gives no metrics for this model"
+	n=$((n + 1))
+else
+	run "$PMUCTL" stat -x, -M $ipc -- workload $N
+	ins=$(csv_value INST_RETIRED.ANY)
+	cyc=$(csv_value CPU_CLK_UNHALTED.THREAD)
+	[ -n "$cyc" ] || cyc=$(csv_value CPU_CLK_UNHALTED.CORE)
+	metric=$(awk -F, -v m=$ipc '$3 == m { print $7; exit }' "$tmp/err")
+	if [ "$rc" != 0 ] || [ -z "$ins" ] || [ "$ins" != "$cyc" ] ||
+	   [ "$ins" -lt "$(expected $N)" ] || [ "$metric" != "1.00" ]; then
+		fail "-M $ipc of 'workload $N' ($list): instructions $ins, cycles $cyc (want equal, >= $(expected $N)), metric '$metric' (want 1.00)"
+		show
+	fi
+	result metric_ipc_is_exact
+fi
+
+# Several passes: TopdownL2 on Skylake (4 generic counters, no PERF_METRICS).
+if [ "$list" != skx ] && [ "$list" != skl ] && [ "$list" != clx ]; then
+	echo "ok 10 - metrics_passes # SKIP not a Skylake list ($list)"
+	n=$((n + 1))
+else
+	run "$PMUCTL" stat -M TopdownL2 -- workload $N
+	passes=$(sed -n 's/^ \([0-9]*\) passes: COMMAND ran once per pass (1 run each)$/\1/p' "$tmp/err")
+	if [ "$rc" != 0 ] || [ "${passes:-0}" -lt 2 ] || ! grep -q '^ *[-0-9.]*  Memory_Bound ' "$tmp/err"; then
+		fail "-M TopdownL2: want exit 0, a line ' N passes: COMMAND ran once per pass (1 run each)' with N > 1 and a Memory_Bound line"
+		show
+	fi
+	run "$PMUCTL" stat --no-passes -M TopdownL2 -- sh -c "touch $tmp/ran"
+	if [ "$rc" != 1 ] || [ -e "$tmp/ran" ] ||
+	   ! grep -q "^pmuctl stat: the metrics 'TopdownL2' need $passes passes (COMMAND run once per pass) and --no-passes allows one" "$tmp/err"; then
+		fail "--no-passes -M TopdownL2: want exit 1, the line naming $passes passes, and the command not run"
+		show
+	fi
+	result metrics_passes
+fi
+
 
 [ "$failed" = 0 ]

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Metrics for check -M and stat -M: the metrics a spec names, their events
+ * resolved and judged by the core, and the passes that count them.
+ *
+ * Passes: each metric in turn, its events (with TOPDOWN.SLOTS where it
+ * reads PERF_METRICS, which divides fixed counter 3's slots) go into the
+ * first pass that can count them all at once with the events already
+ * there, else into a new pass: a metric's events are counted together.
+ * Only a metric whose events cannot be counted together on an idle CPU is
+ * split, event by event, and then says that its value mixes passes.  The
+ * core's scheduler (pmuctl_group_schedule(), the module's) decides what
+ * fits.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "tool.h"
+
+/* Can these events be counted at once on an idle CPU? */
+static bool fits(const struct tool_mset *ms, const unsigned int *idx,
+		 unsigned int n)
+{
+	struct pmuctl_event ev[PMUCTL_MAX_EVENTS];
+	struct pmuctl_place place[PMUCTL_MAX_EVENTS];
+	struct pmuctl_view view;
+	u32 reason = PMUCTL_R_NONE, index;
+
+	if (n > PMUCTL_MAX_EVENTS)
+		return false;
+	for (unsigned int i = 0; i < n; i++)
+		ev[i] = ms->ev[idx[i]].ev;
+	pmuctl_view_init(&view);
+	return !pmuctl_group_schedule(ms->model, ms->caps, 0, &view, ev, n, place,
+				      &reason, &index);
+}
+
+/* The index of event @e in ms->ev, added if new; -1 when full. */
+static int add_event(struct tool_mset *ms, const char *name,
+		     const struct pmuctl_event *e)
+{
+	for (unsigned int i = 0; i < ms->nev; i++)
+		if (ms->ev[i].ev.config == e->config && ms->ev[i].ev.extra == e->extra)
+			return (int)i;
+	if (ms->nev == TOOL_MSET_EVENTS)
+		return -1;
+	snprintf(ms->ev[ms->nev].name, sizeof(ms->ev[0].name), "%s", name);
+	ms->ev[ms->nev].ev = *e;
+	return (int)ms->nev++;
+}
+
+/* Add @add (n) to pass @p if the union fits; true if it did. */
+static bool try_pass(struct tool_mset *ms, unsigned int p, const unsigned int *add,
+		     unsigned int n)
+{
+	unsigned int u[PMUCTL_MAX_EVENTS], nu = ms->npass[p];
+
+	memcpy(u, ms->pass[p], nu * sizeof(u[0]));
+	for (unsigned int i = 0; i < n; i++) {
+		bool in = false;
+
+		for (unsigned int j = 0; j < nu; j++)
+			in |= u[j] == add[i];
+		if (in)
+			continue;
+		if (nu == PMUCTL_MAX_EVENTS)
+			return false;
+		u[nu++] = add[i];
+	}
+	if (!fits(ms, u, nu))
+		return false;
+	memcpy(ms->pass[p], u, nu * sizeof(u[0]));
+	ms->npass[p] = nu;
+	return true;
+}
+
+/* Put @idx (n) in the first pass that takes them all, or a new one. */
+static int place(struct tool_mset *ms, const unsigned int *idx, unsigned int n)
+{
+	for (unsigned int p = 0; p < ms->passes; p++)
+		if (try_pass(ms, p, idx, n))
+			return (int)p;
+	if (ms->passes == TOOL_MSET_PASSES)
+		return -1;
+	ms->npass[ms->passes] = 0;
+	if (!try_pass(ms, ms->passes, idx, n))
+		return -1;
+	return (int)ms->passes++;
+}
+
+/* Select the metrics @spec names ("NAME|GROUP[,...]"); 0 or a usage error. */
+static int select_metrics(const char *cmd, struct tool_mset *ms, const char *spec,
+			  const char *pmu)
+{
+	for (const char *s = spec; ; s += strcspn(s, ",") + 1) {
+		size_t len = strcspn(s, ",");
+		const struct pmuctl_imetric *one = pmuctl_metric_find(ms->ml, s, len);
+		unsigned int found = 0;
+
+		for (unsigned int i = 0; len && i < ms->ml->nr; i++) {
+			const struct pmuctl_imetric *m = &ms->ml->m[i];
+			bool dup = false;
+
+			if (m != one && !pmuctl_metric_in_group(m, s, len))
+				continue;
+			found++;
+			for (unsigned int j = 0; j < ms->nm; j++)
+				dup |= ms->m[j] == m;
+			if (dup)
+				continue;
+			if (ms->nm == TOOL_MSET_METRICS)
+				return tool_usage_error(cmd, "more than %d metrics",
+							TOOL_MSET_METRICS);
+			ms->m[ms->nm++] = m;
+		}
+		if (!found)
+			return tool_usage_error(cmd, "'%.*s' is no metric or group of Intel's %s list: 'pmuctl list --metrics --pmu %s' lists them",
+						(int)len, s, ms->ml->name, pmu);
+		if (!s[len])
+			return 0;
+	}
+}
+
+/* Metric @k: its events resolved, judged by the core and placed. */
+static void one_metric(struct tool_mset *ms, unsigned int k)
+{
+	const struct pmuctl_imetric *m = ms->m[k];
+	struct tool_mstate *st = &ms->st[k];
+	unsigned int idx[PMUCTL_MAX_EVENTS + 1], n = 0;
+	bool metrics = false, slots = false;
+	char msg[256];
+	int p;
+
+	if (pmuctl_metric_unavailable(ms->il, m, st->why, sizeof(st->why)))
+		return;
+	for (unsigned int i = 0; i < m->nevents; i++) {
+		const char *ename = pmuctl_metric_var(m, i, NULL);
+		struct pmuctl_class cls;
+		struct pmuctl_event ev;
+		u32 reason = PMUCTL_R_NONE;
+		int e;
+
+		if (pmuctl_metric_event(ms->il, m, i, &ev, msg, sizeof(msg))) {
+			snprintf(st->why, sizeof(st->why), "%s", msg);
+			return;
+		}
+		if (pmuctl_event_classify(ms->model, ms->caps, 0, ev.config, ev.extra,
+					  0, &cls, &reason)) {
+			snprintf(st->why, sizeof(st->why), "event %s: %s: %s", ename,
+				 pmuctl_reason_name(reason), pmuctl_reason_text(reason));
+			return;
+		}
+		metrics |= !(ev.config & PMUCTL_CFG_EVENT) &&
+			   ((ev.config & PMUCTL_CFG_UMASK) >> 8) >= 0x80;
+		slots |= (ev.config & 0xffff) == 0x0400;
+		e = add_event(ms, ename, &ev);
+		if (e < 0 || n == PMUCTL_MAX_EVENTS) {
+			snprintf(st->why, sizeof(st->why), "more events than pmuctl counts at once (%d)",
+				 PMUCTL_MAX_EVENTS);
+			return;
+		}
+		st->evidx[i] = (unsigned int)e;
+		idx[n++] = (unsigned int)e;
+	}
+	/* PERF_METRICS divides the slots of fixed counter 3: they come along */
+	if (metrics && !slots) {
+		struct pmuctl_event ev = {
+			.config = 0x0400 | PMUCTL_CFG_USR | PMUCTL_CFG_OS,
+		};
+		int e = add_event(ms, "TOPDOWN.SLOTS", &ev);
+
+		if (e < 0) {
+			snprintf(st->why, sizeof(st->why), "more events than pmuctl counts");
+			return;
+		}
+		idx[n++] = (unsigned int)e;
+	}
+	st->nev = n;
+	p = n ? place(ms, idx, n) : 0;
+	if (p >= 0) {
+		st->first = st->last = (unsigned int)p;
+		return;
+	}
+	/* its events cannot be counted together: each where it fits */
+	for (unsigned int i = 0; i < n; i++) {
+		p = place(ms, &idx[i], 1);
+		if (p < 0) {
+			snprintf(st->why, sizeof(st->why), "its events fit in no pass (more than %d passes)",
+				 TOOL_MSET_PASSES);
+			return;
+		}
+		if (!i || (unsigned int)p < st->first)
+			st->first = (unsigned int)p;
+		if ((unsigned int)p > st->last)
+			st->last = (unsigned int)p;
+	}
+}
+
+int tool_mset_build(const char *cmd, const struct pmuctl_model *model,
+		    const struct pmuctl_caps *caps, const char *list,
+		    const char *pmu, const char *spec, struct tool_mset **out)
+{
+	struct tool_mset *ms = calloc(1, sizeof(*ms));
+	int ret;
+
+	*out = NULL;
+	if (!ms)
+		return tool_fail(cmd, "%s", strerror(ENOMEM));
+	ms->model = model;
+	ms->caps = caps;
+	ms->il = pmuctl_ilist_find(list);
+	ms->ml = pmuctl_mlist_find(list);
+	if (!ms->il || !ms->ml) {
+		free(ms);
+		return tool_usage_error(cmd, "Intel publishes no metrics for pmu %s (the lists with metrics: skl, skx, clx, icl, icx, spr, emr, gnr, srf, grr, adl_glc, lnl_lnc, arl_lnc)",
+					pmu);
+	}
+	ret = select_metrics(cmd, ms, spec, pmu);
+	if (ret) {
+		free(ms);
+		return ret;
+	}
+	for (unsigned int k = 0; k < ms->nm; k++)
+		one_metric(ms, k);
+	*out = ms;
+	return 0;
+}
+
+void tool_mset_free(struct tool_mset *ms)
+{
+	free(ms);
+}
