@@ -11,7 +11,8 @@
 # What the packages' build needs from this tree (scripts/deb.sh too: a
 # change to it is a change to the packages).
 DEB_PATHS := Makefile Kbuild COPYING README.md mk user uapi kmod dist events \
-	     scripts/deb.sh scripts/events-c.awk
+	     scripts/deb.sh scripts/events-c.awk scripts/metrics-c.awk \
+	     scripts/metrics-strip.sed
 
 .PHONY: deb
 #: Debian packages in build/deb/ (dpkg-buildpackage, lintian)

@@ -21,7 +21,9 @@ LIB_OBJS_PIC := $(LIB_SRCS:user/%.c=build/lib/pic/%.o) \
 		build/lib/pic/events_table.o build/lib/pic/metrics_table.o
 LIB_OBJS_STATIC := $(LIB_SRCS:user/%.c=build/lib/static/%.o) \
 		   build/lib/static/events_table.o build/lib/static/metrics_table.o
-METRIC_LISTS := $(sort $(wildcard events/intel/*.metrics))
+# Intel's metrics, and pmuctl's own for the cores Intel gives none
+METRIC_LISTS := $(sort $(wildcard events/intel/*.metrics)) \
+		$(sort $(wildcard events/pmuctl/*.metrics))
 LIB_SO := build/lib/libpmuctl.so.$(LIB_VERSION)
 LIB_A := build/lib/libpmuctl.a
 LIB_MAP := user/libpmuctl.map

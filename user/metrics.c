@@ -37,8 +37,8 @@ const struct pmuctl_mlist *pmuctl_mlist_find(const char *list)
 	return NULL;
 }
 
-const struct pmuctl_imetric *pmuctl_metric_find(const struct pmuctl_mlist *ml,
-						 const char *name, size_t len)
+static const struct pmuctl_imetric *find(const struct pmuctl_mlist *ml,
+					 const char *name, size_t len)
 {
 	for (unsigned int i = 0; ml && i < ml->nr; i++) {
 		const char *n = pmuctl_metric_name(&ml->m[i]);
@@ -47,6 +47,39 @@ const struct pmuctl_imetric *pmuctl_metric_find(const struct pmuctl_mlist *ml,
 			return &ml->m[i];
 	}
 	return NULL;
+}
+
+/*
+ * perf's and everyone's short names for the common metrics, and the
+ * names Intel's lists give them: the first a list has.
+ */
+static const struct {
+	const char *alias;
+	const char *names[3];
+} aliases_of[] = {
+	{ "IPC", { "Info_Thread_IPC", "Info_Core_IPC" } },
+	{ "CPI", { "Info_Thread_CPI", "Info_Core_CPI", "cpi" } },
+	{ "CoreIPC", { "Info_Core_CoreIPC", "Info_Core_IPC" } },
+	{ "L1MPKI", { "Info_Memory_L1MPKI" } },
+	{ "L2MPKI", { "Info_Memory_L2MPKI" } },
+	{ "L3MPKI", { "Info_Memory_L3MPKI" } },
+};
+
+const struct pmuctl_imetric *pmuctl_metric_find(const struct pmuctl_mlist *ml,
+						 const char *name, size_t len)
+{
+	const struct pmuctl_imetric *m = find(ml, name, len);
+
+	for (size_t a = 0; !m && a < NELEM(aliases_of); a++) {
+		if (strlen(aliases_of[a].alias) != len ||
+		    strncasecmp(aliases_of[a].alias, name, len))
+			continue;
+		for (size_t i = 0; !m && i < NELEM(aliases_of[a].names) &&
+		     aliases_of[a].names[i]; i++)
+			m = find(ml, aliases_of[a].names[i],
+				 strlen(aliases_of[a].names[i]));
+	}
+	return m;
 }
 
 const char *pmuctl_metric_attr(const struct pmuctl_imetric *m, int which,

@@ -67,10 +67,19 @@ static inline const char *pmuctl_metric_var(const struct pmuctl_imetric *m,
 	return pmuctl_mpool + pmuctl_mvnames[v->name];
 }
 
-/* The list of metrics of an event list ("spr"), NULL if Intel has none. */
+/*
+ * The metrics of an event list ("spr"): Intel's, or pmuctl's own
+ * (events/pmuctl/) for knl, adl_grt, lnl_skt and arl_skt, which Intel
+ * gives none; NULL for none.
+ */
 const struct pmuctl_mlist *pmuctl_mlist_find(const char *list);
 
-/* The metric named @name (case-insensitive) of @ml, NULL if none. */
+/*
+ * The metric named @name (case-insensitive) of @ml, NULL if none.  Short
+ * names stand for the list's own: IPC (Info_Thread_IPC, or Info_Core_IPC
+ * on the Atom cores), CPI (Info_Thread_CPI, Info_Core_CPI, cpi), CoreIPC,
+ * L1MPKI, L2MPKI, L3MPKI (Info_Memory_*).
+ */
 const struct pmuctl_imetric *pmuctl_metric_find(const struct pmuctl_mlist *ml,
 						 const char *name, size_t len);
 

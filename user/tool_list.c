@@ -257,9 +257,12 @@ static int metric_list(const struct pmuctl_mlist *ml, const struct pmuctl_ilist 
 			n++;
 			if (!print)
 				continue;
-			if (n == 1 && !names)
+			if (n == 1 && !names && strcmp(ml->commit, "-"))
 				printf("# metrics: %s: %s, perfmon %.7s\n", ml->name,
 				       ml->source, ml->commit);
+			else if (n == 1 && !names)
+				printf("# metrics: %s: pmuctl's own, Intel publishes none for this core: %s\n",
+				       ml->name, ml->source);
 			if (names) {
 				printf("%s\n", name);
 				continue;
@@ -373,7 +376,7 @@ int cmd_list(int argc, char **argv)
 		const struct pmuctl_mlist *ml = pmuctl_mlist_find(ilist ? ilist->name : NULL);
 
 		if (!ml)
-			return tool_fail("list", "Intel publishes no metrics for PMU %s: the lists with metrics are skl, skx, clx, icl, icx, spr, emr, gnr, srf, grr, adl_glc, lnl_lnc, arl_lnc",
+			return tool_fail("list", "no metrics for PMU %s: arch, any other Intel core, has no event list",
 					 name ? name : "(this host)");
 		if (!metric_list(ml, ilist, pattern, names, false))
 			return tool_fail("list", "no metric of %s matches '%s': try a group (TopdownL1, TopdownL2) or a shorter pattern",

@@ -216,7 +216,7 @@ int tool_mset_build(const char *cmd, const struct pmuctl_model *model,
 	ms->ml = pmuctl_mlist_find(list);
 	if (!ms->il || !ms->ml) {
 		free(ms);
-		return tool_usage_error(cmd, "Intel publishes no metrics for pmu %s (the lists with metrics: skl, skx, clx, icl, icx, spr, emr, gnr, srf, grr, adl_glc, lnl_lnc, arl_lnc)",
+		return tool_usage_error(cmd, "no metrics for pmu %s: arch, any other Intel core, has no event list",
 					pmu);
 	}
 	ret = select_metrics(cmd, ms, spec, pmu);

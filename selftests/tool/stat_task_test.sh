@@ -34,7 +34,7 @@
 #                            pmuctl's own is 0;
 #   cpu_scope_with_C         -C CPU still counts the CPU (the CPU
 #                            headline) and the workload's exact count;
-#   metric_ipc_is_exact      -M with Intel's IPC metric of the guest's
+#   metric_ipc_is_exact      -M IPC, Intel's IPC metric of the guest's
 #                            model (Info_Thread_IPC) of workload N: its
 #                            events counted alike (cycles = instructions)
 #                            and the metric 1.00, in the CSV's metric
@@ -172,7 +172,7 @@ if [ -z "$list" ]; then
 	echo "ok 9 - metric_ipc_is_exact # SKIP Intel gives no metrics for this model"
 	n=$((n + 1))
 else
-	run "$PMUCTL" stat -x, -M $ipc -- workload $N
+	run "$PMUCTL" stat -x, -M IPC -- workload $N
 	ins=$(csv_value INST_RETIRED.ANY)
 	cyc=$(csv_value CPU_CLK_UNHALTED.THREAD)
 	[ -n "$cyc" ] || cyc=$(csv_value CPU_CLK_UNHALTED.CORE)
