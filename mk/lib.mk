@@ -37,10 +37,16 @@ build/gen/events_table.c: scripts/events-c.awk $(wildcard events/intel/*.events)
 	awk -f scripts/events-c.awk $(sort $(wildcard events/intel/*.events)) > $@.tmp
 	mv $@.tmp $@
 
-build/gen/metrics_table.c: scripts/metrics-c.awk scripts/metrics-strip.sed $(METRIC_LISTS)
+# mpack runs here, at build time: the host's compiler, not $(CC).
+build/gen/mpack: scripts/mpack.c
+	@mkdir -p $(@D)
+	cc -O2 -Wall -Wextra -Werror -o $@ $<
+
+build/gen/metrics_table.c: scripts/metrics-c.awk scripts/metrics-strip.sed \
+			   build/gen/mpack $(METRIC_LISTS)
 	@mkdir -p $(@D)
 	for f in $(METRIC_LISTS); do echo "FILE $$f"; \
-		sed -E -f scripts/metrics-strip.sed "$$f"; done | \
+		sed -E -f scripts/metrics-strip.sed "$$f"; done | build/gen/mpack | \
 		awk -f scripts/metrics-c.awk > $@.tmp
 	mv $@.tmp $@
 

@@ -4,12 +4,13 @@
 # events/intel/<list>.metrics (scripts/intel-metrics.py documents them):
 #
 #   sed -E -f scripts/metrics-strip.sed events/intel/LIST.metrics ... |
-#       awk -f scripts/metrics-c.awk > build/gen/metrics_table.c
+#       build/gen/mpack | awk -f scripts/metrics-c.awk > build/gen/metrics_table.c
 #
 # The sed step (mk/lib.mk) puts a tab after "formula" and "threshold" and
 # drops the blanks of each formula that no name or number needs (Intel's
 # "( a / ( b + c ) )" is "(a/(b+c))"), which halves them; "FILE name" lines
-# it adds open each list.  Output (types in user/metrics.h): one pool of
+# it adds open each list; scripts/mpack.c packs each formula (its octal
+# escapes go into the C string as they are).  Output (types in user/metrics.h): one pool of
 # NUL-terminated strings, each string once (names, formulas, event and
 # constant names, aliases, "groups|category|unit|parent" attributes);
 # the names of the values and their aliases as u16 indexes into two
@@ -34,16 +35,20 @@ function die(msg)
 	exit 1
 }
 
-function str(s)
+# The offset of @s in the pool, added if new.  Its bytes: each octal
+# escape of a packed formula ("\201") is one.
+function str(s,    bin)
 {
 	if (s == "")
 		return 0
-	if (s ~ /["\\]/)
-		die("a quote or backslash in '" s "'")
+	if (s ~ /"/)
+		die("a quote in '" s "'")
 	if (!(s in off)) {
 		off[s] = pool_len
 		strs[++nstrs] = s
-		pool_len += length(s) + 1
+		bin = s
+		gsub(/\\[0-7][0-7][0-7]/, "x", bin)
+		pool_len += length(bin) + 1
 	}
 	return off[s]
 }

@@ -323,19 +323,79 @@ static unsigned int aliases(const struct pmuctl_imetric *m, const char **names)
 	return n;
 }
 
+/*
+ * A formula as scripts/mpack.c packed it: ASCII, and 0x01 and three bytes
+ * (0x80 | offset >> 7, 0x80 | offset & 0x7f, 0x80 | length - 6) for a copy
+ * of what came @offset bytes before.  Returns it unpacked (malloc()ed),
+ * NULL without memory or for a reference out of bounds.
+ */
+static char *unpack(const char *packed)
+{
+	const unsigned char *p = (const unsigned char *)packed;
+	size_t n = 0, at = 0;
+	char *out;
+
+	for (size_t i = 0; p[i];) {
+		if (p[i] != 1) {
+			n++;
+			i++;
+			continue;
+		}
+		if (!p[i + 1] || !p[i + 2] || !p[i + 3])
+			return NULL;
+		n += (p[i + 3] & 0x7f) + 6U;
+		i += 4;
+	}
+	out = malloc(n + 1);
+	if (!out)
+		return NULL;
+	for (size_t i = 0; p[i];) {
+		size_t off, len;
+
+		if (p[i] != 1) {
+			out[at++] = (char)p[i++];
+			continue;
+		}
+		off = (size_t)(p[i + 1] & 0x7f) << 7 | (p[i + 2] & 0x7f);
+		len = (p[i + 3] & 0x7fU) + 6;
+		if (!off || off > at) {
+			free(out);
+			return NULL;
+		}
+		for (size_t k = 0; k < len; k++, at++)	/* may overlap itself */
+			out[at] = out[at - off];
+		i += 4;
+	}
+	out[at] = '\0';
+	return out;
+}
+
+char *pmuctl_metric_text(const struct pmuctl_imetric *m, bool threshold)
+{
+	return unpack(pmuctl_mpool + (threshold ? m->threshold : m->formula));
+}
+
 int pmuctl_metric_compile(const struct pmuctl_imetric *m, bool threshold,
 			  struct pmuctl_expr **out, char *msg, size_t msglen)
 {
 	const char *names[3 * 256];
 	unsigned int n = aliases(m, names);
+	char *text;
+	int ret;
 
 	*out = NULL;
 	if (threshold && !m->threshold) {
 		say(msg, msglen, "%s has no threshold", pmuctl_metric_name(m));
 		return -ENOENT;
 	}
-	return pmuctl_expr_parse(pmuctl_mpool + (threshold ? m->threshold : m->formula),
-				 names, n, out, msg, msglen);
+	text = pmuctl_metric_text(m, threshold);
+	if (!text) {
+		say(msg, msglen, "%s", "out of memory");
+		return -ENOMEM;
+	}
+	ret = pmuctl_expr_parse(text, names, n, out, msg, msglen);
+	free(text);
+	return ret;
 }
 
 int pmuctl_metric_eval(const struct pmuctl_imetric *m, const double *counts,

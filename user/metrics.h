@@ -26,8 +26,8 @@ struct pmuctl_mvar {
 /* One metric: offsets into pmuctl_mpool, its values pmuctl_mvars[vars...]. */
 struct pmuctl_imetric {
 	uint32_t name;
-	uint32_t formula;	/* blanks no token needs left out */
-	uint32_t threshold;	/* 0 (""): none */
+	uint32_t formula;	/* blanks no token needs left out, packed */
+	uint32_t threshold;	/* 0 (""): none; packed too */
 	uint32_t attrs;		/* "groups|category|unit|parent", each maybe "" */
 	uint32_t vars;
 	uint8_t nevents;	/* the first values: events */
@@ -123,6 +123,13 @@ struct pmuctl_metric_env {
 	double tsc_hz;			/* SYSTEM_TSC_FREQ, 0: unknown */
 	unsigned int threads_per_core;	/* THREADS_PER_CORE; HYPERTHREADING_ON is > 1 */
 };
+
+/*
+ * @m's formula (@threshold: its threshold) as text, blanks that no token
+ * needs left out: malloc()ed, NULL without memory.  The table holds it
+ * packed (scripts/mpack.c).
+ */
+char *pmuctl_metric_text(const struct pmuctl_imetric *m, bool threshold);
 
 /*
  * Compile @m's formula (@threshold: its threshold) with its aliases as
