@@ -12,7 +12,7 @@
 # change to it is a change to the packages).
 DEB_PATHS := Makefile Kbuild COPYING README.md mk user uapi kmod dist events \
 	     scripts/deb.sh scripts/events-c.awk scripts/metrics-c.awk \
-	     scripts/metrics-strip.sed
+	     scripts/metrics-strip.sed scripts/mpack.c
 
 .PHONY: deb
 #: Debian packages in build/deb/ (dpkg-buildpackage, lintian)
