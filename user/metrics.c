@@ -96,16 +96,12 @@ const char *pmuctl_metric_attr(const struct pmuctl_imetric *m, int which,
 	return buf;
 }
 
-bool pmuctl_metric_in_group(const struct pmuctl_imetric *m, const char *group,
-			    size_t len)
+static bool in_group(const struct pmuctl_imetric *m, const char *group,
+		     size_t len)
 {
 	const char *s = pmuctl_mpool + m->attrs;
 	size_t end = strcspn(s, "|");
 
-	/* perf's names of Intel's TmaL1 and TmaL2 */
-	if (len == 9 && !strncasecmp(group, "TopdownL", 8))
-		return (group[8] == '1' || group[8] == '2') &&
-		       pmuctl_metric_in_group(m, group[8] == '1' ? "TmaL1" : "TmaL2", 5);
 	while (end) {
 		size_t g = strcspn(s, ";|");
 
@@ -117,6 +113,29 @@ bool pmuctl_metric_in_group(const struct pmuctl_imetric *m, const char *group,
 		s += g + 1;
 	}
 	return false;
+}
+
+bool pmuctl_metric_in_group(const struct pmuctl_mlist *ml,
+			    const struct pmuctl_imetric *m, const char *group,
+			    size_t len)
+{
+	char tma[6] = "TmaL1", cat[16];
+	bool groups = false;
+
+	if (len != 9 || strncasecmp(group, "TopdownL", 8))
+		return in_group(m, group, len);
+	/* perf's names of Intel's TmaL1 and TmaL2 */
+	if (group[8] != '1' && group[8] != '2')
+		return false;
+	tma[4] = group[8];
+	for (unsigned int i = 0; ml && i < ml->nr && !groups; i++)
+		groups = in_group(&ml->m[i], "TmaL1", 5);
+	if (groups)
+		return in_group(m, tma, 5);
+	/* lists without them (the Atom cores'): the TMA tree's level */
+	return m->level == (unsigned int)(group[8] - '0') &&
+	       !strcmp(pmuctl_metric_attr(m, 1, cat, sizeof(cat)), "TMA") &&
+	       strncmp(pmuctl_metric_name(m), "Info_", 5);
 }
 
 /* Linux's topdown pseudo events, in the order of IA32_PERF_METRICS' bytes. */

@@ -91,10 +91,13 @@ const char *pmuctl_metric_attr(const struct pmuctl_imetric *m, int which,
 			       char *buf, size_t len);
 
 /*
- * Is @m in group @group (case-insensitive)?  perf's names TopdownL1 and
- * TopdownL2 are Intel's TmaL1 and TmaL2.
+ * Is @m, of @ml, in group @group (case-insensitive)?  perf's names
+ * TopdownL1 and TopdownL2 are Intel's TmaL1 and TmaL2, and in a list
+ * without those groups (Sierra Forest's, Grand Ridge's) the TMA tree's
+ * nodes of that level (category TMA, not Info_*).
  */
-bool pmuctl_metric_in_group(const struct pmuctl_imetric *m, const char *group,
+bool pmuctl_metric_in_group(const struct pmuctl_mlist *ml,
+			    const struct pmuctl_imetric *m, const char *group,
 			    size_t len);
 
 /*

@@ -247,7 +247,7 @@ static int metric_list(const struct pmuctl_mlist *ml, const struct pmuctl_ilist 
 			char groups[160], unit[48], buf[256];
 
 			if (!matches(pattern, name) &&
-			    !(pattern && pmuctl_metric_in_group(m, pattern, strlen(pattern))))
+			    !(pattern && pmuctl_metric_in_group(ml, m, pattern, strlen(pattern))))
 				continue;
 			if (!pass) {
 				if ((int)strlen(name) > width)

@@ -105,7 +105,7 @@ static int select_metrics(const char *cmd, struct tool_mset *ms, const char *spe
 			const struct pmuctl_imetric *m = &ms->ml->m[i];
 			bool dup = false;
 
-			if (m != one && !pmuctl_metric_in_group(m, s, len))
+			if (m != one && !pmuctl_metric_in_group(ms->ml, m, s, len))
 				continue;
 			found++;
 			for (unsigned int j = 0; j < ms->nm; j++)
