@@ -118,6 +118,16 @@ struct tool_mset {
 int tool_mset_build(const char *cmd, const struct pmuctl_model *model,
 		    const struct pmuctl_caps *caps, const char *list,
 		    const char *pmu, const char *spec, struct tool_mset **out);
+/*
+ * @n events (-e), each its own, in passes: each in order into the first
+ * pass that can count it with those already there.  *@out->passes is 0
+ * when an event fits no pass alone (the module then says which rule).
+ * Return: 0, -E2BIG, -ENOMEM.
+ */
+int tool_mset_events(const struct pmuctl_model *model,
+		     const struct pmuctl_caps *caps, const struct pmuctl_event *ev,
+		     const char *const *names, unsigned int n,
+		     struct tool_mset **out);
 void tool_mset_free(struct tool_mset *ms);
 
 /*

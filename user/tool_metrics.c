@@ -230,6 +230,37 @@ int tool_mset_build(const char *cmd, const struct pmuctl_model *model,
 	return 0;
 }
 
+int tool_mset_events(const struct pmuctl_model *model,
+		     const struct pmuctl_caps *caps, const struct pmuctl_event *ev,
+		     const char *const *names, unsigned int n,
+		     struct tool_mset **out)
+{
+	struct tool_mset *ms;
+
+	*out = NULL;
+	if (n > TOOL_MSET_EVENTS)
+		return -E2BIG;
+	ms = calloc(1, sizeof(*ms));
+	if (!ms)
+		return -ENOMEM;
+	ms->model = model;
+	ms->caps = caps;
+	for (unsigned int i = 0; i < n; i++) {
+		snprintf(ms->ev[i].name, sizeof(ms->ev[0].name), "%s", names[i]);
+		ms->ev[i].ev = ev[i];
+	}
+	ms->nev = n;
+	/* each event alone, in order, into the first pass that takes it */
+	for (unsigned int i = 0; i < n; i++) {
+		if (place(ms, &i, 1) < 0) {
+			ms->passes = 0;	/* it fits no pass: the module will say why */
+			break;
+		}
+	}
+	*out = ms;
+	return 0;
+}
+
 void tool_mset_free(struct tool_mset *ms)
 {
 	free(ms);

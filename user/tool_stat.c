@@ -82,7 +82,9 @@ void stat_usage(FILE *f)
 	      "processes it starts, wherever they run (task scope); with -C, one CPU\n"
 	      "with COMMAND pinned to it, counting everything that runs there.\n"
 	      "\n"
-	      "  -e, --events LIST   events, comma-separated: Intel's names of the\n"
+	      "  -e, --events LIST   events, comma-separated (more than the PMU counts\n"
+	      "                      at once go in passes, as for -M; nothing is\n"
+	      "                      scaled): Intel's names of the\n"
 	      "                      model's list (mem_load_retired.l3_miss:u),\n"
 	      "                      libpfm4 names of the module's PMU ('pmuctl\n"
 	      "                      list' shows both), raw\n"
@@ -107,8 +109,8 @@ void stat_usage(FILE *f)
 	      "                      runs once per pass (the table says how many; a\n"
 	      "                      metric whose own events need several says it\n"
 	      "                      mixes passes); 'pmuctl check -M' shows them\n"
-	      "      --no-passes     refuse -M metrics that need more than one pass,\n"
-	      "                      before COMMAND runs\n"
+	      "      --no-passes     refuse -M metrics, or -e events, that need more\n"
+	      "                      than one pass, before COMMAND runs\n"
 	      "  -C, --cpu CPU       count CPU CPU (CPU scope) and pin COMMAND there,\n"
 	      "                      in place of counting COMMAND's threads\n"
 	      "  -r, --repeat N      run COMMAND N times; print means and the relative\n"
@@ -335,8 +337,7 @@ static int stat_parse(int argc, char **argv, struct stat_opts *o)
 		return tool_usage_error("stat", "-x and --json exclude each other: pick one output format");
 	if (o->metrics && o->events)
 		return tool_usage_error("stat", "-M and -e exclude each other: a metric brings its own events (see them with 'pmuctl check -M')");
-	if (o->no_passes && !o->metrics)
-		return tool_usage_error("stat", "--no-passes goes with -M: a list of -e events is counted at once or refused");
+
 	/* As perf stat refuses --per-thread where it counts CPUs. */
 	if (o->per_thread && o->cpu >= 0)
 		return tool_usage_error("stat", "--per-thread and -C exclude each other: --per-thread counts the command's threads (task scope), -C CPU counts a CPU; drop one");
@@ -1410,6 +1411,37 @@ static int stat_metrics(struct stat_ctx *s)
 	return 0;
 }
 
+/*
+ * -e events more than the PMU counts at once (each one that it can count
+ * alone): passes, as for -M, unless --no-passes or --per-thread refuse
+ * them.  Leaves s->ms NULL when one pass does (or when an event fits no
+ * pass alone: the module's PROGRAM then names its rule).
+ */
+static int stat_event_passes(struct stat_ctx *s)
+{
+	const struct pmuctl_model *model = pmuctl_model_by_id(s->info->pmu_model);
+	struct tool_mset *ms;
+
+	if (!model || s->e.nr < 2)
+		return 0;
+	if (tool_mset_events(model, &s->info->caps, s->e.ev, s->e.name, s->e.nr, &ms))
+		return tool_fail("stat", "%s", strerror(ENOMEM));
+	if (ms->passes <= 1) {
+		tool_mset_free(ms);
+		return 0;
+	}
+	if (s->o->no_passes || s->o->per_thread) {
+		unsigned int passes = ms->passes;
+
+		tool_mset_free(ms);
+		return tool_fail("stat", "the %u events need %u passes (COMMAND run once per pass: the PMU counts fewer at once) and %s allows one: name fewer events, or drop %s ('pmuctl check --group' shows what fits)",
+				 s->e.nr, passes, s->o->no_passes ? "--no-passes" : "--per-thread",
+				 s->o->no_passes ? "--no-passes" : "--per-thread");
+	}
+	s->ms = ms;
+	return 0;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o;
@@ -1486,6 +1518,13 @@ int cmd_stat(int argc, char **argv)
 		goto close;
 	}
 	ret = tool_events_get("stat", s->info, o.events, &s->e);
+	if (!ret)
+		ret = stat_event_passes(s);
+	if (!ret && s->ms) {
+		ret = stat_main(s);
+		tool_mset_free(s->ms);
+		goto close;
+	}
 	if (!ret && !s->task)
 		ret = tool_program("stat", s->p, &s->e, s->cpuset, s->setsize);
 	if (!ret) {

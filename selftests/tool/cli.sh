@@ -383,7 +383,7 @@ run check --pmu skx -M TopdownL2
 finish check_metrics_takes_the_passes_it_needs $((! $?)) check --pmu skx -M TopdownL2
 expect_usage check_metrics_refuses_an_unknown_name check --pmu spr -M TopdownL9
 expect_usage stat_metrics_and_events_exclude_each_other stat -M IPC -e cycles -- true
-expect_usage stat_no_passes_needs_metrics stat --no-passes -- true
+
 expect_usage stat_metrics_refuses_an_empty_name stat -M IPC,,CPI -- true
 expect_usage check_metrics_takes_no_events check --pmu spr -M IPC r300c0
 

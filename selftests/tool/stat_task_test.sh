@@ -40,6 +40,12 @@
 #                            and the metric 1.00, in the CSV's metric
 #                            fields (SKIP where the model has no Intel
 #                            metrics list);
+#   more_events_than_counters  twelve instructions:u events, more than
+#                            the PMU counts at once (fixed counter 0 and
+#                            the generic ones): as many passes as the
+#                            counters need (the table says how many), each
+#                            count exact; --no-passes refuses them before
+#                            the command runs;
 #   metrics_passes           -M TopdownL2 on a 4-counter Skylake needs
 #                            several passes: the table says how many and
 #                            that COMMAND ran once per pass; --no-passes
@@ -71,7 +77,7 @@ if grep -q PERF_BUSY "$tmp/err"; then
 	echo "1..0 # SKIP perf holds the counters (PERF_BUSY: kernel.nmi_watchdog=1)"
 	exit 0
 fi
-echo "1..10"
+echo "1..11"
 
 want=$(expected_threads $N)
 run perf-count -- workload-threads $N
@@ -164,12 +170,38 @@ if [ "$ins" != "$want" ] ||
 fi
 result cpu_scope_with_C
 
+# More events than counters: passes.  instructions:u goes on fixed counter
+# 0 or any generic counter: ngp + 1 a pass.
+ngp=$("$PMUCTL" info | sed -n 's/^generic counters: \([0-9]*\) x .*/\1/p')
+ev=instructions:u
+i=1
+while [ $i -lt 12 ]; do ev="$ev,instructions:u"; i=$((i + 1)); done
+passes=$(((12 + ngp) / (ngp + 1)))
+want=$(expected $N)
+run "$PMUCTL" stat -x, -e "$ev" -- workload $N
+got=$(awk -F, '$3 == "instructions:u" { print $1 }' "$tmp/err" | sort | uniq -c |
+	awk '{ print $1 "x" $2 }')
+if [ "$rc" != 0 ] || [ "$got" != "12x$want" ]; then
+	fail "12 instructions:u ($ngp generic counters): want 12 counts of $want, got '$got'"
+	show
+fi
+run "$PMUCTL" stat -e "$ev" -- workload $N
+grep -q "^ $passes passes: COMMAND ran once per pass (1 run each)\$" "$tmp/err" ||
+	{ fail "want ' $passes passes: COMMAND ran once per pass (1 run each)'"; show; }
+run "$PMUCTL" stat --no-passes -e "$ev" -- sh -c "touch $tmp/ran"
+if [ "$rc" != 1 ] || [ -e "$tmp/ran" ] ||
+   ! grep -q "^pmuctl stat: the 12 events need $passes passes" "$tmp/err"; then
+	fail "--no-passes: want exit 1, the line naming $passes passes, and the command not run"
+	show
+fi
+result more_events_than_counters
+
 # Intel's metrics (-M): the IPC metric of this model's list, exactly 1.
 list=$("$PMUCTL" list --metrics 2>/dev/null | sed -n 's/^# metrics: \([a-z_]*\): .*/\1/p')
 ipc=Info_Thread_IPC
 case $list in srf | grr) ipc=Info_Core_IPC ;; esac
 if [ -z "$list" ]; then
-	echo "ok 9 - metric_ipc_is_exact # SKIP Intel gives no metrics for this model"
+	echo "ok 10 - metric_ipc_is_exact # SKIP Intel gives no metrics for this model"
 	n=$((n + 1))
 else
 	run "$PMUCTL" stat -x, -M IPC -- workload $N
@@ -187,7 +219,7 @@ fi
 
 # Several passes: TopdownL2 on Skylake (4 generic counters, no PERF_METRICS).
 if [ "$list" != skx ] && [ "$list" != skl ] && [ "$list" != clx ]; then
-	echo "ok 10 - metrics_passes # SKIP not a Skylake list ($list)"
+	echo "ok 11 - metrics_passes # SKIP not a Skylake list ($list)"
 	n=$((n + 1))
 else
 	run "$PMUCTL" stat -M TopdownL2 -- workload $N
