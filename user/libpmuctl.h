@@ -557,6 +557,100 @@ int pmuctl_event_resolve_list(uint32_t model, const char *list,
 			      char *msg, size_t msglen);
 
 /**
+ * struct pmuctl_metrics - metrics resolved for a model (opaque)
+ *
+ * pmuctl_metrics_resolve() makes one, pmuctl_metrics_free() frees it.
+ */
+struct pmuctl_metrics;
+
+/**
+ * pmuctl_metrics_resolve() - metrics by name or group, for a model
+ * @model:	pmuctl_info.pmu_model.
+ * @list:	the event list whose metrics to take (pmuctl_event_list()'s
+ *		names), one of @model's; NULL: pmuctl_event_list(@model).
+ * @spec:	"NAME|GROUP[,...]": Intel's metric names (Info_Thread_IPC,
+ *		Frontend_Bound; case-insensitive), Intel's groups and perf's
+ *		TopdownL1 and TopdownL2, or the short names IPC, CPI,
+ *		CoreIPC, L1MPKI, L2MPKI, L3MPKI (doc/metrics.md).
+ * @out:	out: the metrics, in the order @spec names them (a group's
+ *		in its list's order), each once.
+ * @msg:	out: why, when the return value is not 0.
+ *
+ * The metrics are Intel's (events/intel/LIST.metrics, facts from Intel's
+ * perfmon metrics files) or, for Knights Landing/Mill and the Gracemont
+ * and Skymont cores, pmuctl's own IPC and CPI (events/pmuctl/).  A metric
+ * pmuctl cannot compute is kept, with its reason
+ * (pmuctl_metrics_unavailable()).  Their events are the union of the
+ * computable metrics' events, each once, with TOPDOWN.SLOTS where a metric
+ * reads PERF_METRICS.  Whether the PMU counts them at once is the
+ * module's to say (pmuctl_program() refuses a group that does not fit;
+ * "pmuctl check -M" shows the passes a set takes).
+ *
+ * Return: 0; -ENOENT for a name that is no metric or group of the list
+ * (@msg names it); -ENODEV for a model without an event list (arch, none)
+ * or a list not @model's; -ENOMEM.
+ */
+int pmuctl_metrics_resolve(uint32_t model, const char *list, const char *spec,
+			   struct pmuctl_metrics **out, char *msg, size_t msglen);
+
+/**
+ * pmuctl_metrics_count() - how many metrics @m holds
+ * pmuctl_metrics_name() - metric @i's name (Intel's)
+ * pmuctl_metrics_unit() - metric @i's unit ("percent", "GHz"; "" for none)
+ * pmuctl_metrics_unavailable() - why pmuctl cannot compute metric @i
+ *		("needs uncore events (UNC_CHA_TOR_INSERTS.IA_MISS)"), NULL
+ *		when it can
+ */
+unsigned int pmuctl_metrics_count(const struct pmuctl_metrics *m);
+const char *pmuctl_metrics_name(const struct pmuctl_metrics *m, unsigned int i);
+const char *pmuctl_metrics_unit(const struct pmuctl_metrics *m, unsigned int i);
+const char *pmuctl_metrics_unavailable(const struct pmuctl_metrics *m,
+				       unsigned int i);
+
+/**
+ * pmuctl_metrics_events() - the events the computable metrics read
+ * @m:		the metrics.
+ * @ev:		out: the events (config and extra set, as
+ *		pmuctl_event_resolve() gives them), NULL to count them.
+ * @names:	out: each event's name (Intel's, with Intel's modifiers:
+ *		"DTLB_LOAD_MISSES.STLB_HIT:c1"), valid while @m is; may be NULL.
+ * @max:	room in @ev and @names.
+ *
+ * Return: the number of events (more than @max: only @max were written).
+ */
+unsigned int pmuctl_metrics_events(const struct pmuctl_metrics *m,
+				   struct pmuctl_event *ev, const char **names,
+				   unsigned int max);
+
+/**
+ * pmuctl_metrics_eval() - compute one metric from counts
+ * @m:		the metrics.
+ * @i:		the metric.
+ * @counts:	the count of each event of pmuctl_metrics_events(), in its
+ *		order, over the same interval; a PERF_METRICS event's count
+ *		is in slots (pmuctl_topdown_slots()).
+ * @duration_s:	the interval in seconds (DURATIONTIMEINSECONDS), 0 if
+ *		unknown.
+ * @value:	out: the metric, as Intel's formula gives it (a percent is
+ *		0 to 100).
+ * @msg:	out: why, when the return value is not 0.
+ *
+ * HYPERTHREADING_ON and THREADS_PER_CORE come from sysfs (CPU 0's
+ * siblings).  SYSTEM_TSC_FREQ is not known yet: a formula that reads it
+ * fails with -ENODATA.
+ *
+ * Return: 0; -ENOENT for a metric pmuctl cannot compute
+ * (pmuctl_metrics_unavailable()); -EDOM for a division by zero the
+ * formula reaches (@msg quotes the divisor); -ENODATA for a value the
+ * interval does not give; -EINVAL for @i out of range; -ENOMEM.
+ */
+int pmuctl_metrics_eval(const struct pmuctl_metrics *m, unsigned int i,
+			const uint64_t *counts, double duration_s, double *value,
+			char *msg, size_t msglen);
+
+void pmuctl_metrics_free(struct pmuctl_metrics *m);
+
+/**
  * pmuctl_event_parse() - one event by name or raw config, by libpfm4 PMU
  * @pmu:	the libpfm4 PMU that resolves names (pmuctl_pfm_pmu_name() of
  *		the session's model), or NULL for the host's.

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "libpmuctl.h"
 #include "metrics.h"
 
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
@@ -468,4 +469,249 @@ int pmuctl_metric_eval(const struct pmuctl_imetric *m, const double *counts,
 	ret = pmuctl_expr_eval(e, v, got, value, msg, msglen);
 	pmuctl_expr_free(e);
 	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* The library's calls (libpmuctl.h)                                  */
+/* ------------------------------------------------------------------ */
+
+#define LIB_MAX_METRICS	4096
+#define LIB_MAX_EVENTS	2048
+
+struct pmuctl_metrics {
+	const struct pmuctl_ilist *il;
+	const struct pmuctl_mlist *ml;
+	unsigned int nm;
+	const struct pmuctl_imetric **m;
+	char (*why)[256];
+	char (*unit)[48];
+	unsigned int *first;		/* metric i's events: idx[first[i]...] */
+	unsigned int *idx;
+	unsigned int nidx;
+	unsigned int nev;
+	struct pmuctl_event *ev;
+	char (*names)[96];
+	unsigned int threads_per_core;
+};
+
+void pmuctl_metrics_free(struct pmuctl_metrics *m)
+{
+	if (!m)
+		return;
+	free(m->m);
+	free(m->why);
+	free(m->unit);
+	free(m->first);
+	free(m->idx);
+	free(m->ev);
+	free(m->names);
+	free(m);
+}
+
+/* Threads per core, as sysfs gives CPU 0's siblings; 0 when unknown. */
+static unsigned int sysfs_threads_per_core(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list", "re");
+	unsigned int n = 0, lo, hi;
+	char buf[256], *t, *save = NULL;
+
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	for (t = strtok_r(buf, ",\n", &save); t; t = strtok_r(NULL, ",\n", &save)) {
+		if (sscanf(t, "%u-%u", &lo, &hi) == 2 && hi >= lo)
+			n += hi - lo + 1;
+		else if (sscanf(t, "%u", &lo) == 1)
+			n++;
+	}
+	return n;
+}
+
+/* Event @e of a metric into the union: its index, or -1 when full. */
+static int union_event(struct pmuctl_metrics *ms, const char *name,
+		       const struct pmuctl_event *e)
+{
+	for (unsigned int i = 0; i < ms->nev; i++)
+		if (ms->ev[i].config == e->config && ms->ev[i].extra == e->extra)
+			return (int)i;
+	if (ms->nev == LIB_MAX_EVENTS)
+		return -1;
+	ms->ev[ms->nev] = *e;
+	snprintf(ms->names[ms->nev], sizeof(ms->names[0]), "%s", name);
+	return (int)ms->nev++;
+}
+
+/* Metric @k's events into the union (its why set when it cannot be). */
+static void lib_metric(struct pmuctl_metrics *ms, unsigned int k)
+{
+	const struct pmuctl_imetric *m = ms->m[k];
+	bool metrics = false, slots = false;
+	char msg[256];
+
+	ms->first[k] = ms->nidx;
+	if (pmuctl_metric_unavailable(ms->il, m, ms->why[k], sizeof(ms->why[0])))
+		return;
+	for (unsigned int i = 0; i < m->nevents; i++) {
+		struct pmuctl_event ev;
+		int e;
+
+		if (pmuctl_metric_event(ms->il, m, i, &ev, msg, sizeof(msg))) {
+			snprintf(ms->why[k], sizeof(ms->why[0]), "%s", msg);
+			return;
+		}
+		metrics |= !(ev.config & PMUCTL_CFG_EVENT) &&
+			   ((ev.config & PMUCTL_CFG_UMASK) >> 8) >= 0x80;
+		slots |= (ev.config & 0xffff) == 0x0400;
+		e = union_event(ms, pmuctl_metric_var(m, i, NULL), &ev);
+		if (e < 0) {
+			snprintf(ms->why[k], sizeof(ms->why[0]), "more than %d events in all",
+				 LIB_MAX_EVENTS);
+			return;
+		}
+		ms->idx[ms->nidx++] = (unsigned int)e;
+	}
+	if (metrics && !slots) {
+		struct pmuctl_event ev = {
+			.config = 0x0400 | PMUCTL_CFG_USR | PMUCTL_CFG_OS,
+		};
+
+		if (union_event(ms, "TOPDOWN.SLOTS", &ev) < 0)
+			snprintf(ms->why[k], sizeof(ms->why[0]), "more than %d events in all",
+				 LIB_MAX_EVENTS);
+	}
+}
+
+int pmuctl_metrics_resolve(uint32_t model, const char *list, const char *spec,
+			   struct pmuctl_metrics **out, char *msg, size_t msglen)
+{
+	const struct pmuctl_ilist *own = pmuctl_ilist_of(model, false);
+	struct pmuctl_metrics *ms;
+	unsigned int total = 0;
+
+	*out = NULL;
+	say(msg, msglen, "%s", "");
+	ms = calloc(1, sizeof(*ms));
+	if (!ms)
+		return -ENOMEM;
+	ms->il = list ? pmuctl_ilist_find(list) : pmuctl_ilist_of(model, true);
+	ms->ml = ms->il ? pmuctl_mlist_find(ms->il->name) : NULL;
+	if (!own || !ms->il || !ms->ml ||
+	    pmuctl_ilist_model(ms->il) != pmuctl_ilist_model(own)) {
+		say(msg, msglen, "no metrics for model %s%s%s",
+		    own ? own->name : "without an event list", list ? " in list " : "",
+		    list ? list : "");
+		pmuctl_metrics_free(ms);
+		return -ENODEV;
+	}
+	ms->m = calloc(LIB_MAX_METRICS, sizeof(*ms->m));
+	ms->ev = calloc(LIB_MAX_EVENTS, sizeof(*ms->ev));
+	ms->names = calloc(LIB_MAX_EVENTS, sizeof(*ms->names));
+	if (!ms->m || !ms->ev || !ms->names) {
+		pmuctl_metrics_free(ms);
+		return -ENOMEM;
+	}
+	for (const char *s = spec ? spec : ""; ; s += strcspn(s, ",") + 1) {
+		size_t len = strcspn(s, ",");
+		const struct pmuctl_imetric *one = pmuctl_metric_find(ms->ml, s, len);
+		unsigned int found = 0;
+
+		for (unsigned int i = 0; len && i < ms->ml->nr; i++) {
+			const struct pmuctl_imetric *m = &ms->ml->m[i];
+			bool dup = false;
+
+			if (m != one && !pmuctl_metric_in_group(ms->ml, m, s, len))
+				continue;
+			found++;
+			for (unsigned int j = 0; j < ms->nm; j++)
+				dup |= ms->m[j] == m;
+			if (!dup && ms->nm < LIB_MAX_METRICS)
+				ms->m[ms->nm++] = m;
+		}
+		if (!found) {
+			say(msg, msglen, "'%.*s' is no metric or group of the %s list",
+			    (int)len, s, ms->ml->name);
+			pmuctl_metrics_free(ms);
+			return -ENOENT;
+		}
+		if (!s[len])
+			break;
+	}
+	for (unsigned int k = 0; k < ms->nm; k++)
+		total += ms->m[k]->nevents;
+	ms->why = calloc(ms->nm, sizeof(*ms->why));
+	ms->unit = calloc(ms->nm, sizeof(*ms->unit));
+	ms->first = calloc(ms->nm + 1, sizeof(*ms->first));
+	ms->idx = calloc(total + 1, sizeof(*ms->idx));
+	if (!ms->why || !ms->unit || !ms->first || !ms->idx) {
+		pmuctl_metrics_free(ms);
+		return -ENOMEM;
+	}
+	for (unsigned int k = 0; k < ms->nm; k++) {
+		lib_metric(ms, k);
+		pmuctl_metric_attr(ms->m[k], 2, ms->unit[k], sizeof(ms->unit[0]));
+	}
+	ms->first[ms->nm] = ms->nidx;
+	ms->threads_per_core = sysfs_threads_per_core();
+	*out = ms;
+	return 0;
+}
+
+unsigned int pmuctl_metrics_count(const struct pmuctl_metrics *m)
+{
+	return m ? m->nm : 0;
+}
+
+const char *pmuctl_metrics_name(const struct pmuctl_metrics *m, unsigned int i)
+{
+	return m && i < m->nm ? pmuctl_metric_name(m->m[i]) : NULL;
+}
+
+const char *pmuctl_metrics_unit(const struct pmuctl_metrics *m, unsigned int i)
+{
+	return m && i < m->nm ? m->unit[i] : NULL;
+}
+
+const char *pmuctl_metrics_unavailable(const struct pmuctl_metrics *m,
+				       unsigned int i)
+{
+	return m && i < m->nm && m->why[i][0] ? m->why[i] : NULL;
+}
+
+unsigned int pmuctl_metrics_events(const struct pmuctl_metrics *m,
+				   struct pmuctl_event *ev, const char **names,
+				   unsigned int max)
+{
+	for (unsigned int i = 0; m && i < m->nev && i < max; i++) {
+		if (ev)
+			ev[i] = m->ev[i];
+		if (names)
+			names[i] = m->names[i];
+	}
+	return m ? m->nev : 0;
+}
+
+int pmuctl_metrics_eval(const struct pmuctl_metrics *m, unsigned int i,
+			const uint64_t *counts, double duration_s, double *value,
+			char *msg, size_t msglen)
+{
+	struct pmuctl_metric_env env = { .duration_s = duration_s };
+	const struct pmuctl_imetric *im;
+	double c[256];
+
+	*value = 0;
+	if (!m || i >= m->nm) {
+		say(msg, msglen, "no metric %u", i);
+		return -EINVAL;
+	}
+	im = m->m[i];
+	if (m->why[i][0]) {
+		say(msg, msglen, "%s: %s", pmuctl_metric_name(im), m->why[i]);
+		return -ENOENT;
+	}
+	env.threads_per_core = m->threads_per_core;
+	for (unsigned int j = 0; j < im->nevents; j++)
+		c[j] = (double)counts[m->idx[m->first[i] + j]];
+	return pmuctl_metric_eval(im, c, NULL, &env, value, msg, msglen);
 }

@@ -24,6 +24,7 @@
 
 #include "kselftest_harness.h"
 
+#include "libpmuctl.h"
 #include "metrics.h"
 
 FIXTURE(metrics) {
@@ -290,6 +291,78 @@ TEST_F(metrics, evaluation_is_exact_and_says_what_is_wrong)
 	ASSERT_EQ(0, pmuctl_metric_eval(m, c, NULL, &env, &v, msg, sizeof(msg)))
 		TH_LOG("%s", msg);
 	EXPECT_EQ(40.0, v);
+}
+
+/* The library's calls (libpmuctl.h), as a program uses them. */
+TEST(the_library_calls)
+{
+	struct pmuctl_metrics *m;
+	struct pmuctl_event ev[64];
+	const char *names[64];
+	uint64_t counts[64] = { 0 };
+	unsigned int n, slots = 64;
+	char msg[256];
+	double v;
+
+	ASSERT_EQ(0, pmuctl_metrics_resolve(PMUCTL_MODEL_SPR, "spr", "IPC,TopdownL1",
+					    &m, msg, sizeof(msg))) TH_LOG("%s", msg);
+	/* IPC first, then the group in its list's order, each once */
+	ASSERT_EQ(9U, pmuctl_metrics_count(m));
+	EXPECT_STREQ("Info_Thread_IPC", pmuctl_metrics_name(m, 0));
+	EXPECT_STREQ("Frontend_Bound", pmuctl_metrics_name(m, 1));
+	EXPECT_STREQ("percent", pmuctl_metrics_unit(m, 1));
+	EXPECT_STREQ("", pmuctl_metrics_unit(m, 0));
+	EXPECT_EQ(NULL, pmuctl_metrics_unavailable(m, 1));
+	EXPECT_EQ(NULL, pmuctl_metrics_name(m, 9));
+	for (unsigned int i = 0; i < 9; i++)
+		if (!strcmp(pmuctl_metrics_name(m, i), "Info_Thread_Slots_Utilization"))
+			EXPECT_NE(NULL, strstr(pmuctl_metrics_unavailable(m, i), "SMT"));
+	n = pmuctl_metrics_events(m, ev, names, 64);
+	ASSERT_LE(n, 64U);
+	ASSERT_EQ(n, pmuctl_metrics_events(m, NULL, NULL, 0));
+	for (unsigned int i = 0; i < n; i++) {
+		if (!strcmp(names[i], "INST_RETIRED.ANY"))
+			counts[i] = 3000;
+		if (!strcmp(names[i], "CPU_CLK_UNHALTED.THREAD"))
+			counts[i] = 1000;
+		if (!strcmp(names[i], "PERF_METRICS.RETIRING")) {
+			EXPECT_EQ(0x8000ULL | PMUCTL_CFG_USR | PMUCTL_CFG_OS, ev[i].config);
+			counts[i] = 250;
+		}
+		if (!strcmp(names[i], "PERF_METRICS.BACKEND_BOUND"))
+			counts[i] = 750;
+		if (!strncmp(names[i], "TOPDOWN.SLOTS", 13))
+			slots = i;
+	}
+	EXPECT_GT(64U, slots);
+	ASSERT_EQ(0, pmuctl_metrics_eval(m, 0, counts, 1.0, &v, msg, sizeof(msg)))
+		TH_LOG("%s", msg);
+	EXPECT_EQ(3.0, v);
+	/* Retiring: 250 of 250 + 750 (frontend and bad speculation 0) */
+	for (unsigned int i = 0; i < 9; i++) {
+		if (strcmp(pmuctl_metrics_name(m, i), "Retiring"))
+			continue;
+		ASSERT_EQ(0, pmuctl_metrics_eval(m, i, counts, 1.0, &v, msg, sizeof(msg)))
+			TH_LOG("%s", msg);
+		EXPECT_EQ(25.0, v);
+	}
+	memset(counts, 0, sizeof(counts));
+	EXPECT_EQ(-EDOM, pmuctl_metrics_eval(m, 0, counts, 1.0, &v, msg, sizeof(msg)));
+	EXPECT_EQ(-EINVAL, pmuctl_metrics_eval(m, 9, counts, 1.0, &v, msg, sizeof(msg)));
+	pmuctl_metrics_free(m);
+
+	EXPECT_EQ(-ENOENT, pmuctl_metrics_resolve(PMUCTL_MODEL_SPR, "emr", "IPC,NoSuch",
+						  &m, msg, sizeof(msg)));
+	EXPECT_STREQ("'NoSuch' is no metric or group of the emr list", msg);
+	EXPECT_EQ(NULL, m);
+	EXPECT_EQ(-ENODEV, pmuctl_metrics_resolve(PMUCTL_MODEL_SPR, "gnr", "IPC",
+						  &m, msg, sizeof(msg)));
+	EXPECT_EQ(-ENODEV, pmuctl_metrics_resolve(PMUCTL_MODEL_ARCH, NULL, "IPC",
+						  &m, msg, sizeof(msg)));
+	ASSERT_EQ(0, pmuctl_metrics_resolve(PMUCTL_MODEL_KNM, NULL, "IPC", &m, msg,
+					    sizeof(msg))) TH_LOG("%s", msg);
+	EXPECT_STREQ("Info_Thread_IPC", pmuctl_metrics_name(m, 0));
+	pmuctl_metrics_free(m);
 }
 
 TEST_HARNESS_MAIN
