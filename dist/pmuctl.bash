@@ -12,6 +12,7 @@
 #   commands        pmuctl --help (its "commands:" lines)
 #   options         pmuctl COMMAND --help (its lines that start with "-")
 #   --pmu values    pmuctl list --pmus
+#   metric names    pmuctl list --metrics --names [--pmu PMU] (-M)
 #   event names     pmuctl list --names [--pmu PMU]: perf's generic names
 #                   that resolve, libpfm4's events and EVENT:UMASK; for
 #                   stat and watch the PMU the module drives (else this
@@ -146,6 +147,13 @@ _pmuctl()
 					head=${val%,*}, val=${val##*,}
 				fi
 				mapfile -t replies < <("$bin" list --names 2>/dev/null |
+					_pmuctl_match "$val")
+				replies=("${replies[@]/#/$head}") ;;
+			-M | --metrics)
+				if [[ $val == *,* ]]; then
+					head=${val%,*}, val=${val##*,}
+				fi
+				mapfile -t replies < <("$bin" list --metrics ${pmu:+--pmu "$pmu"} --names 2>/dev/null |
 					_pmuctl_match "$val")
 				replies=("${replies[@]/#/$head}") ;;
 			*)

@@ -48,7 +48,9 @@ void list_usage(FILE *f)
 	      "                  REASON' where pmuctl cannot compute it (uncore\n"
 	      "                  events, PEBS retire latency...); PATTERN also\n"
 	      "                  selects a group (TopdownL1, TopdownL2, Intel's\n"
-	      "                  TmaL1...); stat and check take them with -M\n"
+	      "                  TmaL1...); stat and check take them with -M;\n"
+	      "                  with --names: the groups and short names -M\n"
+	      "                  takes (TopdownL1, IPC...), then the metrics\n"
 	      "      --pmus      only the PMUs --pmu takes, one a line\n"
 	      "  -h, --help      show this help\n"
 	      "\n"
@@ -240,6 +242,25 @@ static int metric_list(const struct pmuctl_mlist *ml, const struct pmuctl_ilist 
 {
 	int n = 0, width = 0;
 
+	/* --names: then the groups and short names -M takes that match */
+	static const char *const more[] = {
+		"TopdownL1", "TopdownL2", "IPC", "CPI", "CoreIPC", "L1MPKI",
+		"L2MPKI", "L3MPKI",
+	};
+
+	for (size_t k = 0; names && k < ARRAY_SIZE(more); k++) {
+		bool in = false;
+
+		if (!matches(pattern, more[k]))
+			continue;
+		for (unsigned int i = 0; i < ml->nr && !in; i++)
+			in = pmuctl_metric_in_group(ml, &ml->m[i], more[k], strlen(more[k]));
+		if (!in && !pmuctl_metric_find(ml, more[k], strlen(more[k])))
+			continue;
+		n++;
+		if (print)
+			printf("%s\n", more[k]);
+	}
 	for (int pass = 0; pass < 2; pass++) {
 		for (unsigned int i = 0; i < ml->nr; i++) {
 			const struct pmuctl_imetric *m = &ml->m[i];

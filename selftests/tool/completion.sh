@@ -120,6 +120,13 @@ expect completes_umasks_after_colon 'pmuctl check -p skl inst_retired:a' \
 expect completes_events_of_the_pmu_given 'pmuctl check -p knl cyc' \
 	"$("$PMUCTL" list --pmu knl --names | prefixed cyc)"
 
+# -M: the metrics, groups and short names of the PMU given (list --metrics
+# --names), the last of a comma list.
+expect completes_metric_groups_of_the_pmu_given 'pmuctl check -p spr -M Topd' \
+	"$(printf 'TopdownL1\nTopdownL2')"
+expect completes_the_last_metric_of_a_list 'pmuctl check -p spr -M IPC,Info_Thread_I' \
+	"$("$PMUCTL" list --metrics --pmu spr --names | prefixed Info_Thread_I | sed 's/^/IPC,/')"
+
 # stat -e takes the PMU stat would use (this host's, without the device).
 host=$("$PMUCTL" list --names 2>/dev/null || true)
 if grep -qx cycles <<<"$host"; then
