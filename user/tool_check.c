@@ -448,7 +448,8 @@ static int check_metrics(struct check_ctx *c, const char *spec)
 
 void check_usage(FILE *f)
 {
-	fputs("usage: pmuctl check --pmu PMU [--caps LIST] [--group] EVENT...\n"
+	fputs("usage: pmuctl check --pmu PMU[,PMU...] [--caps LIST] [--group] EVENT...\n"
+	      "       pmuctl check --pmu PMU[,PMU...] [--caps LIST] -M METRIC,...\n"
 	      "\n"
 	      "Check events offline against the rules the pmuctl module enforces on\n"
 	      "PMU, and tell which counter each would get on an idle CPU.\n"
@@ -469,6 +470,13 @@ void check_usage(FILE *f)
 	      "                    4 fixed) are clamped as the module clamps them\n"
 	      "  -g, --group       schedule the events together as one group\n"
 	      "                    (without it, each event is checked alone)\n"
+	      "  -M, --metrics LIST  in place of events: Intel's metrics of the\n"
+	      "                    PMU by name or group, comma-separated\n"
+	      "                    (TopdownL1, IPC; 'pmuctl list --metrics'): a\n"
+	      "                    line 'metric NAME: ok, pass N' or 'metric NAME:\n"
+	      "                    unavailable: WHY' each, then 'pass N: EVENT...'\n"
+	      "                    and 'passes N', the passes 'pmuctl stat -M'\n"
+	      "                    would take on an idle CPU\n"
 	      "  -h, --help        show this help\n"
 	      "\n"
 	      "Defaults (the register model's for knm, knl and skl; the real parts'\n"
