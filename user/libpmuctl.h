@@ -636,8 +636,9 @@ unsigned int pmuctl_metrics_events(const struct pmuctl_metrics *m,
  * @msg:	out: why, when the return value is not 0.
  *
  * HYPERTHREADING_ON and THREADS_PER_CORE come from sysfs (CPU 0's
- * siblings).  SYSTEM_TSC_FREQ is not known yet: a formula that reads it
- * fails with -ENODATA.
+ * siblings), SYSTEM_TSC_FREQ from CPUID leaf 15H where it gives the
+ * crystal's frequency (elsewhere, as in most VMs, a formula that reads it
+ * fails with -ENODATA: not guessed).
  *
  * Return: 0; -ENOENT for a metric pmuctl cannot compute
  * (pmuctl_metrics_unavailable()); -EDOM for a division by zero the

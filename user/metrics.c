@@ -4,6 +4,7 @@
  * their events as pmuctl encodes them, and their evaluation.  The tables
  * are generated (scripts/metrics-c.awk).
  */
+#include <cpuid.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -492,6 +493,7 @@ struct pmuctl_metrics {
 	struct pmuctl_event *ev;
 	char (*names)[96];
 	unsigned int threads_per_core;
+	double tsc_hz;
 };
 
 void pmuctl_metrics_free(struct pmuctl_metrics *m)
@@ -506,6 +508,23 @@ void pmuctl_metrics_free(struct pmuctl_metrics *m)
 	free(m->ev);
 	free(m->names);
 	free(m);
+}
+
+/*
+ * The TSC's frequency where CPUID leaf 15H gives all three of its terms
+ * (SDM vol. 3B 19.7.3: crystal Hz x EBX / EAX); 0 where it does not (no
+ * leaf 15H, or no crystal frequency in ECX, as in most VMs): unknown, not
+ * guessed from the base frequency.
+ */
+double pmuctl_host_tsc_hz(void)
+{
+	unsigned int a, b, c, d;
+
+	if (__get_cpuid_max(0, NULL) < 0x15)
+		return 0;
+	__cpuid(0x15, a, b, c, d);
+	(void)d;
+	return a && b && c ? (double)c * b / a : 0;
 }
 
 /* Threads per core, as sysfs gives CPU 0's siblings; 0 when unknown. */
@@ -654,6 +673,7 @@ int pmuctl_metrics_resolve(uint32_t model, const char *list, const char *spec,
 	}
 	ms->first[ms->nm] = ms->nidx;
 	ms->threads_per_core = sysfs_threads_per_core();
+	ms->tsc_hz = pmuctl_host_tsc_hz();
 	*out = ms;
 	return 0;
 }
@@ -711,6 +731,7 @@ int pmuctl_metrics_eval(const struct pmuctl_metrics *m, unsigned int i,
 		return -ENOENT;
 	}
 	env.threads_per_core = m->threads_per_core;
+	env.tsc_hz = m->tsc_hz;
 	for (unsigned int j = 0; j < im->nevents; j++)
 		c[j] = (double)counts[m->idx[m->first[i] + j]];
 	return pmuctl_metric_eval(im, c, NULL, &env, value, msg, msglen);

@@ -135,6 +135,12 @@ struct pmuctl_metric_env {
 char *pmuctl_metric_text(const struct pmuctl_imetric *m, bool threshold);
 
 /*
+ * This host's TSC frequency from CPUID leaf 15H, 0 where the leaf does not
+ * give it whole (SYSTEM_TSC_FREQ is then unknown).
+ */
+double pmuctl_host_tsc_hz(void);
+
+/*
  * Compile @m's formula (@threshold: its threshold) with its aliases as
  * names.  Return: as pmuctl_expr_parse().
  */

@@ -253,6 +253,7 @@ struct stat_ctx {
 	struct tool_mset *ms;
 	double pass_secs[TOOL_MSET_PASSES];
 	unsigned int threads_per_core;
+	double tsc_hz;			/* CPUID 15H's, 0: unknown */
 };
 
 static int stat_parse(int argc, char **argv, struct stat_opts *o)
@@ -904,6 +905,7 @@ static int metric_value(const struct stat_ctx *s, const struct stat_acc *a,
 	struct pmuctl_metric_env env = {
 		.duration_s = s->pass_secs[st->first],
 		.threads_per_core = s->threads_per_core,
+		.tsc_hz = s->tsc_hz,
 	};
 	double counts[256];
 
@@ -1408,6 +1410,7 @@ static int stat_metrics(struct stat_ctx *s)
 		return tool_fail("stat", "the metrics '%s' need %u passes, and --per-thread reports one run's threads: name fewer metrics, or drop --per-thread",
 				 s->o->metrics, ms->passes);
 	s->threads_per_core = threads_per_core();
+	s->tsc_hz = pmuctl_host_tsc_hz();
 	return 0;
 }
 
