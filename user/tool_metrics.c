@@ -117,8 +117,11 @@ static int select_metrics(const char *cmd, struct tool_mset *ms, const char *spe
 							TOOL_MSET_METRICS);
 			ms->m[ms->nm++] = m;
 		}
+		if (!len)
+			return tool_usage_error(cmd, "an empty name in the metric list '%s': NAME|GROUP[,...]",
+						spec);
 		if (!found)
-			return tool_usage_error(cmd, "'%.*s' is no metric or group of Intel's %s list: 'pmuctl list --metrics --pmu %s' lists them",
+			return tool_usage_error(cmd, "'%.*s' is no metric or group of the %s list: 'pmuctl list --metrics --pmu %s' lists them",
 						(int)len, s, ms->ml->name, pmu);
 		if (!s[len])
 			return 0;
