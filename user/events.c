@@ -6,13 +6,13 @@
  */
 #include <cpuid.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "events.h"
+#include "expr.h"
 
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -154,20 +154,6 @@ void pmuctl_ievent_encode(const struct pmuctl_ilist *l,
 	ev->extra = pmuctl_ixvals[e->xval];
 }
 
-static void msg_put(char *msg, size_t msglen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void msg_put(char *msg, size_t msglen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!msg || !msglen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, msglen, fmt, ap);
-	va_end(ap);
-}
-
 /* Decimal or 0x hex, at most @max; false if not a number or too large. */
 static bool parse_num(const char *s, size_t len, uint64_t max, uint64_t *out)
 {
@@ -235,7 +221,7 @@ int pmuctl_intel_resolve(const struct pmuctl_ilist *l, const char *str,
 		size_t x;
 
 		if (!mlen) {
-			msg_put(msg, msglen, "empty modifier in '%s'", str);
+			pmuctl_say(msg, msglen, "empty modifier in '%s'", str);
 			return -EINVAL;
 		}
 		if (!eq && strspn(tok, "ukUK") >= mlen) {
@@ -252,7 +238,7 @@ int pmuctl_intel_resolve(const struct pmuctl_ilist *l, const char *str,
 			bit = PMUCTL_CFG_EQ;
 		if (bit) {
 			if (val && (!parse_num(val, vlen, 1, &v))) {
-				msg_put(msg, msglen, "modifier '%.*s' of %.*s takes 0 or 1, not '%.*s'",
+				pmuctl_say(msg, msglen, "modifier '%.*s' of %.*s takes 0 or 1, not '%.*s'",
 					(int)klen, tok, (int)len, str, (int)vlen, val);
 				return -EINVAL;
 			}
@@ -261,7 +247,7 @@ int pmuctl_intel_resolve(const struct pmuctl_ilist *l, const char *str,
 		}
 		if (same(tok, klen, "umask")) {
 			if (!val || !parse_num(val, vlen, 255, &v)) {
-				msg_put(msg, msglen, "modifier 'umask' of %.*s takes a unit mask from 0 to 0xff",
+				pmuctl_say(msg, msglen, "modifier 'umask' of %.*s takes a unit mask from 0 to 0xff",
 					(int)len, str);
 				return -EINVAL;
 			}
@@ -270,7 +256,7 @@ int pmuctl_intel_resolve(const struct pmuctl_ilist *l, const char *str,
 		}
 		if (same(tok, klen, "c") || same(tok, klen, "cmask")) {
 			if (!val || !parse_num(val, vlen, 255, &v)) {
-				msg_put(msg, msglen, "modifier '%.*s' of %.*s takes a count from 0 to 255 (e.g. %.*s:cmask=1)",
+				pmuctl_say(msg, msglen, "modifier '%.*s' of %.*s takes a count from 0 to 255 (e.g. %.*s:cmask=1)",
 					(int)klen, tok, (int)len, str, (int)len, str);
 				return -EINVAL;
 			}
@@ -287,7 +273,7 @@ int pmuctl_intel_resolve(const struct pmuctl_ilist *l, const char *str,
 
 			if (rsp ? extra_mods[x].msr != PMUCTL_IEV_MSR_RSP0 :
 				  extra_mods[x].msr != e->msr) {
-				msg_put(msg, msglen, "%.*s has no %s: that modifier is for the events with %s",
+				pmuctl_say(msg, msglen, "%.*s has no %s: that modifier is for the events with %s",
 					(int)len, str, extra_mods[x].name,
 					extra_mods[x].msr == PMUCTL_IEV_MSR_RSP0 ?
 					"an offcore response (OCR.*, OFFCORE_RESPONSE.*)" :
@@ -297,7 +283,7 @@ int pmuctl_intel_resolve(const struct pmuctl_ilist *l, const char *str,
 				return -ENOENT;
 			}
 			if (!val || !parse_num(val, vlen, UINT64_MAX, &v)) {
-				msg_put(msg, msglen, "modifier '%s' of %.*s takes a value (decimal or 0x hex)",
+				pmuctl_say(msg, msglen, "modifier '%s' of %.*s takes a value (decimal or 0x hex)",
 					extra_mods[x].name, (int)len, str);
 				return -EINVAL;
 			}
@@ -306,11 +292,11 @@ int pmuctl_intel_resolve(const struct pmuctl_ilist *l, const char *str,
 		}
 		if (same(tok, klen, "p") || same(tok, klen, "pp") ||
 		    same(tok, klen, "ppp")) {
-			msg_put(msg, msglen, "'%.*s' asks for precise sampling: pmuctl counts, it does not sample; drop ':%.*s'",
+			pmuctl_say(msg, msglen, "'%.*s' asks for precise sampling: pmuctl counts, it does not sample; drop ':%.*s'",
 				(int)mlen, tok, (int)mlen, tok);
 			return -ENOENT;
 		}
-		msg_put(msg, msglen, "unknown modifier '%.*s' of %.*s: Intel's names take u, k, e, i, eq, c=N (cmask=N), umask=N%s",
+		pmuctl_say(msg, msglen, "unknown modifier '%.*s' of %.*s: Intel's names take u, k, e, i, eq, c=N (cmask=N), umask=N%s",
 			(int)mlen, tok, (int)len, str,
 			e->msr == PMUCTL_IEV_MSR_RSP0 || e->msr == PMUCTL_IEV_MSR_RSP1 ?
 			", offcore_rsp=V" : e->msr == PMUCTL_IEV_MSR_LDLAT ?

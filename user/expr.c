@@ -53,10 +53,7 @@ struct parser {
 	size_t msglen;
 };
 
-static void say(char *msg, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void say(char *msg, size_t len, const char *fmt, ...)
+void pmuctl_say(char *msg, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -71,7 +68,7 @@ static int fail(struct parser *p, int err, const char *what)
 {
 	if (!p->err) {
 		p->err = err;
-		say(p->msg, p->msglen, "%s at offset %zu: '%.20s'", what, p->pos,
+		pmuctl_say(p->msg, p->msglen, "%s at offset %zu: '%.20s'", what, p->pos,
 		    p->s + p->pos);
 	}
 	return -1;
@@ -421,7 +418,7 @@ int pmuctl_expr_parse(const char *text, const char *const *names,
 	struct pmuctl_expr *e = calloc(1, sizeof(*e));
 
 	*out = NULL;
-	say(msg, msglen, "%s", "");
+	pmuctl_say(msg, msglen, "%s", "");
 	if (!e)
 		return -ENOMEM;
 	p.e = e;
@@ -469,13 +466,13 @@ static double eval(struct evaluator *ev, int i)
 	case X_VAR:
 		if (x->index >= 0) {
 			ev->err = -ENODATA;
-			say(ev->msg, ev->msglen, "no value for %s[%d]: pmuctl counts no unit's share",
+			pmuctl_say(ev->msg, ev->msglen, "no value for %s[%d]: pmuctl counts no unit's share",
 			    ev->e->names[x->var], x->index);
 			return 0;
 		}
 		if (ev->have && !ev->have[x->var]) {
 			ev->err = -ENODATA;
-			say(ev->msg, ev->msglen, "no value for %s", ev->e->names[x->var]);
+			pmuctl_say(ev->msg, ev->msglen, "no value for %s", ev->e->names[x->var]);
 			return 0;
 		}
 		return ev->v[x->var];
@@ -504,7 +501,7 @@ static double eval(struct evaluator *ev, int i)
 			const struct expr_node *d = &ev->e->n[x->b];
 
 			ev->err = -EDOM;
-			say(ev->msg, ev->msglen, "division by zero: '%.*s' is 0",
+			pmuctl_say(ev->msg, ev->msglen, "division by zero: '%.*s' is 0",
 			    (int)(d->to - d->from), ev->e->text + d->from);
 			return 0;
 		}
@@ -536,7 +533,7 @@ int pmuctl_expr_eval(const struct pmuctl_expr *e, const double *values,
 	};
 	double r;
 
-	say(msg, msglen, "%s", "");
+	pmuctl_say(msg, msglen, "%s", "");
 	r = eval(&ev, e->root);
 	*result = ev.err ? 0 : r;
 	return ev.err;

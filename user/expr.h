@@ -73,4 +73,11 @@ void pmuctl_expr_uses(const struct pmuctl_expr *e, bool *used);
 
 void pmuctl_expr_free(struct pmuctl_expr *e);
 
+/*
+ * snprintf() into @msg (@len bytes) where @msg is not NULL: how the
+ * library's resolvers say why (events.c, metrics.c).
+ */
+void pmuctl_say(char *msg, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #endif /* PMUCTL_EXPR_H */

@@ -6,7 +6,6 @@
  */
 #include <cpuid.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,20 +15,6 @@
 #include "metrics.h"
 
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
-
-static void say(char *msg, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void say(char *msg, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!msg || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, len, fmt, ap);
-	va_end(ap);
-}
 
 const struct pmuctl_mlist *pmuctl_mlist_find(const char *list)
 {
@@ -138,6 +123,43 @@ bool pmuctl_metric_in_group(const struct pmuctl_mlist *ml,
 	return m->level == (unsigned int)(group[8] - '0') &&
 	       !strcmp(pmuctl_metric_attr(m, 1, cat, sizeof(cat)), "TMA") &&
 	       strncmp(pmuctl_metric_name(m), "Info_", 5);
+}
+
+int pmuctl_metric_select(const struct pmuctl_mlist *ml, const char *spec,
+			 const struct pmuctl_imetric **out, unsigned int max,
+			 char *bad, size_t badlen)
+{
+	unsigned int n = 0;
+
+	for (const char *s = spec; ; s += strcspn(s, ",") + 1) {
+		size_t len = strcspn(s, ",");
+		const struct pmuctl_imetric *one = pmuctl_metric_find(ml, s, len);
+		unsigned int found = 0;
+
+		if (!len)
+			return -EINVAL;
+		for (unsigned int i = 0; i < ml->nr; i++) {
+			const struct pmuctl_imetric *m = &ml->m[i];
+			bool dup = false;
+
+			if (m != one && !pmuctl_metric_in_group(ml, m, s, len))
+				continue;
+			found++;
+			for (unsigned int j = 0; j < n; j++)
+				dup |= out[j] == m;
+			if (dup)
+				continue;
+			if (n == max)
+				return -E2BIG;
+			out[n++] = m;
+		}
+		if (!found) {
+			pmuctl_say(bad, badlen, "%.*s", (int)len, s);
+			return -ENOENT;
+		}
+		if (!s[len])
+			return (int)n;
+	}
 }
 
 /* Linux's topdown pseudo events, in the order of IA32_PERF_METRICS' bytes. */
@@ -272,21 +294,21 @@ const char *pmuctl_metric_unavailable(const struct pmuctl_ilist *l,
 		int pm = perf_metric(name, n);
 
 		if (!strncmp(name, "UNC_", 4) || !strncmp(name, "FREERUN_", 8)) {
-			say(why, len, "needs uncore events (%.*s)", (int)n, name);
+			pmuctl_say(why, len, "needs uncore events (%.*s)", (int)n, name);
 			return why;
 		}
 		if (n == 3 && !strncmp(name, "TSC", 3)) {
-			say(why, len, "needs the time-stamp counter as a counted event (TSC)");
+			pmuctl_say(why, len, "needs the time-stamp counter as a counted event (TSC)");
 			return why;
 		}
 		reason = event_string(name, str, sizeof(str));
 		if (reason) {
-			say(why, len, "%s (%s)", reason, name);
+			pmuctl_say(why, len, "%s (%s)", reason, name);
 			return why;
 		}
 		if (pm >= 0 ? (unsigned int)pm >= nr_perf_metrics(l) :
 			      !pmuctl_ievent_find(l, name, n)) {
-			say(why, len, "needs %.*s, which %s does not count", (int)n,
+			pmuctl_say(why, len, "needs %.*s, which %s does not count", (int)n,
 			    name, pm >= 0 ? "this model's PERF_METRICS" :
 			    "Intel's event list of the model");
 			return why;
@@ -296,7 +318,7 @@ const char *pmuctl_metric_unavailable(const struct pmuctl_ilist *l,
 		const char *name = pmuctl_metric_var(m, i, NULL);
 
 		if (!const_known(name)) {
-			say(why, len, "needs the system's %s", name);
+			pmuctl_say(why, len, "needs the system's %s", name);
 			return why;
 		}
 	}
@@ -314,7 +336,7 @@ int pmuctl_metric_event(const struct pmuctl_ilist *l, const struct pmuctl_imetri
 
 	memset(ev, 0, sizeof(*ev));
 	if (i >= m->nevents) {
-		say(msg, msglen, "value %u of %s is no event", i, pmuctl_metric_name(m));
+		pmuctl_say(msg, msglen, "value %u of %s is no event", i, pmuctl_metric_name(m));
 		return -EINVAL;
 	}
 	if (pm >= 0 && (unsigned int)pm < nr_perf_metrics(l)) {
@@ -323,12 +345,12 @@ int pmuctl_metric_event(const struct pmuctl_ilist *l, const struct pmuctl_imetri
 	}
 	why = event_string(name, str, sizeof(str));
 	if (why) {
-		say(msg, msglen, "%s: %s", name, why);
+		pmuctl_say(msg, msglen, "%s: %s", name, why);
 		return -ENOENT;
 	}
 	ret = pmuctl_intel_resolve(l, str, ev, msg, msglen);
 	if (ret == 1) {
-		say(msg, msglen, "%s is not in Intel's %s list", name, l->name);
+		pmuctl_say(msg, msglen, "%s is not in Intel's %s list", name, l->name);
 		return -ENOENT;
 	}
 	return ret;
@@ -406,12 +428,12 @@ int pmuctl_metric_compile(const struct pmuctl_imetric *m, bool threshold,
 
 	*out = NULL;
 	if (threshold && !m->threshold) {
-		say(msg, msglen, "%s has no threshold", pmuctl_metric_name(m));
+		pmuctl_say(msg, msglen, "%s has no threshold", pmuctl_metric_name(m));
 		return -ENOENT;
 	}
 	text = pmuctl_metric_text(m, threshold);
 	if (!text) {
-		say(msg, msglen, "%s", "out of memory");
+		pmuctl_say(msg, msglen, "%s", "out of memory");
 		return -ENOMEM;
 	}
 	ret = pmuctl_expr_parse(text, names, n, out, msg, msglen);
@@ -527,8 +549,7 @@ double pmuctl_host_tsc_hz(void)
 	return a && b && c ? (double)c * b / a : 0;
 }
 
-/* Threads per core, as sysfs gives CPU 0's siblings; 0 when unknown. */
-static unsigned int sysfs_threads_per_core(void)
+unsigned int pmuctl_host_threads_per_core(void)
 {
 	FILE *f = fopen("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list", "re");
 	unsigned int n = 0, lo, hi;
@@ -608,9 +629,11 @@ int pmuctl_metrics_resolve(uint32_t model, const char *list, const char *spec,
 	const struct pmuctl_ilist *own = pmuctl_ilist_of(model, false);
 	struct pmuctl_metrics *ms;
 	unsigned int total = 0;
+	char bad[96];
+	int ret;
 
 	*out = NULL;
-	say(msg, msglen, "%s", "");
+	pmuctl_say(msg, msglen, "%s", "");
 	ms = calloc(1, sizeof(*ms));
 	if (!ms)
 		return -ENOMEM;
@@ -618,7 +641,7 @@ int pmuctl_metrics_resolve(uint32_t model, const char *list, const char *spec,
 	ms->ml = ms->il ? pmuctl_mlist_find(ms->il->name) : NULL;
 	if (!own || !ms->il || !ms->ml ||
 	    pmuctl_ilist_model(ms->il) != pmuctl_ilist_model(own)) {
-		say(msg, msglen, "no metrics for model %s%s%s",
+		pmuctl_say(msg, msglen, "no metrics for model %s%s%s",
 		    own ? own->name : "without an event list", list ? " in list " : "",
 		    list ? list : "");
 		pmuctl_metrics_free(ms);
@@ -631,32 +654,20 @@ int pmuctl_metrics_resolve(uint32_t model, const char *list, const char *spec,
 		pmuctl_metrics_free(ms);
 		return -ENOMEM;
 	}
-	for (const char *s = spec ? spec : ""; ; s += strcspn(s, ",") + 1) {
-		size_t len = strcspn(s, ",");
-		const struct pmuctl_imetric *one = pmuctl_metric_find(ms->ml, s, len);
-		unsigned int found = 0;
-
-		for (unsigned int i = 0; len && i < ms->ml->nr; i++) {
-			const struct pmuctl_imetric *m = &ms->ml->m[i];
-			bool dup = false;
-
-			if (m != one && !pmuctl_metric_in_group(ms->ml, m, s, len))
-				continue;
-			found++;
-			for (unsigned int j = 0; j < ms->nm; j++)
-				dup |= ms->m[j] == m;
-			if (!dup && ms->nm < LIB_MAX_METRICS)
-				ms->m[ms->nm++] = m;
-		}
-		if (!found) {
-			say(msg, msglen, "'%.*s' is no metric or group of the %s list",
-			    (int)len, s, ms->ml->name);
-			pmuctl_metrics_free(ms);
-			return -ENOENT;
-		}
-		if (!s[len])
-			break;
+	ret = pmuctl_metric_select(ms->ml, spec ? spec : "", ms->m, LIB_MAX_METRICS,
+				   bad, sizeof(bad));
+	if (ret < 0) {
+		if (ret == -E2BIG)
+			pmuctl_say(msg, msglen, "more than %d metrics", LIB_MAX_METRICS);
+		else if (ret == -EINVAL)
+			pmuctl_say(msg, msglen, "an empty name in the metric list '%s'", spec);
+		else
+			pmuctl_say(msg, msglen, "'%s' is no metric or group of the %s list",
+				   bad, ms->ml->name);
+		pmuctl_metrics_free(ms);
+		return ret == -EINVAL ? -ENOENT : ret;
 	}
+	ms->nm = (unsigned int)ret;
 	for (unsigned int k = 0; k < ms->nm; k++)
 		total += ms->m[k]->nevents;
 	ms->why = calloc(ms->nm, sizeof(*ms->why));
@@ -672,7 +683,7 @@ int pmuctl_metrics_resolve(uint32_t model, const char *list, const char *spec,
 		pmuctl_metric_attr(ms->m[k], 2, ms->unit[k], sizeof(ms->unit[0]));
 	}
 	ms->first[ms->nm] = ms->nidx;
-	ms->threads_per_core = sysfs_threads_per_core();
+	ms->threads_per_core = pmuctl_host_threads_per_core();
 	ms->tsc_hz = pmuctl_host_tsc_hz();
 	*out = ms;
 	return 0;
@@ -722,12 +733,12 @@ int pmuctl_metrics_eval(const struct pmuctl_metrics *m, unsigned int i,
 
 	*value = 0;
 	if (!m || i >= m->nm) {
-		say(msg, msglen, "no metric %u", i);
+		pmuctl_say(msg, msglen, "no metric %u", i);
 		return -EINVAL;
 	}
 	im = m->m[i];
 	if (m->why[i][0]) {
-		say(msg, msglen, "%s: %s", pmuctl_metric_name(im), m->why[i]);
+		pmuctl_say(msg, msglen, "%s: %s", pmuctl_metric_name(im), m->why[i]);
 		return -ENOENT;
 	}
 	env.threads_per_core = m->threads_per_core;

@@ -84,6 +84,19 @@ const struct pmuctl_imetric *pmuctl_metric_find(const struct pmuctl_mlist *ml,
 						 const char *name, size_t len);
 
 /*
+ * The metrics @spec ("NAME|GROUP[,...]") names in @ml, into @out (room
+ * for @max), each once, in the order @spec names them (a group's in the
+ * list's order).  Return: how many; -EINVAL for an empty name; -ENOENT
+ * for a name that is no metric or group (@bad gets it); -E2BIG.
+ */
+int pmuctl_metric_select(const struct pmuctl_mlist *ml, const char *spec,
+			 const struct pmuctl_imetric **out, unsigned int max,
+			 char *bad, size_t badlen);
+
+/* Threads per core, as sysfs gives CPU 0's siblings; 0 when unknown. */
+unsigned int pmuctl_host_threads_per_core(void);
+
+/*
  * Attribute @which (0 groups, 1 category, 2 unit, 3 parent) of @m into
  * @buf: "" where Intel gives none.
  */

@@ -96,36 +96,20 @@ static int place(struct tool_mset *ms, const unsigned int *idx, unsigned int n)
 static int select_metrics(const char *cmd, struct tool_mset *ms, const char *spec,
 			  const char *pmu)
 {
-	for (const char *s = spec; ; s += strcspn(s, ",") + 1) {
-		size_t len = strcspn(s, ",");
-		const struct pmuctl_imetric *one = pmuctl_metric_find(ms->ml, s, len);
-		unsigned int found = 0;
+	char bad[96];
+	int n = pmuctl_metric_select(ms->ml, spec, ms->m, TOOL_MSET_METRICS, bad,
+				     sizeof(bad));
 
-		for (unsigned int i = 0; len && i < ms->ml->nr; i++) {
-			const struct pmuctl_imetric *m = &ms->ml->m[i];
-			bool dup = false;
-
-			if (m != one && !pmuctl_metric_in_group(ms->ml, m, s, len))
-				continue;
-			found++;
-			for (unsigned int j = 0; j < ms->nm; j++)
-				dup |= ms->m[j] == m;
-			if (dup)
-				continue;
-			if (ms->nm == TOOL_MSET_METRICS)
-				return tool_usage_error(cmd, "more than %d metrics",
-							TOOL_MSET_METRICS);
-			ms->m[ms->nm++] = m;
-		}
-		if (!len)
-			return tool_usage_error(cmd, "an empty name in the metric list '%s': NAME|GROUP[,...]",
-						spec);
-		if (!found)
-			return tool_usage_error(cmd, "'%.*s' is no metric or group of the %s list: 'pmuctl list --metrics --pmu %s' lists them",
-						(int)len, s, ms->ml->name, pmu);
-		if (!s[len])
-			return 0;
-	}
+	if (n == -EINVAL)
+		return tool_usage_error(cmd, "an empty name in the metric list '%s': NAME|GROUP[,...]",
+					spec);
+	if (n == -E2BIG)
+		return tool_usage_error(cmd, "more than %d metrics", TOOL_MSET_METRICS);
+	if (n < 0)
+		return tool_usage_error(cmd, "'%s' is no metric or group of the %s list: 'pmuctl list --metrics --pmu %s' lists them",
+					bad, ms->ml->name, pmu);
+	ms->nm = (unsigned int)n;
+	return 0;
 }
 
 /* Metric @k: its events resolved, judged by the core and placed. */

@@ -871,27 +871,6 @@ static void print_thread_table(const struct stat_ctx *s, const struct stat_acc *
 			s->th_dropped);
 }
 
-/* Threads per core, as sysfs gives CPU 0's siblings; 0 when unknown. */
-static unsigned int threads_per_core(void)
-{
-	FILE *f = fopen("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list", "r");
-	unsigned int n = 0, lo, hi;
-	char buf[256], *t, *save = NULL;
-
-	if (!f)
-		return 0;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	fclose(f);
-	for (t = strtok_r(buf, ",\n", &save); t; t = strtok_r(NULL, ",\n", &save)) {
-		if (sscanf(t, "%u-%u", &lo, &hi) == 2 && hi >= lo)
-			n += hi - lo + 1;
-		else if (sscanf(t, "%u", &lo) == 1)
-			n++;
-	}
-	return n;
-}
-
 /*
  * -M: metric @k from the means of its events' counts and the time of its
  * pass.  Return: 0 and @v; -errno and @msg (a division by zero, a value
@@ -1409,7 +1388,7 @@ static int stat_metrics(struct stat_ctx *s)
 	if (ms->passes > 1 && s->o->per_thread)
 		return tool_fail("stat", "the metrics '%s' need %u passes, and --per-thread reports one run's threads: name fewer metrics, or drop --per-thread",
 				 s->o->metrics, ms->passes);
-	s->threads_per_core = threads_per_core();
+	s->threads_per_core = pmuctl_host_threads_per_core();
 	s->tsc_hz = pmuctl_host_tsc_hz();
 	return 0;
 }
