@@ -39,7 +39,6 @@
  *    write (skl_snoop_only()).
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +47,7 @@
 
 #include <perfmon/pfmlib.h>
 
+#include "expr.h"		/* pmuctl_say() */
 #include "pfm.h"
 
 /* PERFEVTSEL fields (FACTS.md 1; uapi PMUCTL_CFG_* for the same bits). */
@@ -105,17 +105,6 @@ static struct {
 	bool tables_freed;		/* a terminate freed them: no more */
 	bool built[PFM_PMU_MAX];	/* the PMUs whose tables those were */
 } st = { .pmu = -1, .host = -1 };
-
-static void say(char *msg, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!msg || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, len, fmt, ap);
-	va_end(ap);
-}
 
 static int pfm_errno(int ret)
 {
@@ -388,7 +377,7 @@ static int parse_value(const struct attr *a, uint64_t *v, char *msg, size_t len)
 
 	if (!a->value) {
 		if (mods[a->mod].max != 1) {
-			say(msg, len, "modifier '%s' needs a value", a->name);
+			pmuctl_say(msg, len, "modifier '%s' needs a value", a->name);
 			return -EINVAL;
 		}
 		*v = 1;
@@ -397,7 +386,7 @@ static int parse_value(const struct attr *a, uint64_t *v, char *msg, size_t len)
 	errno = 0;
 	*v = strtoull(a->value, &end, 0);
 	if (errno || !*a->value || *end || *a->value == '-' || *v > mods[a->mod].max) {
-		say(msg, len, "modifier '%s': value '%s' is not in [0:%llu]",
+		pmuctl_say(msg, len, "modifier '%s': value '%s' is not in [0:%llu]",
 		    a->name, a->value, (unsigned long long)mods[a->mod].max);
 		return -EINVAL;
 	}
@@ -621,7 +610,7 @@ static int skl_snoop_only(const char *event, uint64_t config, uint64_t extra,
 	    !(extra & SKL_SNOOP) || (extra & SKL_SUPPLIER) ||
 	    pmuctl_pfm_has_attr(event, "any_response"))
 		return 0;
-	say(msg, len, "libpfm4 added ANY_RESPONSE, its default response, to a snoop without a supplier: a mix Skylake does not count (OFFCORE_ANY_RESPONSE_MIXED); a snoop qualifies a supplier: write '%s:l3_hit' (or l3_miss, supplier_none, ...), or drop the snoop for any response",
+	pmuctl_say(msg, len, "libpfm4 added ANY_RESPONSE, its default response, to a snoop without a supplier: a mix Skylake does not count (OFFCORE_ANY_RESPONSE_MIXED); a snoop qualifies a supplier: write '%s:l3_hit' (or l3_miss, supplier_none, ...), or drop the snoop for any response",
 	    event);
 	return -EINVAL;
 }
@@ -639,13 +628,13 @@ int pmuctl_pfm_encode(const char *event, uint64_t *config, uint64_t *extra,
 
 	*config = 0;
 	*extra = 0;
-	say(msg, msglen, "%s", "");
+	pmuctl_say(msg, msglen, "%s", "");
 	if (!st.ready) {
-		say(msg, msglen, "no libpfm4 PMU selected (pmuctl_pfm_init)");
+		pmuctl_say(msg, msglen, "no libpfm4 PMU selected (pmuctl_pfm_init)");
 		return -ENODEV;
 	}
 	if (!event || strlen(event) >= sizeof(buf)) {
-		say(msg, msglen, "event string missing or too long");
+		pmuctl_say(msg, msglen, "event string missing or too long");
 		return -EINVAL;
 	}
 	strcpy(buf, event);
@@ -654,7 +643,7 @@ int pmuctl_pfm_encode(const char *event, uint64_t *config, uint64_t *extra,
 	if (p) {
 		*p = '\0';
 		if (strcasecmp(s, st.name)) {
-			say(msg, msglen, "event of PMU '%s', but '%s' is selected",
+			pmuctl_say(msg, msglen, "event of PMU '%s', but '%s' is selected",
 			    s, st.name);
 			return -EINVAL;
 		}
@@ -665,7 +654,7 @@ int pmuctl_pfm_encode(const char *event, uint64_t *config, uint64_t *extra,
 	ret = pfm_encode(qual, &c, &x, &count);
 	if (!ret) {
 		if (count > 2) {
-			say(msg, msglen, "libpfm4 gives %d codes for '%s'", count, event);
+			pmuctl_say(msg, msglen, "libpfm4 gives %d codes for '%s'", count, event);
 			return -EOVERFLOW;
 		}
 		pfm_fixes(s, &c, &x);
@@ -677,7 +666,7 @@ int pmuctl_pfm_encode(const char *event, uint64_t *config, uint64_t *extra,
 		return 0;
 	}
 	if (ret == PFM_ERR_NOMEM) {
-		say(msg, msglen, "libpfm4: %s", pfm_strerror(ret));
+		pmuctl_say(msg, msglen, "libpfm4: %s", pfm_strerror(ret));
 		return -ENOMEM;
 	}
 
@@ -686,7 +675,7 @@ int pmuctl_pfm_encode(const char *event, uint64_t *config, uint64_t *extra,
 	snprintf(evname, sizeof(evname), "%s::%.*s", st.name, (int)(colon - s), s);
 	idx = pfm_find_event(evname);
 	if (idx < 0 || !event_info(idx, &ev)) {
-		say(msg, msglen, "unknown event '%.*s' for PMU %s", (int)(colon - s),
+		pmuctl_say(msg, msglen, "unknown event '%.*s' for PMU %s", (int)(colon - s),
 		    s, st.name);
 		return -ENOENT;
 	}
@@ -701,7 +690,7 @@ int pmuctl_pfm_encode(const char *event, uint64_t *config, uint64_t *extra,
 		if (more)
 			p++;
 		if (n == MAX_ATTRS) {
-			say(msg, msglen, "more than %d attributes", MAX_ATTRS);
+			pmuctl_say(msg, msglen, "more than %d attributes", MAX_ATTRS);
 			return -EINVAL;
 		}
 		at[n] = (struct attr){ .name = name, .mod = -1 };
@@ -709,7 +698,7 @@ int pmuctl_pfm_encode(const char *event, uint64_t *config, uint64_t *extra,
 		if (at[n].value)
 			*at[n].value++ = '\0';
 		if (!*name) {
-			say(msg, msglen, "empty attribute name in '%s'", event);
+			pmuctl_say(msg, msglen, "empty attribute name in '%s'", event);
 			return -EINVAL;
 		}
 		if (!at[n].value &&
@@ -722,7 +711,7 @@ int pmuctl_pfm_encode(const char *event, uint64_t *config, uint64_t *extra,
 				if (!strcasecmp(name, mods[i].name))
 					break;
 			if (i == MOD_NR || !(st.mods & (1U << i))) {
-				say(msg, msglen, "'%s' is not a umask or modifier of %s::%s",
+				pmuctl_say(msg, msglen, "'%s' is not a umask or modifier of %s::%s",
 				    name, st.name, ev.name);
 				return -ENOENT;
 			}
@@ -742,7 +731,7 @@ int pmuctl_pfm_encode(const char *event, uint64_t *config, uint64_t *extra,
 			*extra = 0;
 			return -EINVAL;
 		}
-		say(msg, msglen, "libpfm4: %s", pfm_strerror(ret));
+		pmuctl_say(msg, msglen, "libpfm4: %s", pfm_strerror(ret));
 	}
 	return i;
 }
