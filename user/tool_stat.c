@@ -48,6 +48,12 @@
  * The table says "counted from before the exec" and the JSON summary
  * "launch":"plain" then.  user/tool_launch.c has the details.  The
  * command's exit status and signals are its own either way.
+ *
+ * Passes (-M, and -e lists longer than the PMU counts at once): the
+ * events are split by the core's own scheduler (user/tool_metrics.c) and
+ * each pass is a PROGRAM and its -r runs of the command as above; the
+ * report has every event's count from its pass and each metric computed
+ * from them (stat_passes()).  Nothing is scaled.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -74,7 +80,7 @@
 
 void stat_usage(FILE *f)
 {
-	fputs("usage: pmuctl stat [-e EVENT,... | -M METRIC,... [--no-passes]]\n"
+	fputs("usage: pmuctl stat [-e EVENT,... | -M METRIC,...] [--no-passes]\n"
 	      "                   [-C CPU | --per-thread] [-r N]\n"
 	      "                   [-x SEP | --json] [-o FILE] [--] COMMAND [ARGS]...\n"
 	      "\n"
