@@ -356,6 +356,30 @@ int pmuctl_metric_event(const struct pmuctl_ilist *l, const struct pmuctl_imetri
 	return ret;
 }
 
+int pmuctl_metric_events(const struct pmuctl_ilist *l,
+			 const struct pmuctl_imetric *m, struct pmuctl_event *ev,
+			 char *why, size_t len)
+{
+	bool metrics = false, slots = false;
+	unsigned int n = m->nevents;
+
+	if (pmuctl_metric_unavailable(l, m, why, len))
+		return -ENOENT;
+	for (unsigned int i = 0; i < n; i++) {
+		if (pmuctl_metric_event(l, m, i, &ev[i], why, len))
+			return -ENOENT;
+		metrics |= !(ev[i].config & PMUCTL_CFG_EVENT) &&
+			   ((ev[i].config & PMUCTL_CFG_UMASK) >> 8) >= 0x80;
+		slots |= (ev[i].config & 0xffff) == 0x0400;
+	}
+	/* PERF_METRICS divides the slots of fixed counter 3: they come along */
+	if (metrics && !slots) {
+		memset(&ev[n], 0, sizeof(ev[n]));
+		ev[n++].config = 0x0400 | PMUCTL_CFG_USR | PMUCTL_CFG_OS;
+	}
+	return (int)n;
+}
+
 /* The aliases of @m, the names its formula and threshold read. */
 static unsigned int aliases(const struct pmuctl_imetric *m, const char **names)
 {
@@ -587,39 +611,22 @@ static int union_event(struct pmuctl_metrics *ms, const char *name,
 static void lib_metric(struct pmuctl_metrics *ms, unsigned int k)
 {
 	const struct pmuctl_imetric *m = ms->m[k];
-	bool metrics = false, slots = false;
-	char msg[256];
+	struct pmuctl_event ev[256];
+	int n;
 
 	ms->first[k] = ms->nidx;
-	if (pmuctl_metric_unavailable(ms->il, m, ms->why[k], sizeof(ms->why[0])))
-		return;
-	for (unsigned int i = 0; i < m->nevents; i++) {
-		struct pmuctl_event ev;
-		int e;
+	n = pmuctl_metric_events(ms->il, m, ev, ms->why[k], sizeof(ms->why[0]));
+	for (int i = 0; i < n; i++) {
+		int e = union_event(ms, i < m->nevents ? pmuctl_metric_var(m, (unsigned int)i, NULL) :
+				    "TOPDOWN.SLOTS", &ev[i]);
 
-		if (pmuctl_metric_event(ms->il, m, i, &ev, msg, sizeof(msg))) {
-			snprintf(ms->why[k], sizeof(ms->why[0]), "%s", msg);
-			return;
-		}
-		metrics |= !(ev.config & PMUCTL_CFG_EVENT) &&
-			   ((ev.config & PMUCTL_CFG_UMASK) >> 8) >= 0x80;
-		slots |= (ev.config & 0xffff) == 0x0400;
-		e = union_event(ms, pmuctl_metric_var(m, i, NULL), &ev);
 		if (e < 0) {
 			snprintf(ms->why[k], sizeof(ms->why[0]), "more than %d events in all",
 				 LIB_MAX_EVENTS);
 			return;
 		}
-		ms->idx[ms->nidx++] = (unsigned int)e;
-	}
-	if (metrics && !slots) {
-		struct pmuctl_event ev = {
-			.config = 0x0400 | PMUCTL_CFG_USR | PMUCTL_CFG_OS,
-		};
-
-		if (union_event(ms, "TOPDOWN.SLOTS", &ev) < 0)
-			snprintf(ms->why[k], sizeof(ms->why[0]), "more than %d events in all",
-				 LIB_MAX_EVENTS);
+		if (i < m->nevents)
+			ms->idx[ms->nidx++] = (unsigned int)e;
 	}
 }
 

@@ -133,6 +133,18 @@ int pmuctl_metric_event(const struct pmuctl_ilist *l, const struct pmuctl_imetri
 			unsigned int i, struct pmuctl_event *ev, char *msg,
 			size_t msglen);
 
+/*
+ * The events @m reads on @l's model, as pmuctl_metric_event() gives them:
+ * @ev[i] for event i, then TOPDOWN.SLOTS where @m reads PERF_METRICS
+ * without it (PERF_METRICS divides fixed counter 3's slots).  @ev has room
+ * for 256.  Return: how many, m->nevents or one more; -ENOENT when pmuctl
+ * cannot compute @m, @why saying why (pmuctl_metric_unavailable(), or an
+ * event that does not resolve).
+ */
+int pmuctl_metric_events(const struct pmuctl_ilist *l,
+			 const struct pmuctl_imetric *m, struct pmuctl_event *ev,
+			 char *why, size_t len);
+
 /* What the formulas' constants stand for, from the caller. */
 struct pmuctl_metric_env {
 	double duration_s;		/* DURATIONTIMEINSECONDS, and in ms */

@@ -118,54 +118,35 @@ static void one_metric(struct tool_mset *ms, unsigned int k)
 	const struct pmuctl_imetric *m = ms->m[k];
 	struct tool_mstate *st = &ms->st[k];
 	unsigned int idx[PMUCTL_MAX_EVENTS + 1], n = 0;
-	bool metrics = false, slots = false;
-	char msg[256];
-	int p;
+	struct pmuctl_event ev[256];
+	int nev, p;
 
-	if (pmuctl_metric_unavailable(ms->il, m, st->why, sizeof(st->why)))
-		return;
-	for (unsigned int i = 0; i < m->nevents; i++) {
-		const char *ename = pmuctl_metric_var(m, i, NULL);
+	nev = pmuctl_metric_events(ms->il, m, ev, st->why, sizeof(st->why));
+	for (int i = 0; i < nev; i++) {
+		const char *ename = i < m->nevents ?
+				    pmuctl_metric_var(m, (unsigned int)i, NULL) : "TOPDOWN.SLOTS";
 		struct pmuctl_class cls;
-		struct pmuctl_event ev;
 		u32 reason = PMUCTL_R_NONE;
 		int e;
 
-		if (pmuctl_metric_event(ms->il, m, i, &ev, msg, sizeof(msg))) {
-			snprintf(st->why, sizeof(st->why), "%s", msg);
-			return;
-		}
-		if (pmuctl_event_classify(ms->model, ms->caps, 0, ev.config, ev.extra,
-					  0, &cls, &reason)) {
+		if (pmuctl_event_classify(ms->model, ms->caps, 0, ev[i].config,
+					  ev[i].extra, 0, &cls, &reason)) {
 			snprintf(st->why, sizeof(st->why), "event %s: %s: %s", ename,
 				 pmuctl_reason_name(reason), pmuctl_reason_text(reason));
 			return;
 		}
-		metrics |= !(ev.config & PMUCTL_CFG_EVENT) &&
-			   ((ev.config & PMUCTL_CFG_UMASK) >> 8) >= 0x80;
-		slots |= (ev.config & 0xffff) == 0x0400;
-		e = add_event(ms, ename, &ev);
-		if (e < 0 || n == PMUCTL_MAX_EVENTS) {
+		e = add_event(ms, ename, &ev[i]);
+		if (e < 0 || (i < m->nevents && n == PMUCTL_MAX_EVENTS)) {
 			snprintf(st->why, sizeof(st->why), "more events than pmuctl counts at once (%d)",
 				 PMUCTL_MAX_EVENTS);
 			return;
 		}
-		st->evidx[i] = (unsigned int)e;
+		if (i < m->nevents)
+			st->evidx[i] = (unsigned int)e;
 		idx[n++] = (unsigned int)e;
 	}
-	/* PERF_METRICS divides the slots of fixed counter 3: they come along */
-	if (metrics && !slots) {
-		struct pmuctl_event ev = {
-			.config = 0x0400 | PMUCTL_CFG_USR | PMUCTL_CFG_OS,
-		};
-		int e = add_event(ms, "TOPDOWN.SLOTS", &ev);
-
-		if (e < 0) {
-			snprintf(st->why, sizeof(st->why), "more events than pmuctl counts");
-			return;
-		}
-		idx[n++] = (unsigned int)e;
-	}
+	if (nev < 0)
+		return;
 	st->nev = n;
 	p = n ? place(ms, idx, n) : 0;
 	if (p >= 0) {
