@@ -302,8 +302,9 @@ qemu_cpu() {
 # a Sapphire Rapids (GenuineIntel00806F8_SapphireRapids_05_CPUID.txt):
 # both EAX 0x08300805 EBX 0 ECX 0xf EDX 0x8604 (v5, 8 generic x 48 bits,
 # 8 architectural events, fixed counters 0-3 x 48 bits, AnyThread
-# deprecated); full-width writes (PERF_CAPABILITIES bit 13, as the
-# Skylake model: LBR, PEBS and PERF_METRICS bit 15 stay off); the
+# deprecated); full-width writes and PERF_METRICS (PERF_CAPABILITIES bits
+# 13 and 15; LBR and PEBS stay off), 4 topdown metrics on Ice Lake, 8 on
+# Sapphire Rapids (Golden Cove), with the emulation's synthetic shares; the
 # OFFCORE_RSP, LD_LAT and FRONTEND masks of Linux 6.12
 # (arch/x86/events/intel/core.c intel_icl_extra_regs, intel_glc_extra_regs).
 pmu_props() {
@@ -320,7 +321,7 @@ pmu_props() {
 	Icelake-Server* | SapphireRapids*)	# EAX 0x08300805 ECX 0xf EDX 0x8604
 		p='pmu-version=5,pmu-gp=8,pmu-gp-width=48,pmu-events-len=8'
 		p+=',pmu-fixed=4,pmu-fixed-width=48,pmu-fixed-bitmap=0xf'
-		p+=',pmu-anythread-deprecated=on,pmu-perf-caps=0x2000'
+		p+=',pmu-anythread-deprecated=on,pmu-perf-caps=0xa000'
 		p+=',pmu-ldlat-mask=0xffff'
 		case ${1%%,*} in
 		Icelake-Server*)
@@ -328,7 +329,7 @@ pmu_props() {
 			p+=',pmu-frontend-mask=0x7fff17' ;;
 		*)
 			p+=',pmu-offcore-mask0=0x3fffffffff,pmu-offcore-mask1=0x3fffffffff'
-			p+=',pmu-frontend-mask=0x7fff1f' ;;
+			p+=',pmu-frontend-mask=0x7fff1f,pmu-metrics=8' ;;
 		esac ;;
 	PerfmonV6*)	# v6: counters at 0x1900+, leaf 23H (pmu-spec.md); else as SPR
 		# 10 generic counters as Lion Cove (leaf 0AH 8, 23H 10: the

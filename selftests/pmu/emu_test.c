@@ -566,8 +566,9 @@ static void expect_exact(struct __test_metadata *_metadata,
  * 40-bit fixed, no PERF_CAPABILITIES; Skylake-Server (6/0x55) v4, 4 x 48,
  * 3 x 48, PDCM and IA32_PERF_CAPABILITIES = 0x2000 (full-width writes);
  * Icelake-Server (6/0x6a) and SapphireRapids (6/0x8f) v5, 8 x 48, fixed
- * counters 0-3 x 48 in ECX's bitmap, AnyThread deprecated, 0x2000 (no
- * PERF_METRICS, bit 15).  Read-only: runs with the watchdog on too.
+ * counters 0-3 x 48 in ECX's bitmap, AnyThread deprecated, 0xa000
+ * (full-width writes and PERF_METRICS, bit 15).  Read-only: runs with the
+ * watchdog on too.
  */
 TEST_F(emu, cpuid_0ah_is_what_the_rig_configures_for_the_model)
 {
@@ -991,6 +992,88 @@ TEST_F(emu, topdown_slots_are_slots_per_cycle_times_instructions)
 }
 
 /*
+ * IA32_PERF_METRICS where PERF_CAPABILITIES[15] says it exists (the Ice
+ * Lake and Sapphire Rapids models): its bytes divide the slots fixed
+ * counter 3 counted while GLOBAL_CTRL bit 48 was set, by the synthetic rule
+ * over the exact instruction and branch counts, which PMC0 (0x00c0) and
+ * PMC1 (0x00c4) count beside it (pmu_metrics_expect()); rdpmc ECX 1 << 29
+ * reads the same; a pair written back (fixed counter 3, then PERF_METRICS,
+ * as a context switch restores it) reads back as written and goes on
+ * counting from it; writing 0 to fixed counter 3 clears the shares.
+ */
+static void metrics_run(struct __test_metadata *_metadata,
+			FIXTURE_DATA(emu) *self, void (*fn)(struct win *),
+			struct win *w, uint64_t *n, uint64_t *b, uint64_t *s)
+{
+	const uint64_t on = 3ULL | 1ULL << 35 | 1ULL << 48;
+
+	WR(MSR_GLOBAL_CTRL, 0);
+	WR(MSR_PMC(0), 0);
+	WR(MSR_PMC(1), 0);
+	WR(MSR_EVTSEL(0), EV_INST_RETIRED | EVTSEL_USR | EVTSEL_EN);
+	WR(MSR_EVTSEL(1), EV_BRANCHES | EVTSEL_USR | EVTSEL_EN);
+	WR(MSR_FIXED_CTR_CTRL, FIXED_NIBBLE(3, FIXED_USR));
+	WR(MSR_GLOBAL_CTRL, on);
+	w->ecx = RDPMC_FIXED | 3;
+	fn(w);
+	WR(MSR_GLOBAL_CTRL, 0);
+	*n = rd(_metadata, self, MSR_PMC(0));
+	*b = rd(_metadata, self, MSR_PMC(1));
+	*s = rd(_metadata, self, MSR_FIXED_CTR(3));
+}
+
+TEST_F(emu, perf_metrics_divide_the_slots_by_the_synthetic_rule)
+{
+	const struct pmu_rig_model *m = self->c.rig;
+	uint64_t n, b, s, raw, want, n2, b2, s2, written;
+	struct win w = { 0 };
+
+	if (!m || !m->nr_metrics)
+		SKIP(return, "%s has no PERF_METRICS (the reserved-bits test checks its #GP)",
+		     m ? m->name : "this model");
+	NEED_IDLE_PERF();
+	WR(MSR_GLOBAL_CTRL, 0);
+	WR(MSR_FIXED_CTR(3), 0);
+	WR(MSR_PERF_METRICS, 0);
+	w.arg[0] = 1000;
+	metrics_run(_metadata, self, win_loop, &w, &n, &b, &s);
+	raw = rd(_metadata, self, MSR_PERF_METRICS);
+	want = pmu_metrics_expect(m, 0, 0, n, b);
+	TH_LOG("%s: %llu instructions, %llu branches, %llu slots: PERF_METRICS %#llx",
+	       m->name, (unsigned long long)n, (unsigned long long)b,
+	       (unsigned long long)s, (unsigned long long)raw);
+	EXPECT_LT(0ULL, b);
+	EXPECT_LT(b, n);
+	EXPECT_EQ(m->slots_per_cycle * n, s);
+	EXPECT_EQ(want, raw);
+	EXPECT_EQ(raw, pmu_rdpmc(RDPMC_METRICS));
+	/* Another mix gives other shares: the rule is not a constant. */
+	EXPECT_NE(pmu_metrics_expect(m, 0, 0, n, 0), raw);
+
+	/* Written back, as a context switch restores it, and counting on. */
+	written = raw ^ 0x0102;
+	WR(MSR_FIXED_CTR(3), s);
+	WR(MSR_PERF_METRICS, written);
+	EXPECT_EQ(written, rd(_metadata, self, MSR_PERF_METRICS));
+	EXPECT_EQ(s, rd(_metadata, self, MSR_FIXED_CTR(3)));
+	metrics_run(_metadata, self, win_nops_100, &w, &n2, &b2, &s2);
+	EXPECT_EQ(s + m->slots_per_cycle * n2, s2);
+	EXPECT_EQ(pmu_metrics_expect(m, s, written, n2, b2),
+		  rd(_metadata, self, MSR_PERF_METRICS));
+
+	/* Fixed counter 3 written 0 clears the shares; they stay cleared. */
+	WR(MSR_FIXED_CTR(3), 0);
+	EXPECT_EQ(0ULL, rd(_metadata, self, MSR_PERF_METRICS));
+	WR(MSR_FIXED_CTR(3), 1000);
+	EXPECT_EQ(0ULL, rd(_metadata, self, MSR_PERF_METRICS));
+
+	WR(MSR_FIXED_CTR(3), 0);
+	WR(MSR_FIXED_CTR_CTRL, 0);
+	WR(MSR_EVTSEL(0), 0);
+	WR(MSR_EVTSEL(1), 0);
+}
+
+/*
  * BR_INST_RETIRED.ALL_BRANCHES (0x00c4) counts branch instructions exactly
  * where the emulation implements it, else 0: a loop of n dec/jnz retires
  * n branches, 100 nops none.
@@ -1370,11 +1453,16 @@ TEST_F(emu, reserved_bits_and_absent_registers_raise_gp)
 		t[n++] = GP_W("FIXED_CTR_CTRL AnyThread of fixed counter 0",
 			      MSR_FIXED_CTR_CTRL, FIXED_ANY);
 	}
-	t[n++] = GP_W("GLOBAL_CTRL bit 48 (PERF_METRICS, never emulated)",
-		      MSR_GLOBAL_CTRL, 1ULL << 48);
-	if (self->c.version >= 5) {
-		t[n++] = GP_R("PERF_METRICS read (absent)", MSR_PERF_METRICS);
-		t[n++] = GP_W("PERF_METRICS write (absent)", MSR_PERF_METRICS, 0);
+	if (!m || !m->nr_metrics) {
+		t[n++] = GP_W("GLOBAL_CTRL bit 48 (PERF_METRICS absent)",
+			      MSR_GLOBAL_CTRL, 1ULL << 48);
+		if (self->c.version >= 5) {
+			t[n++] = GP_R("PERF_METRICS read (absent)", MSR_PERF_METRICS);
+			t[n++] = GP_W("PERF_METRICS write (absent)", MSR_PERF_METRICS, 0);
+		}
+	} else if (m->nr_metrics < 8) {
+		t[n++] = GP_W("PERF_METRICS byte past the metrics",
+			      MSR_PERF_METRICS, 1ULL << (8 * m->nr_metrics));
 	}
 	t[n++] = GP_W("FIXED_CTR_CTRL bit past the fixed counters",
 		      MSR_FIXED_CTR_CTRL, 1ULL << (4 * fx));
@@ -1525,8 +1613,9 @@ static int rdpmc_in_child(uint32_t ecx)
 /*
  * rdpmc raises #GP (SIGSEGV) for a counter that does not exist (PMC
  * nr_gp, fixed counter 3 where absent, the fixed counter past the last)
- * and for any ECX bit but 30 and the index (bit 31,
- * the old "fast read", and bit 29); the counters that exist read.
+ * and for any ECX bit but 30 and the index (bit 31, the old "fast
+ * read"); bit 29 alone reads PERF_METRICS where the model has it, else
+ * faults too; the counters that exist read.
  * Read-only: runs with the watchdog on too.
  */
 TEST_F(emu, rdpmc_raises_gp_for_a_bad_ecx)
@@ -1542,7 +1631,8 @@ TEST_F(emu, rdpmc_raises_gp_for_a_bad_ecx)
 		{ RDPMC_FIXED | fixed_end(&self->c), SIGSEGV },
 		{ 1U << 31, SIGSEGV },
 		{ 1U << 31 | RDPMC_FIXED, SIGSEGV },
-		{ 1U << 29, SIGSEGV },
+		{ RDPMC_METRICS, self->c.rig && self->c.rig->nr_metrics ? 0 : SIGSEGV },
+		{ RDPMC_METRICS | 1, SIGSEGV },
 		{ 1U << 16, SIGSEGV },
 	};
 

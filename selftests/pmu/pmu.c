@@ -73,11 +73,12 @@ static const struct pmu_rig_model rig_models[] = {
 		.leafa_ebx = 0,
 		.leafa_ecx = 0xf,
 		.leafa_edx = 0x8604,
-		.perf_caps = 0x2000,
+		.perf_caps = 0xa000,
 		.rsp_mask = { 0x3fffffbfffULL, 0x3fffffbfffULL },
 		.ldlat_mask = 0xffff,
 		.frontend_mask = 0x7fff17,
 		.slots_per_cycle = 4,
+		.nr_metrics = 4,
 	},
 	{
 		/* SapphireRapids (GenuineIntel00806F8_SapphireRapids_05_CPUID.txt). */
@@ -87,13 +88,45 @@ static const struct pmu_rig_model rig_models[] = {
 		.leafa_ebx = 0,
 		.leafa_ecx = 0xf,
 		.leafa_edx = 0x8604,
-		.perf_caps = 0x2000,
+		.perf_caps = 0xa000,
 		.rsp_mask = { 0x3fffffffffULL, 0x3fffffffffULL },
 		.ldlat_mask = 0xffff,
 		.frontend_mask = 0x7fff1f,
 		.slots_per_cycle = 4,
+		.nr_metrics = 8,
 	},
 };
+
+/*
+ * IA32_PERF_METRICS as the emulation computes it (pmu-spec.md, "Topdown
+ * metrics"): fixed counter 3 held @s0 slots with PERF_METRICS @v0, then
+ * counted @n instructions, @b of them branches.  Each metric is kept as
+ * slots x 1020: the written byte over @s0 gives 4 x s0 x byte, an
+ * instruction's slots divide in quarters (a branch: retiring 1, bad
+ * speculation 2, frontend bound 1; any other: retiring 2, frontend 1,
+ * backend 1; level 2: heavy operations 1 and branch mispredict 2 per
+ * branch, fetch latency 1 and memory bound 1 per other instruction), and
+ * a byte is the share in 255ths, rounded to the nearest.
+ */
+uint64_t pmu_metrics_expect(const struct pmu_rig_model *m, uint64_t s0,
+			    uint64_t v0, uint64_t n, uint64_t b)
+{
+	const uint64_t o = n - b, q = m->slots_per_cycle * 255ULL;
+	const uint64_t quarters[8] = {
+		2 * o + b, 2 * b, o + b, o, b, 2 * b, o, o,
+	};
+	uint64_t s = s0 + m->slots_per_cycle * n, v = 0;
+
+	if (!s)
+		return 0;
+	for (unsigned int i = 0; i < m->nr_metrics; i++) {
+		uint64_t u = 4 * s0 * ((v0 >> (8 * i)) & 0xff) + quarters[i] * q;
+		uint64_t byte = (u + 2 * s) / (4 * s);
+
+		v |= (byte > 0xff ? 0xff : byte) << (8 * i);
+	}
+	return v;
+}
 
 void pmu_caps_read(struct pmu_caps *c)
 {

@@ -44,7 +44,8 @@
 #define MSR_OFFCORE_RSP1	0x1a7U
 #define MSR_PEBS_LD_LAT		0x3f6U
 #define MSR_PEBS_FRONTEND	0x3f7U
-#define MSR_PERF_METRICS	0x329U		/* never emulated (pmu-spec.md) */
+#define MSR_PERF_METRICS	0x329U		/* PERF_CAPABILITIES[15] (pmu-spec.md) */
+#define RDPMC_METRICS		(1U << 29)	/* rdpmc ECX of PERF_METRICS */
 
 /* IA32_PERFEVTSELx fields [FACTS 1]. */
 #define EVTSEL_USR		(1ULL << 16)
@@ -95,6 +96,8 @@ struct pmu_rig_model {
 	uint64_t ldlat_mask, frontend_mask;	/* 0: absent */
 	/* TOPDOWN.SLOTS per synthetic cycle (pmu-slots-per-cycle; 0: no slots) */
 	unsigned int slots_per_cycle;
+	/* bytes of IA32_PERF_METRICS (pmu-metrics; 0: PERF_CAPABILITIES[15] clear) */
+	unsigned int nr_metrics;
 };
 
 /* What CPUID says about the PMU (and what the rig model says). */
@@ -111,6 +114,8 @@ struct pmu_caps {
 };
 
 void pmu_caps_read(struct pmu_caps *c);
+uint64_t pmu_metrics_expect(const struct pmu_rig_model *m, uint64_t s0,
+			    uint64_t v0, uint64_t n, uint64_t b);
 
 /*
  * Why the emulated PMU cannot be tested here, or NULL.  @need_msr: also
