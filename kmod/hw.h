@@ -54,7 +54,8 @@ struct pmuctl_group {
 struct pmuctl_tgroup {
 	u32 nr;
 	u32 xregs;			/* extra MSRs it uses, by index */
-	u64 counters;			/* counter indexes it uses */
+	u64 counters;			/* counter registers it uses (pmuctl_reg()) */
+	s32 slots;			/* its slots event, with metrics; else -1 */
 	struct pmuctl_place place[PMUCTL_MAX_EVENTS];
 };
 
@@ -95,6 +96,8 @@ void pmuctl_pool_in(const struct pmuctl_tgroup *tg, const u64 *val,
 void pmuctl_pool_out(const struct pmuctl_tgroup *tg, u64 *val,
 		     const u64 *loaded);
 int pmuctl_pool_read_local(const struct pmuctl_tgroup *tg, u64 *val);
+void pmuctl_pool_sum(const struct pmuctl_tgroup *tg, u64 *sum, const u64 *val);
+void pmuctl_pool_sum_done(const struct pmuctl_tgroup *tg, u64 *sum);
 u32 pmuctl_pool_bits(void);
 
 /* power.c */

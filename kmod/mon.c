@@ -276,7 +276,7 @@ struct pmuctl_mon *pmuctl_mon_current(void)
 void pmuctl_mon_detach(struct pmuctl_mon *m)
 {
 	struct pmuctl_tctx *t = m->t;
-	u32 i, max = READ_ONCE(pmuctl_task_max_threads);
+	u32 max = READ_ONCE(pmuctl_task_max_threads);
 	struct pmuctl_trec *r;
 	unsigned long flags;
 	bool listed;
@@ -294,8 +294,7 @@ void pmuctl_mon_detach(struct pmuctl_mon *m)
 	if (listed) {
 		if (m->reset_seen != t->reset_gen)
 			memset(m->val, 0, sizeof(m->val));
-		for (i = 0; i < t->g.nr; i++)
-			t->fold[i] += m->val[i];
+		pmuctl_pool_sum(&t->g, t->fold, m->val);
 		list_del(&m->node);
 		m->listed = false;
 		t->nr_threads--;

@@ -125,7 +125,7 @@ void pmuctl_perf_cpu_down(u32 cpu);
 int pmuctl_cs_sync(struct pmuctl_pcpu *pc, const struct pmuctl_sync *w);
 
 /* pool.c */
-extern u32 pmuctl_task_refs[PMUCTL_IDX_MAX];
+extern u32 pmuctl_task_refs[PMUCTL_NR_REGS];
 extern u32 pmuctl_task_xrefs[PMUCTL_XREG_MAX];
 extern u64 pmuctl_task_pool;
 extern u32 pmuctl_task_xpool;

@@ -15,6 +15,20 @@
  * changed under pmuctl_lock and the hotplug read lock, read only under
  * pmuctl_lock (placement, INFO, debugfs): the hooks never read them, each
  * CPU knows what it took (pcpu.c's tk part), so no access is lockless.
+ *
+ * Topdown metrics are switched with their thread as Linux switches them
+ * (arch/x86/events/intel/core.c): at switch-out the thread keeps the slots
+ * of fixed counter 3 and the raw IA32_PERF_METRICS, without clearing them
+ * (intel_update_topdown_event(): "Save metric and slots for context
+ * switch"); at switch-in fixed counter 3 is written first, then
+ * PERF_METRICS (icl_set_topdown_event_period(): saved_slots, then
+ * saved_metric); a thread that starts, or a RESET, writes both 0, in that
+ * order ("The fixed counter 3 has to be written before the
+ * PERF_METRICS").  The register's bytes are shares of the slots the counter
+ * holds, so a thread's pair is only ever written back together.  Threads
+ * add up as slots: a sum holds, for each metric, slots x its byte
+ * (pmuctl_pool_sum()), and READ gives the register those sums make
+ * (pmuctl_pool_sum_done()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -22,11 +36,12 @@
 #include <linux/bitops.h>
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
+#include <linux/math64.h>
 #include <linux/smp.h>
 
 #include "pcpu.h"
 
-u32 pmuctl_task_refs[PMUCTL_IDX_MAX];
+u32 pmuctl_task_refs[PMUCTL_NR_REGS];
 u32 pmuctl_task_xrefs[PMUCTL_XREG_MAX];
 u64 pmuctl_task_pool;
 u32 pmuctl_task_xpool;
@@ -34,14 +49,44 @@ u32 pmuctl_task_xpool;
 /*
  * The policy bits every task-scope group gets.  Where RTM corrupts PMC3
  * (TSX force abort), the MSR_TSX_FORCE_ABORT dance follows the CPU-scope
- * claims; the pool never takes PMC3 there.  No topdown metric:
- * PERF_METRICS would have to be saved and written back at every switch.
+ * claims; the pool never takes PMC3 there.
  */
 static u32 pool_policy(void)
 {
-	return PMUCTL_POLICY_NO_METRICS |
-	       (pmuctl_pmu.type[0].caps.flags & PMUCTL_CAP_TSX_FORCE_ABORT ?
-		PMUCTL_POLICY_NO_PMC3 : 0);
+	return pmuctl_pmu.type[0].caps.flags & PMUCTL_CAP_TSX_FORCE_ABORT ?
+	       PMUCTL_POLICY_NO_PMC3 : 0;
+}
+
+static bool is_metric(const struct pmuctl_place *p)
+{
+	return p->idx >= PMUCTL_IDX_METRIC;
+}
+
+/* Metric @p's byte of the raw PERF_METRICS @raw. */
+static u64 metric_byte(const struct pmuctl_place *p, u64 raw)
+{
+	return (raw >> (8 * (p->idx - PMUCTL_IDX_METRIC))) & 0xff;
+}
+
+/*
+ * PERF_METRICS after fixed counter 3 (written by the caller before):
+ * every metric of the group holds the same raw register.
+ */
+static void tk_metrics_in(const struct pmuctl_tgroup *tg, const u64 *val,
+			  u64 *loaded)
+{
+	u64 raw = 0;
+	u32 i;
+
+	for (i = 0; i < tg->nr; i++)
+		if (is_metric(&tg->place[i]))
+			raw = val[i];
+	if (pmuctl_put_count(PMUCTL_IDX_METRIC, raw) &&
+	    pmuctl_rd(MSR_PERF_METRICS, &raw))
+		raw = 0;
+	for (i = 0; i < tg->nr; i++)
+		if (is_metric(&tg->place[i]))
+			loaded[i] = raw;
 }
 
 /**
@@ -106,6 +151,8 @@ static void tk_in(const struct pmuctl_tgroup *tg, const u64 *val, u64 *loaded,
 		const struct pmuctl_place *p = &tg->place[i];
 		u32 idx = p->idx;
 
+		if (is_metric(p))
+			continue;
 		if (idx < PMUCTL_IDX_FIXED)
 			tk_evtsel(pc, idx, pmuctl_place_evtsel(p, run));
 		else
@@ -124,6 +171,8 @@ static void tk_in(const struct pmuctl_tgroup *tg, const u64 *val, u64 *loaded,
 		    pmuctl_rd(pmuctl_counter_msr(idx), &loaded[i]))
 			loaded[i] = 0;
 	}
+	if (tg->slots >= 0)
+		tk_metrics_in(tg, val, loaded);
 	pc->dirty &= ~tg->counters;
 	pc->live = tg->counters;
 	if (fixed != pc->tk.fixed || pc->tk_fixed_stale) {
@@ -143,7 +192,8 @@ static void tk_in(const struct pmuctl_tgroup *tg, const u64 *val, u64 *loaded,
  *		tk_in() loaded @loaded
  * @loaded:	from tk_in()
  *
- * One GLOBAL_CTRL write (when they ran) and one read per counter; the
+ * One GLOBAL_CTRL write (when they ran) and one read per counter (one of
+ * PERF_METRICS, which the metrics keep raw); the
  * values stay in the registers, dirty, until a thread with rdpmc comes
  * (pmuctl_hw_scrub_local()) or another thread's counts replace them.  A
  * read that faults adds nothing.
@@ -172,6 +222,8 @@ static void tk_out(const struct pmuctl_tgroup *tg, u64 *val, const u64 *loaded)
 		for (i = 0; i < tg->nr; i++) {
 			const struct pmuctl_place *p = &tg->place[i];
 
+			if (is_metric(p))
+				continue;
 			if (p->idx >= PMUCTL_IDX_FIXED)
 				fixed = pmuctl_place_fixed(fixed, p, false);
 			else
@@ -185,9 +237,14 @@ static void tk_out(const struct pmuctl_tgroup *tg, u64 *val, const u64 *loaded)
 	for (i = 0; i < tg->nr; i++) {
 		u32 idx = tg->place[i].idx;
 
-		if (!pmuctl_rd(pmuctl_counter_msr(idx), &now))
+		if (!is_metric(&tg->place[i]) &&
+		    !pmuctl_rd(pmuctl_counter_msr(idx), &now))
 			val[i] += (now - loaded[i]) & pmuctl_counter_mask(t, idx);
 	}
+	if (tg->slots >= 0 && !pmuctl_rd(MSR_PERF_METRICS, &now))
+		for (i = 0; i < tg->nr; i++)
+			if (is_metric(&tg->place[i]))
+				val[i] = now;
 	pc->live = 0;
 	/*
 	 * There a process holding perf's own rdpmc grant (an mmap'ed event
@@ -196,8 +253,11 @@ static void tk_out(const struct pmuctl_tgroup *tg, u64 *val, const u64 *loaded)
 	 */
 	if (pmuctl_sentinel_used()) {
 		for (i = 0; i < tg->nr; i++)
-			if (pmuctl_put_count(tg->place[i].idx, 0))
+			if (!is_metric(&tg->place[i]) &&
+			    pmuctl_put_count(tg->place[i].idx, 0))
 				pc->dirty |= BIT_ULL(tg->place[i].idx);
+		if (tg->slots >= 0 && pmuctl_put_count(PMUCTL_IDX_METRIC, 0))
+			pc->dirty |= PMUCTL_METRICS_BIT;
 		return;
 	}
 	pc->dirty |= tg->counters;
@@ -301,7 +361,7 @@ static int check_free(struct pmuctl_group *g, const struct pmuctl_tgroup *tg,
 		return 0;
 	busy = a.running;
 	for (i = 0; i < tg->nr; i++)
-		if (busy & BIT_ULL(tg->place[i].idx))
+		if (busy & pmuctl_reg(tg->place[i].idx))
 			break;
 	*index = i < tg->nr ? i : 0;
 	*cpu = a.busy_cpu;
@@ -366,11 +426,17 @@ int pmuctl_pool_program(struct pmuctl_group *g, struct pmuctl_tgroup *tg,
 	tg->nr = n;
 	tg->counters = 0;
 	tg->xregs = 0;
+	tg->slots = -1;
 	for (i = 0; i < n; i++) {
-		tg->counters |= BIT_ULL(tg->place[i].idx);
+		tg->counters |= pmuctl_reg(tg->place[i].idx);
 		if (tg->place[i].xreg >= 0)
 			tg->xregs |= BIT(tg->place[i].xreg);
 	}
+	/* A metric's group holds TOPDOWN.SLOTS on fixed counter 3 (sched.c). */
+	if (tg->counters & PMUCTL_METRICS_BIT)
+		for (i = 0; i < n; i++)
+			if (tg->place[i].idx == PMUCTL_IDX_FIXED + 3)
+				tg->slots = i;
 	/* As for CPU scope: perf first (PERF_BUSY), then others' counters. */
 	ret = pmuctl_perf_get();
 	if (ret) {
@@ -383,7 +449,7 @@ int pmuctl_pool_program(struct pmuctl_group *g, struct pmuctl_tgroup *tg,
 		pmuctl_perf_put();
 		goto unlock;
 	}
-	for (i = 0; i < PMUCTL_IDX_MAX; i++)
+	for (i = 0; i < PMUCTL_NR_REGS; i++)
 		if (tg->counters & BIT_ULL(i))
 			pmuctl_task_refs[i]++;
 	for (i = 0; i < PMUCTL_XREG_MAX; i++)
@@ -446,7 +512,7 @@ void pmuctl_pool_release(struct pmuctl_group *g, const struct pmuctl_tgroup *tg,
 	u32 i;
 
 	cpus_read_lock();
-	for (i = 0; i < PMUCTL_IDX_MAX; i++)
+	for (i = 0; i < PMUCTL_NR_REGS; i++)
 		if ((tg->counters & BIT_ULL(i)) && !--pmuctl_task_refs[i])
 			a.scrub |= BIT_ULL(i);
 	for (i = 0; i < PMUCTL_XREG_MAX; i++)
@@ -512,4 +578,55 @@ void pmuctl_pool_out(const struct pmuctl_tgroup *tg, u64 *val,
 int pmuctl_pool_read_local(const struct pmuctl_tgroup *tg, u64 *val)
 {
 	return pmuctl_read_counters(tg->place, tg->nr, val);
+}
+
+/**
+ * pmuctl_pool_sum() - add a thread's counts to a sum of threads
+ * @tg:		the group
+ * @sum:	the sum: counts, and for each topdown metric slots x its
+ *		byte, in 255ths of a slot
+ * @val:	the thread's counts (metrics: its raw PERF_METRICS)
+ *
+ * Context: any.
+ */
+void pmuctl_pool_sum(const struct pmuctl_tgroup *tg, u64 *sum, const u64 *val)
+{
+	u32 i;
+
+	for (i = 0; i < tg->nr; i++) {
+		if (!is_metric(&tg->place[i]))
+			sum[i] += val[i];
+		else if (tg->slots >= 0)
+			sum[i] += val[tg->slots] * metric_byte(&tg->place[i], val[i]);
+	}
+}
+
+/**
+ * pmuctl_pool_sum_done() - a sum of threads as READ gives it
+ * @tg:		the group
+ * @sum:	from pmuctl_pool_sum(); each metric becomes the raw register
+ *		of the sums: byte i the metric's 255ths of the summed slots,
+ *		rounded to the nearest
+ *
+ * Context: any.
+ */
+void pmuctl_pool_sum_done(const struct pmuctl_tgroup *tg, u64 *sum)
+{
+	u64 raw = 0, slots, b;
+	u32 i;
+
+	if (tg->slots < 0)
+		return;
+	slots = sum[tg->slots];
+	for (i = 0; i < tg->nr; i++) {
+		const struct pmuctl_place *p = &tg->place[i];
+
+		if (!is_metric(p) || !slots)
+			continue;
+		b = min_t(u64, DIV64_U64_ROUND_CLOSEST(sum[i], slots), 0xff);
+		raw |= b << (8 * (p->idx - PMUCTL_IDX_METRIC));
+	}
+	for (i = 0; i < tg->nr; i++)
+		if (is_metric(&tg->place[i]))
+			sum[i] = raw;
 }

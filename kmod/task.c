@@ -324,7 +324,6 @@ int pmuctl_task_read(struct pmuctl_session *s, bool thread, u64 *val,
 	struct pmuctl_mon *m;
 	unsigned long flags;
 	int ret = 0;
-	u32 i;
 
 	if (thread) {
 		m = pmuctl_mon_current();
@@ -341,11 +340,11 @@ int pmuctl_task_read(struct pmuctl_session *s, bool thread, u64 *val,
 		list_for_each_entry(m, &t->mons, node) {
 			raw_spin_lock_irqsave(&m->lock, flags);
 			if (m->reset_seen == READ_ONCE(t->reset_gen))
-				for (i = 0; i < t->g.nr; i++)
-					val[i] += m->val[i];
+				pmuctl_pool_sum(&t->g, val, m->val);
 			raw_spin_unlock_irqrestore(&m->lock, flags);
 		}
 		raw_spin_unlock(&t->lock);
+		pmuctl_pool_sum_done(&t->g, val);
 	}
 	raw_spin_lock(&t->lock);
 	*nr_threads = t->nr_threads;

@@ -130,7 +130,7 @@ static const struct reason_desc reasons[] = {
 
 	/* hybrid CPUs */
 	R(METRICS_UNAVAILABLE,
-	  "this is a topdown metric event (event 0, umask 0x80 and up), and this PMU has no PERF_METRICS register (IA32_PERF_CAPABILITIES[15]) or not that metric (Ice Lake has 4, Golden Cove and later 8), or the group is task-scope, where PERF_METRICS cannot be switched per thread: use the TOPDOWN events on generic counters instead"),
+	  "this is a topdown metric event (event 0, umask 0x80 and up), and this PMU has no PERF_METRICS register (IA32_PERF_CAPABILITIES[15]) or not that metric (Ice Lake has 4, Golden Cove and later 8): use the TOPDOWN events on generic counters instead"),
 	R(METRICS_NEED_SLOTS,
 	  "a topdown metric event divides the slots of fixed counter 3: put TOPDOWN.SLOTS (0x0400, perf's 'slots') in the same group, with the same user/kernel levels"),
 	R(UMASK2_UNAVAILABLE,

@@ -50,6 +50,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <signal.h>
@@ -860,8 +861,8 @@ TEST_F(reload, hybrid_meteor_lake_types_from_leaf_23h)
  * bit 15): TOPDOWN.SLOTS on fixed counter 3 and two metrics read
  * PERF_METRICS (rdpmc ECX bit 29); START enables GLOBAL_CTRL bit 48 with
  * fixed counter 3, STOP clears it; RESET and RELEASE zero fixed counter 3
- * and PERF_METRICS together; a metric without slots, and in task scope,
- * is refused and changes nothing.
+ * and PERF_METRICS together; a metric without slots is refused and
+ * changes nothing.
  */
 TEST_F(reload, perf_metrics_follow_slots)
 {
@@ -892,10 +893,6 @@ TEST_F(reload, perf_metrics_follow_slots)
 	EXPECT_EQ(-EINVAL, ret);
 	EXPECT_EQ((__u32)PMUCTL_R_METRICS_NEED_SLOTS, p.err_reason);
 	EXPECT_EQ(0U, p.err_index);
-	ret = dev_program_task(fd, ev, 3, 0, &p);
-	EXPECT_EQ(-EINVAL, ret);
-	EXPECT_EQ((__u32)PMUCTL_R_METRICS_UNAVAILABLE, p.err_reason);
-	EXPECT_EQ(1U, p.err_index);
 	EXPECT_UNCHANGED(&before, false);
 	snap_free(&before);
 
@@ -1023,6 +1020,92 @@ static unsigned long log_writes(void)
 		sscanf(log, "writes %lu", &n);
 	free(log);
 	return n;
+}
+
+/*
+ * Task scope switches PERF_METRICS with its thread, as Linux does
+ * (kmod/pool.c): the thread's switch-in writes fixed counter 3, then
+ * PERF_METRICS, the pair its switch-out kept (here: what the test preset
+ * while it ran); START enables GLOBAL_CTRL bit 48 with fixed counter 3;
+ * the session's READ adds threads up as slots and gives the register of
+ * the sums, with the bytes of the group's metrics only; RESET writes both
+ * 0, fixed counter 3 first.
+ */
+TEST_F(reload, perf_metrics_are_switched_with_their_thread)
+{
+	struct pmuctl_event ev[3] = {
+		ev_make(0x0400 | USR | OS, 0, 0),	/* slots */
+		ev_make(0x8000 | USR | OS, 0, 0),	/* retiring */
+		ev_make(0x8300 | USR | OS, 0, 0),	/* backend bound */
+	};
+	unsigned long long v = 0;
+	struct pmuctl_program p;
+	struct pmuctl_read r;
+	unsigned long from;
+	struct pregs rg;
+	cpu_set_t one;
+	__u64 val[3];
+	char *log;
+	int fd, ret, a, b;
+
+	if (access(PARAM_DIR "/regmodel_caps", F_OK))
+		SKIP(return, "needs the register-model build");
+	ret = load_variant(self, "icx", "");
+	ASSERT_EQ(0, ret) TH_LOG("insmod regmodel_caps=icx: %s", strerror(-ret));
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	fd = self->fd = dev_open();
+	ASSERT_LE(0, fd);
+	ret = dev_program_task(fd, ev, 3, 0, &p);
+	ASSERT_EQ(0, ret) TH_LOG("reason %u index %u", p.err_reason, p.err_index);
+	EXPECT_EQ((__u32)(PMUCTL_COUNTER_FIXED | 3), ev[0].counter);
+	EXPECT_EQ((__u32)PMUCTL_COUNTER_METRICS, ev[1].counter);
+	EXPECT_EQ((__u32)PMUCTL_COUNTER_METRICS, ev[2].counter);
+	EXPECT_EQ(0, dev_ctl(fd, PMUCTL_IOC_START));
+	ASSERT_EQ(0, regs_read(&rg));
+	EXPECT_EQ((1ULL << 48) | (1ULL << 35),
+		  regs_get(&rg, 0, MSR_GLOBAL_CTRL) & ((1ULL << 48) | (1ULL << 35)));
+
+	/* What the thread counted so far, then a switch out and back in. */
+	ASSERT_EQ(0, regs_preset(0, MSR_FIXED_CTR(3), 1000));
+	ASSERT_EQ(0, regs_preset(0, MSR_PERF_METRICS, 0xff00ff00ULL));
+	from = log_writes();
+	usleep(20000);
+	log = slurp(DBG_DIR "/log");
+	ASSERT_NE(NULL, log);
+	a = log_first(log, from, 0, MSR_FIXED_CTR(3), &v);
+	EXPECT_LE(0, a) TH_LOG("no write of fixed counter 3 at the switch-in");
+	EXPECT_EQ(1000ULL, v);
+	b = log_first(log, from, 0, MSR_PERF_METRICS, &v);
+	EXPECT_LT(a, b) TH_LOG("PERF_METRICS (write %d) must follow fixed counter 3 (%d)",
+			       b, a);
+	EXPECT_EQ(0xff00ff00ULL, v);
+	free(log);
+
+	/* The session's sum: the group's bytes of the slots-weighted shares. */
+	ASSERT_EQ(0, dev_read_task(fd, 0, val, 3, &r));
+	EXPECT_EQ(1000ULL, val[0]);
+	EXPECT_EQ(0xff000000ULL, val[1]);
+	EXPECT_EQ(0xff000000ULL, val[2]);
+
+	from = log_writes();
+	EXPECT_EQ(0, dev_ctl(fd, PMUCTL_IOC_RESET));
+	log = slurp(DBG_DIR "/log");
+	ASSERT_NE(NULL, log);
+	a = log_first(log, from, 0, MSR_FIXED_CTR(3), &v);
+	EXPECT_EQ(0ULL, v);
+	b = log_first(log, from, 0, MSR_PERF_METRICS, &v);
+	EXPECT_LT(a, b);
+	EXPECT_LE(0, a);
+	EXPECT_EQ(0ULL, v);
+	free(log);
+	ASSERT_EQ(0, dev_read_task(fd, 0, val, 3, &r));
+	EXPECT_EQ(0ULL, val[1]);
+	EXPECT_EQ(0, dev_ctl(fd, PMUCTL_IOC_RELEASE));
+	close(fd);
+	self->fd = -1;
+	EXPECT_EQ(0, state_wait_clean(1000));
 }
 
 /*

@@ -130,15 +130,21 @@
  *		its group (PMUCTL_R_METRICS_NEED_SLOTS), at the same privilege
  *		levels (USR, OS: PERF_METRICS has no filter of its own, it
  *		divides the slots of fixed counter 3), without edge, invert,
- *		cmask or AnyThread; not in task scope
- *		(PMUCTL_R_METRICS_UNAVAILABLE: the register cannot be saved
- *		and given back per thread).  Its @counter is
+ *		cmask or AnyThread.  Its @counter is
  *		PMUCTL_COUNTER_METRICS, and reads (rdpmc, PMUCTL_IOC_READ)
  *		give the raw register, byte i being metric i's share of the
  *		slots in 255ths since the group started or was reset:
  *		metric i counts slots * ((raw >> 8 * i) & 0xff) / 0xff slots,
  *		as perf computes it (libpmuctl: pmuctl_topdown_slots()).
- *		Fixed counter 3 and PERF_METRICS are zeroed together.
+ *		Fixed counter 3 and PERF_METRICS are zeroed together.  In
+ *		task scope both are switched with the thread as Linux switches
+ *		them (kept at switch-out, written back at switch-in: fixed
+ *		counter 3, then PERF_METRICS), so rdpmc reads the thread's
+ *		own; a thread's entry of PMUCTL_IOC_THREADS is its raw
+ *		register, and the session's READ adds the threads up as
+ *		slots: byte i of what it gives is the sum over the threads
+ *		of slots x byte i, over the summed slots, rounded to the
+ *		nearest (bytes of metrics not in the group read 0).
  * @extra:	in: value of the event's extra MSR (OFFCORE_RSP_x, PEBS_FRONTEND,
  *		PEBS_LD_LAT), 0 for events that have none.
  * @flags:	in: PMUCTL_EVENT_*.
