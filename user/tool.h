@@ -128,6 +128,13 @@ int tool_mset_events(const struct pmuctl_model *model,
 		     const struct pmuctl_caps *caps, const struct pmuctl_event *ev,
 		     const char *const *names, unsigned int n,
 		     struct tool_mset **out);
+/*
+ * Add @n events (named @names) to @ms's passes, each into the first that
+ * can count it with those already there (an event already in a pass is
+ * not added again).  Return: 0, or -E2BIG when one fits no pass.
+ */
+int tool_mset_add(struct tool_mset *ms, const struct pmuctl_event *ev,
+		  const char *const *names, unsigned int n);
 void tool_mset_free(struct tool_mset *ms);
 
 /*

@@ -229,6 +229,19 @@ int tool_mset_events(const struct pmuctl_model *model,
 	return 0;
 }
 
+int tool_mset_add(struct tool_mset *ms, const struct pmuctl_event *ev,
+		  const char *const *names, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		int e = add_event(ms, names[i], &ev[i]);
+		unsigned int u = (unsigned int)e;
+
+		if (e < 0 || place(ms, &u, 1) < 0)
+			return -E2BIG;
+	}
+	return 0;
+}
+
 void tool_mset_free(struct tool_mset *ms)
 {
 	free(ms);

@@ -81,7 +81,7 @@
 void stat_usage(FILE *f)
 {
 	fputs("usage: pmuctl stat [-e EVENT,... | -M METRIC,...] [--no-passes]\n"
-	      "                   [-C CPU | --per-thread] [-r N]\n"
+	      "                   [--all-user] [-C CPU | --per-thread] [-r N]\n"
 	      "                   [-x SEP | --json] [-o FILE] [--] COMMAND [ARGS]...\n"
 	      "\n"
 	      "Count events while COMMAND runs: by default its threads and the\n"
@@ -104,7 +104,10 @@ void stat_usage(FILE *f)
 	      "                      counters left), those this PMU has, at user and\n"
 	      "                      kernel level (where an unprivileged session may\n"
 	      "                      not count kernel mode, user level only, named\n"
-	      "                      NAME:u)\n"
+	      "                      NAME:u), and where PERF_METRICS gives them\n"
+	      "                      beside these in one pass (Ice Lake and later),\n"
+	      "                      the TopdownL1 metrics, as perf stat does; not\n"
+	      "                      with per-thread counts\n"
 	      "  -M, --metrics LIST  Intel's metrics of the module's model, by name or\n"
 	      "                      group, comma-separated ('pmuctl list --metrics':\n"
 	      "                      Info_Thread_IPC, TopdownL1, TopdownL2...): their\n"
@@ -117,6 +120,9 @@ void stat_usage(FILE *f)
 	      "                      mixes passes); 'pmuctl check -M' shows them\n"
 	      "      --no-passes     refuse -M metrics, or -e events, that need more\n"
 	      "                      than one pass, before COMMAND runs\n"
+	      "      --all-user      count every event (those of -e, of -M, the\n"
+	      "                      defaults) in user mode only, as perf stat's\n"
+	      "                      option of that name\n"
 	      "  -C, --cpu CPU       count CPU CPU (CPU scope) and pin COMMAND there,\n"
 	      "                      in place of counting COMMAND's threads\n"
 	      "  -r, --repeat N      run COMMAND N times; print means and the relative\n"
@@ -205,6 +211,7 @@ struct stat_opts {
 	const char *events;
 	const char *metrics;		/* -M */
 	bool no_passes;			/* --no-passes */
+	bool all_user;			/* --all-user */
 	int cpu;			/* -1: default */
 	unsigned int runs;
 	const char *sep;		/* -x */
@@ -274,6 +281,7 @@ static int stat_parse(int argc, char **argv, struct stat_opts *o)
 		{ "per-thread",      no_argument,       NULL, 'T' },
 		{ "metrics",         required_argument, NULL, 'M' },
 		{ "no-passes",       no_argument,       NULL, 'P' },
+		{ "all-user",        no_argument,       NULL, 'U' },
 		{ "help",            no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -328,6 +336,9 @@ static int stat_parse(int argc, char **argv, struct stat_opts *o)
 			break;
 		case 'P':	/* long only */
 			o->no_passes = true;
+			break;
+		case 'U':	/* long only */
+			o->all_user = true;
 			break;
 		case 'h':
 			stat_usage(stdout);
@@ -581,6 +592,24 @@ static int thread_cmp(const void *a, const void *b)
  * gave and asked again; entries it could still not give (over 65536 in
  * one call) join those it dropped: their counts are only in the totals.
  */
+/*
+ * Task scope's READ gives a topdown metric as the raw PERF_METRICS of the
+ * threads' sums (its bytes: shares of the summed slots): the slots it
+ * counted, as a CPU-scope delta gives them (tool_event_delta()).
+ */
+static void task_metric_slots(const struct tool_events *e, uint64_t *v)
+{
+	uint64_t slots = 0;
+
+	for (unsigned int j = 0; j < e->nr; j++)
+		if (e->ev[j].counter == (PMUCTL_COUNTER_FIXED | 3))
+			slots = v[j];
+	for (unsigned int i = 0; i < e->nr; i++)
+		if (e->ev[i].counter == PMUCTL_COUNTER_METRICS)
+			v[i] = pmuctl_topdown_slots(slots, v[i],
+						    ((e->ev[i].config >> 8) & 0xff) - 0x80);
+}
+
 static int stat_read_threads(struct stat_ctx *s)
 {
 	size_t esz = PMUCTL_THREAD_SIZE(s->e.nr);
@@ -605,8 +634,16 @@ static int stat_read_threads(struct stat_ctx *s)
 	s->sorted = calloc((size_t)n + 1, sizeof(*s->sorted));
 	if (!s->sorted)
 		return -ENOMEM;
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
+		uint64_t v[PMUCTL_MAX_EVENTS];
+
 		s->sorted[i] = pmuctl_thread_at(s->th, s->e.nr, (size_t)i);
+		for (unsigned int k = 0; k < s->e.nr; k++)
+			v[k] = s->sorted[i]->values[k];
+		task_metric_slots(&s->e, v);
+		for (unsigned int k = 0; k < s->e.nr; k++)
+			s->sorted[i]->values[k] = v[k];
+	}
 	qsort(s->sorted, (size_t)n, sizeof(*s->sorted), thread_cmp);
 	s->nr_th = (uint32_t)n;
 	s->th_dropped = dropped + (total > (uint32_t)n ? total - (uint32_t)n : 0);
@@ -690,9 +727,11 @@ static int stat_run_task(struct stat_ctx *s, uint64_t *count, int *status,
 	if (th_err)
 		return tool_fail("stat", "cannot read the counts per thread of '%s': %s",
 				 s->cmdline, strerror(-th_err));
-	if (l.started)
+	if (l.started) {
+		task_metric_slots(&s->e, v);
 		for (unsigned int i = 0; i < s->e.nr; i++)
 			count[i] = v[i];
+	}
 	if (nlost)
 		fprintf(stderr, "pmuctl stat: note: %u threads or processes of '%s' were not counted (the module's task_max_threads reached, or no memory): the counts miss theirs\n",
 			nlost, s->cmdline);
@@ -1430,6 +1469,77 @@ static int stat_event_passes(struct stat_ctx *s)
 	return 0;
 }
 
+/* --all-user: @ev counts user mode, and only user mode. */
+static void user_mode_only(struct pmuctl_event *ev)
+{
+	ev->config = (ev->config & ~PMUCTL_CFG_OS) | PMUCTL_CFG_USR;
+}
+
+/*
+ * Would the module count kernel mode for this process's session: does it
+ * have CAP_PERFMON (38) or CAP_SYS_ADMIN (21), as the module asks at open?
+ */
+static bool stat_may_count_kernel(void)
+{
+	unsigned long long eff = 0;
+	char line[128];
+	FILE *f = fopen("/proc/self/status", "re");
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &eff) == 1)
+			break;
+	fclose(f);
+	return eff & (1ULL << 38 | 1ULL << 21);
+}
+
+/*
+ * No -e, no -M: where PERF_METRICS gives the level-1 topdown metrics for
+ * the cost of its register beside fixed counter 3, TopdownL1 joins the
+ * default events, as perf stat adds it: only when everything still fits
+ * in one pass and every TopdownL1 metric can be computed; elsewhere the
+ * defaults alone.  An unprivileged session counts all of them in user
+ * mode (the defaults' NAME:u).
+ */
+static void stat_default_topdown(struct stat_ctx *s)
+{
+	const struct pmuctl_model *model = pmuctl_model_by_id(s->info->pmu_model);
+	const char *list = pmuctl_event_list(s->info->pmu_model);
+	struct tool_mset *ms = NULL;
+	unsigned int keep = 0;
+
+	/* Every list of a core with PERF_METRICS has TopdownL1 (TmaL1). */
+	if (!(s->info->caps.flags & PMUCTL_CAP_PERF_METRICS) || !model || !list ||
+	    !pmuctl_mlist_find(list) ||
+	    tool_mset_build("stat", model, &s->info->caps, list,
+			    pmuctl_model_name(s->info->pmu_model), "TopdownL1", &ms))
+		return;
+	if (s->o->all_user || !stat_may_count_kernel()) {
+		tool_events_user_only(&s->e);
+		for (unsigned int g = 0; g < ms->nev; g++)
+			user_mode_only(&ms->ev[g].ev);
+	}
+	/* The TMA nodes must all be there; an Info_ metric that is not goes. */
+	for (unsigned int k = 0; k < ms->nm; k++) {
+		if (!ms->st[k].why[0]) {
+			ms->m[keep] = ms->m[k];
+			ms->st[keep++] = ms->st[k];
+		} else if (strncmp(pmuctl_metric_name(ms->m[k]), "Info_", 5)) {
+			goto none;
+		}
+	}
+	ms->nm = keep;
+	if (tool_mset_add(ms, s->e.ev, s->e.name, s->e.nr) || ms->passes != 1)
+		goto none;
+	s->ms = ms;
+	s->threads_per_core = pmuctl_host_threads_per_core();
+	s->tsc_hz = pmuctl_host_tsc_hz();
+	return;
+none:
+	tool_mset_free(ms);
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o;
@@ -1498,6 +1608,8 @@ int cmd_stat(int argc, char **argv)
 		CPU_SET_S((unsigned int)s->cpu, s->setsize, s->cpuset);
 	if (o.metrics) {
 		ret = stat_metrics(s);
+		for (unsigned int g = 0; !ret && o.all_user && g < s->ms->nev; g++)
+			user_mode_only(&s->ms->ev[g].ev);
 		if (!ret) {
 			s->ctr = pmuctl_get_counters(s->p);
 			ret = stat_main(s);
@@ -1506,7 +1618,13 @@ int cmd_stat(int argc, char **argv)
 		goto close;
 	}
 	ret = tool_events_get("stat", s->info, o.events, &s->e);
-	if (!ret)
+	if (!ret && o.all_user && s->e.defaults)
+		tool_events_user_only(&s->e);	/* named NAME:u */
+	for (unsigned int i = 0; !ret && o.all_user && i < s->e.nr; i++)
+		user_mode_only(&s->e.ev[i]);
+	if (!ret && s->e.defaults && !o.per_thread)
+		stat_default_topdown(s);
+	if (!ret && !s->ms)
 		ret = stat_event_passes(s);
 	if (!ret && s->ms) {
 		ret = stat_main(s);

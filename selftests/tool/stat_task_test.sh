@@ -50,7 +50,32 @@
 #                            several passes: the table says how many and
 #                            that COMMAND ran once per pass; --no-passes
 #                            refuses it before the command runs (SKIP on
-#                            other models).
+#                            other models);
+#   topdown_l1_is_exact_in_task_scope  --all-user -M TopdownL1 of
+#                            workload N on the models whose emulated PMU
+#                            has PERF_METRICS (Ice Lake, Sapphire Rapids):
+#                            each metric event's slots are exactly what the
+#                            emulation's synthetic shares give for the
+#                            thread's instructions and branches
+#                            (scripts/vm/qemu/pmu-spec.md, "Topdown
+#                            metrics"; branches:u counted in a run of its
+#                            own), and each level-1 metric is Intel's
+#                            formula over them (SKIP elsewhere);
+#   topdown_l1_sums_threads_across_switches  the same for workload-threads
+#                            (4 threads, inherited, unpinned) while a
+#                            second task-scope session counts workload N
+#                            beside it: 5 threads on the guest's CPUs, so
+#                            each is preempted by the other session's and
+#                            migrates, its PERF_METRICS saved and written
+#                            back each time; the session's sums equal the
+#                            threads' expected shares weighted by their
+#                            slots (instructions and branches per thread
+#                            from a --per-thread run), the other session's
+#                            as in the previous test;
+#   default_adds_topdown_l1  no -e: the default events, and where the PMU
+#                            has PERF_METRICS the TopdownL1 metrics beside
+#                            them in one run (perf stat's default); on the
+#                            others no metric line.
 #
 # busybox sh (POSIX).  The tool is $PMUCTL (default pmuctl in PATH);
 # workload, workload-threads and perf-count are in PATH (the rig's -x).
@@ -77,7 +102,7 @@ if grep -q PERF_BUSY "$tmp/err"; then
 	echo "1..0 # SKIP perf holds the counters (PERF_BUSY: kernel.nmi_watchdog=1)"
 	exit 0
 fi
-echo "1..11"
+echo "1..14"
 
 want=$(expected_threads $N)
 run perf-count -- workload-threads $N
@@ -237,5 +262,130 @@ else
 	result metrics_passes
 fi
 
+# The emulation's PERF_METRICS for @n instructions, @b of them branches,
+# with 4 slots each (pmu-spec.md): "RET BS FE BE", each byte the metric's
+# share in 255ths of the slots, rounded to the nearest.
+td_bytes() {
+	awk -v n="$1" -v b="$2" 'BEGIN {
+		o = n - b; s = 4 * n; q = 1020
+		split((2 * o + b) " " (2 * b) " " (o + b) " " o, u, " ")
+		for (i = 1; i <= 4; i++)
+			printf "%s%d", (i > 1 ? " " : ""), int((u[i] * q + 2 * s) / (4 * s))
+		printf "\n"
+	}'
+}
+
+# Check $tmp/err, the CSV of 'stat -x, --all-user -M TopdownL1', against
+# slots $1 and bytes $2..$5 (RET BS FE BE).
+td_check() {
+	awk -F, -v slots="$1" -v br="$2" -v bb="$3" -v bf="$4" -v be="$5" '
+	function want(b) { return int(slots * b / 255) }
+	{ v[$3] = $1; m[$3] = $7 }
+	END {
+		split("RETIRING BAD_SPECULATION FRONTEND_BOUND BACKEND_BOUND", name, " ")
+		split(br " " bb " " bf " " be, byte, " ")
+		if (v["TOPDOWN.SLOTS:perf_metrics"] != slots)
+			printf "TOPDOWN.SLOTS %s, want %s\n", v["TOPDOWN.SLOTS:perf_metrics"], slots
+		for (i = 1; i <= 4; i++)
+			if (v["PERF_METRICS." name[i]] != want(byte[i]))
+				printf "PERF_METRICS.%s %s, want %d (byte %d of %d slots)\n",
+				       name[i], v["PERF_METRICS." name[i]], want(byte[i]), byte[i], slots
+		a = v["PERF_METRICS.RETIRING"]; b = v["PERF_METRICS.FRONTEND_BOUND"]
+		c = v["PERF_METRICS.BAD_SPECULATION"]; d = v["PERF_METRICS.BACKEND_BOUND"]
+		if (a + b + c + d == 0) { print "no topdown counts"; exit }
+		w = sprintf("%.2f", 100 * (a / (b + c + a + d)))
+		if (m["Retiring"] != w) printf "Retiring %s, want %s\n", m["Retiring"], w
+		w = sprintf("%.2f", 100 * (b / (b + c + a + d)))
+		if (m["Frontend_Bound"] != w) printf "Frontend_Bound %s, want %s\n", m["Frontend_Bound"], w
+		w = sprintf("%.2f", 100 * (d / (b + c + a + d)))
+		if (m["Backend_Bound"] != w) printf "Backend_Bound %s, want %s\n", m["Backend_Bound"], w
+	}' "$tmp/err"
+}
+
+# PERF_METRICS in the emulation: the Ice Lake and Sapphire Rapids guests.
+if [ "$list" != icx ] && [ "$list" != spr ]; then
+	echo "ok 12 - topdown_l1_is_exact_in_task_scope # SKIP no PERF_METRICS in this guest ($list)"
+	echo "ok 13 - topdown_l1_sums_threads_across_switches # SKIP no PERF_METRICS in this guest ($list)"
+	n=$((n + 2))
+else
+	run "$PMUCTL" stat -x, -e branches:u -- workload $N
+	br=$(csv_value branches:u)
+	run "$PMUCTL" stat -x, --all-user -M TopdownL1 -- workload $N
+	ins=$(csv_value INST_RETIRED.ANY)
+	if [ "$rc" != 0 ] || [ -z "$br" ] || [ "$ins" != "$(expected $N)" ]; then
+		fail "--all-user -M TopdownL1 of 'workload $N': exit $rc, INST_RETIRED.ANY '$ins' (want $(expected $N)), branches:u '$br'"
+		show
+	else
+		# shellcheck disable=SC2046 # the four bytes
+		td_check $((4 * ins)) $(td_bytes "$ins" "$br") >>"$tmp/why"
+		[ -s "$tmp/why" ] && show
+	fi
+	result topdown_l1_is_exact_in_task_scope
+
+	# Instructions and branches of each thread of workload-threads.
+	run "$PMUCTL" stat --json --per-thread -e instructions:u,branches:u -- workload-threads $N
+	awk '{ s = $0
+	       while (match(s, /"values":\[[0-9,]*\]/)) {
+		       print substr(s, RSTART + 10, RLENGTH - 11)
+		       s = substr(s, RSTART + RLENGTH) } }' "$tmp/err" | tr , ' ' >"$tmp/threads"
+	total=0 ok=true
+	: >"$tmp/wsum"
+	while read -r ti tb; do
+		total=$((total + ti))
+		# shellcheck disable=SC2046
+		set -- $(td_bytes "$ti" "$tb")
+		echo "$((4 * ti)) $1 $2 $3 $4" >>"$tmp/wsum"
+	done <"$tmp/threads"
+	[ "$(wc -l <"$tmp/threads")" = 4 ] || ok=false
+	# The session's bytes: the threads' bytes weighted by their slots.
+	bytes=$(awk '{ s += $1; for (i = 2; i <= 5; i++) u[i] += $1 * $i }
+		END { for (i = 2; i <= 5; i++) printf "%s%d", (i > 2 ? " " : ""), int((u[i] + s / 2) / s); printf "\n" }' "$tmp/wsum")
+	if ! $ok || [ "$total" != "$(expected_threads $N)" ]; then
+		fail "--per-thread of workload-threads: want 4 threads summing to $(expected_threads $N) instructions"
+		show
+	else
+		"$PMUCTL" stat -x, --all-user -M TopdownL1 -- workload $N >"$tmp/other.out" 2>"$tmp/other.err" &
+		other=$!
+		run "$PMUCTL" stat -x, --all-user -M TopdownL1 -- workload-threads $N
+		wait $other
+		orc=$?
+		ins=$(csv_value INST_RETIRED.ANY)
+		if [ "$rc" != 0 ] || [ "$ins" != "$total" ]; then
+			fail "-M TopdownL1 of workload-threads: exit $rc, INST_RETIRED.ANY '$ins' (want $total)"
+			show
+		else
+			# shellcheck disable=SC2086
+			td_check $((4 * total)) $bytes >>"$tmp/why"
+			[ -s "$tmp/why" ] && show
+		fi
+		cp "$tmp/other.err" "$tmp/err"
+		ins=$(csv_value INST_RETIRED.ANY)
+		if [ "$orc" != 0 ] || [ "$ins" != "$(expected $N)" ]; then
+			fail "the other session (workload $N): exit $orc, INST_RETIRED.ANY '$ins'"
+		else
+			# shellcheck disable=SC2046
+			td_check $((4 * ins)) $(td_bytes "$ins" "$br") >>"$tmp/why"
+		fi
+		[ -s "$tmp/why" ] && sed 's/^/other: /' "$tmp/other.err" >>"$tmp/why"
+	fi
+	result topdown_l1_sums_threads_across_switches
+fi
+
+run "$PMUCTL" stat -x, -- workload $N
+has_metrics=false
+"$PMUCTL" info 2>/dev/null | grep -q '^features:.* perf_metrics' && has_metrics=true
+ins=$(csv_value instructions)
+ret=$(awk -F, '$3 == "Retiring" { print $7; exit }' "$tmp/err")
+if [ "$rc" != 0 ] || [ -z "$ins" ] || [ "$ins" -lt "$(expected $N)" ]; then
+	fail "default events of 'workload $N': exit $rc, instructions '$ins'"
+	show
+elif $has_metrics && { [ -z "$ret" ] || grep -q passes "$tmp/err"; }; then
+	fail "PERF_METRICS ($list): want the TopdownL1 metrics (a Retiring value) in the one run, got '$ret'"
+	show
+elif ! $has_metrics && [ -n "$ret" ]; then
+	fail "no PERF_METRICS ($list): want no metric, got Retiring '$ret'"
+	show
+fi
+result default_adds_topdown_l1
 
 [ "$failed" = 0 ]
