@@ -81,3 +81,14 @@ VMTESTS_PMU += build/vmtests-v6/tool_perfmon_v6_test
 
 build/vmtests-v6/tool_perfmon_v6_test: selftests/tool/perfmon_v6_test.sh $(STAT_LIB)
 	$(stat_test_inline)
+
+# mset_test: check -M / stat -M's passes (user/tool_metrics.c) against an
+# exhaustive search over the core's scheduler, for small metric sets.
+TESTS += build/tests/tool-mset_test
+
+build/tests/tool-mset_test: selftests/tool/mset_test.c $(filter-out user/pmuctl.c,$(TOOL_SRCS)) \
+		$(CORE_SRCS) user/tool.h user/metrics.h kmod/core/core.h \
+		uapi/linux/pmuctl.h build/lib/libpmuctl.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(KSFT_CFLAGS) -o $@ $< \
+		$(filter-out user/pmuctl.c,$(TOOL_SRCS)) $(CORE_SRCS) $(TOOL_LIBS)

@@ -69,6 +69,12 @@ extern const unsigned int tool_nr_pmus;
 /* The entry named @name, or NULL. */
 const struct tool_pmu *tool_pmu_find(const char *name);
 
+/*
+ * The caps the module would decode on a CPU of @p, as pmuctl check --pmu
+ * takes them (no --caps).  Return: 0, or the decoder's error.
+ */
+int tool_pmu_caps(const struct tool_pmu *p, struct pmuctl_caps *caps);
+
 /* "knm, knl, skl, ...": every --pmu name, for messages. */
 const char *tool_pmu_names(void);
 
@@ -87,6 +93,7 @@ struct tool_mstate {
 	char why[256];
 	unsigned int evidx[256];
 	unsigned int nev;		/* its events, TOPDOWN.SLOTS added */
+	unsigned int idx[PMUCTL_MAX_EVENTS + 1];	/* those, in ev[] */
 	unsigned int first, last;
 };
 

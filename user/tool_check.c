@@ -172,6 +172,13 @@ static int caps_build(const struct tool_pmu *p, const struct caps_override *ov,
 	return 0;
 }
 
+int tool_pmu_caps(const struct tool_pmu *p, struct pmuctl_caps *caps)
+{
+	const struct caps_override none = { -1, -1, -1, -1, -1 };
+
+	return caps_build(p, &none, caps);
+}
+
 /* How one event of a check ends. */
 enum ev_state {
 	EV_OK,

@@ -10,7 +10,10 @@
  * Only a metric whose events cannot be counted together on an idle CPU is
  * split, event by event, and then says that its value mixes passes.  The
  * core's scheduler (pmuctl_group_schedule(), the module's) decides what
- * fits.
+ * fits.  First fit can take more passes than needed (TopdownL2 on
+ * Skylake: 5 where 4 do); where the metrics are few, a search over every
+ * way to put them in passes (largest first, bounded) then finds the
+ * fewest, and the passes are made again from what it found.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -148,6 +151,7 @@ static void one_metric(struct tool_mset *ms, unsigned int k)
 	if (nev < 0)
 		return;
 	st->nev = n;
+	memcpy(st->idx, idx, n * sizeof(idx[0]));
 	p = n ? place(ms, idx, n) : 0;
 	if (p >= 0) {
 		st->first = st->last = (unsigned int)p;
@@ -166,6 +170,141 @@ static void one_metric(struct tool_mset *ms, unsigned int k)
 		if ((unsigned int)p > st->last)
 			st->last = (unsigned int)p;
 	}
+}
+
+/*
+ * The search: units (a metric whose events are counted together, or one
+ * event of a metric split across passes) into bins, each bin's events
+ * schedulable together, fewer bins than the best so far.
+ */
+#define SEARCH_UNITS	24
+#define SEARCH_NODES	200000
+
+struct unit {
+	const unsigned int *ev;
+	unsigned int n;
+};
+
+struct search {
+	struct tool_mset *ms;
+	struct unit u[SEARCH_UNITS];
+	unsigned int nu;
+	unsigned int bin[SEARCH_UNITS], best_bin[SEARCH_UNITS];
+	unsigned int best;
+	unsigned long nodes;
+};
+
+/* The events of the units in bin @b among units 0 to @upto, into @idx. */
+static unsigned int bin_events(const struct search *s, unsigned int b,
+			       unsigned int upto, unsigned int *idx)
+{
+	bool in[TOOL_MSET_EVENTS] = { false };
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i <= upto; i++)
+		if (s->bin[i] == b)
+			for (unsigned int j = 0; j < s->u[i].n; j++)
+				in[s->u[i].ev[j]] = true;
+	for (unsigned int e = 0; e < s->ms->nev; e++)
+		if (in[e] && n < PMUCTL_MAX_EVENTS + 1)
+			idx[n++] = e;
+	return n;
+}
+
+static void search(struct search *s, unsigned int i, unsigned int used)
+{
+	unsigned int idx[PMUCTL_MAX_EVENTS + 1];
+
+	if (++s->nodes > SEARCH_NODES || used >= s->best)
+		return;
+	if (i == s->nu) {
+		s->best = used;
+		memcpy(s->best_bin, s->bin, sizeof(s->bin));
+		return;
+	}
+	for (unsigned int b = 0; b <= used; b++) {
+		if (b == used && used + 1 >= s->best)
+			break;		/* a new pass would not do better */
+		s->bin[i] = b;
+		if (fits(s->ms, idx, bin_events(s, b, i, idx)))
+			search(s, i + 1, b == used ? used + 1 : used);
+	}
+}
+
+static int unit_cmp(const void *a, const void *b)
+{
+	const struct unit *x = a, *y = b;
+
+	return (int)y->n - (int)x->n;
+}
+
+/* Fewer passes than first fit's, where the search finds them. */
+static void fewest_passes(struct tool_mset *ms)
+{
+	struct search *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return;
+	s->ms = ms;
+	for (unsigned int k = 0; k < ms->nm; k++) {
+		struct tool_mstate *st = &ms->st[k];
+
+		if (st->why[0] || !st->nev)
+			continue;
+		if (st->first == st->last) {
+			if (s->nu == SEARCH_UNITS)
+				goto out;
+			s->u[s->nu].ev = st->idx;
+			s->u[s->nu++].n = st->nev;
+			continue;
+		}
+		for (unsigned int j = 0; j < st->nev; j++) {
+			bool dup = false;
+
+			for (unsigned int i = 0; i < s->nu; i++)
+				dup |= s->u[i].n == 1 && s->u[i].ev[0] == st->idx[j];
+			if (dup)
+				continue;
+			if (s->nu == SEARCH_UNITS)
+				goto out;
+			s->u[s->nu].ev = &st->idx[j];
+			s->u[s->nu++].n = 1;
+		}
+	}
+	qsort(s->u, s->nu, sizeof(s->u[0]), unit_cmp);
+	s->best = ms->passes;
+	search(s, 0, 0);
+	if (s->best >= ms->passes || s->nodes > SEARCH_NODES)
+		goto out;
+	/* the passes again, from the search's bins */
+	memcpy(s->bin, s->best_bin, sizeof(s->bin));
+	for (unsigned int b = 0; b < s->best; b++)
+		ms->npass[b] = bin_events(s, b, s->nu - 1, ms->pass[b]);
+	ms->passes = s->best;
+	for (unsigned int k = 0; k < ms->nm; k++) {
+		struct tool_mstate *st = &ms->st[k];
+		bool whole = st->first == st->last, seen = false;
+
+		if (st->why[0] || !st->nev)
+			continue;
+		for (unsigned int i = 0; i < s->nu; i++) {
+			unsigned int b = s->bin[i];
+			bool mine = s->u[i].ev == st->idx;
+
+			/* a whole metric is its own unit; a split one, its events' */
+			for (unsigned int e = 0; !whole && !mine && e < st->nev; e++)
+				mine = s->u[i].n == 1 && s->u[i].ev[0] == st->idx[e];
+			if (!mine)
+				continue;
+			if (!seen || b < st->first)
+				st->first = b;
+			if (!seen || b > st->last)
+				st->last = b;
+			seen = true;
+		}
+	}
+out:
+	free(s);
 }
 
 int tool_mset_build(const char *cmd, const struct pmuctl_model *model,
@@ -194,6 +333,7 @@ int tool_mset_build(const char *cmd, const struct pmuctl_model *model,
 	}
 	for (unsigned int k = 0; k < ms->nm; k++)
 		one_metric(ms, k);
+	fewest_passes(ms);
 	*out = ms;
 	return 0;
 }
