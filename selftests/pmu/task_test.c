@@ -580,6 +580,56 @@ TEST_F(task, rdpmc_reads_zero_for_another_task_sessions_counter)
 	workers_close(w, 2);
 }
 
+/*
+ * Topdown metrics in task scope, where the PMU has PERF_METRICS: B counts
+ * TOPDOWN.SLOTS and the retiring metric and reads PERF_METRICS (rdpmc ECX
+ * bit 29) around its loops, A counts instructions and reads PERF_METRICS
+ * right after B ran on CPU 0: 0 every round (the register is B's and goes
+ * with B: A's switch-in finds it zeroed), while B's own reads see its
+ * shares, and B's slots are exactly the rig's slots per instruction
+ * times its rounds' instructions.
+ */
+TEST_F(task, rdpmc_of_perf_metrics_reads_zero_after_another_sessions_thread)
+{
+	struct worker w[2];
+	unsigned int nonzero = 0;
+
+	READY();
+	if (!(self->info.caps.flags & PMUCTL_CAP_PERF_METRICS))
+		SKIP(return, "no PERF_METRICS on this PMU");
+	pingpong_setup(w, W_PMUCTL, TR_RDPMC);
+	w[1].nev = 2;
+	memset(&w[1].ev[0], 0, sizeof(w[1].ev[0]));
+	w[1].ev[0].config = EV_USR(0x0400);		/* TOPDOWN.SLOTS */
+	memset(&w[1].ev[1], 0, sizeof(w[1].ev[1]));
+	w[1].ev[1].config = EV_USR(0x8000);		/* retiring */
+	w[1].read_idx = 1;
+	w[0].read_idx = -1;
+	w[0].read_ecx = PMUCTL_COUNTER_METRICS;
+	run_workers(_metadata, w, 2, NULL, NULL);
+	for (int i = 0; i < 2; i++)
+		WORKER_RAN(&w[i]);
+	ASSERT_EQ((uint32_t)PMUCTL_COUNTER_METRICS, w[1].ev[1].counter);
+	ASSERT_EQ((uint32_t)(PMUCTL_COUNTER_FIXED | 3), w[1].ev[0].counter);
+	for (uint64_t r = 0; r < PP_ROUNDS; r++)
+		if ((w[0].rec[r].a || w[0].rec[r].b) && nonzero++ < 4)
+			TH_LOG("A, round %llu: PERF_METRICS %#llx, %#llx after B ran",
+			       (unsigned long long)r, (unsigned long long)w[0].rec[r].a,
+			       (unsigned long long)w[0].rec[r].b);
+	TH_LOG("A read PERF_METRICS as 0 in %llu of %d rounds; B's last %#llx",
+	       (unsigned long long)(PP_ROUNDS - nonzero), PP_ROUNDS,
+	       (unsigned long long)w[1].rec[PP_ROUNDS - 1].b);
+	EXPECT_EQ(0U, nonzero);
+	/* The control: B's own reads see its shares. */
+	EXPECT_NE(0ULL, w[1].rec[PP_ROUNDS - 1].b);
+	ASSERT_EQ(0, w[1].read_ret);
+	if (self->c.rig && self->c.rig->slots_per_cycle)
+		EXPECT_EQ(self->c.rig->slots_per_cycle *
+			  TR_TOTAL(PP_ROUNDS, w[1].n, TR_RDPMC), w[1].total[0]);
+	expect_totals(_metadata, &w[0], TR_TOTAL(PP_ROUNDS, w[0].n, TR_RDPMC), "A");
+	workers_close(w, 2);
+}
+
 /* ---- 1b. what else rdpmc shows ----------------------------------------------- */
 
 #define LEFT_CPU	1
