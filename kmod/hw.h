@@ -78,6 +78,10 @@ bool pmuctl_hw_cpu_scope_local(void);
 int pmuctl_cs_program(struct pmuctl_group *g, const struct cpumask *cpus,
 		      const struct pmuctl_event *ev, u32 n, u32 *reason,
 		      u32 *index, u32 *cpu);
+int pmuctl_cs_replace(struct pmuctl_group *g, u32 policy,
+		      const struct pmuctl_event *ev, u32 n,
+		      struct pmuctl_place *old, u32 *reason, u32 *index,
+		      u32 *cpu);
 int pmuctl_cs_start(struct pmuctl_group *g);
 int pmuctl_cs_stop(struct pmuctl_group *g);
 int pmuctl_cs_reset(struct pmuctl_group *g);

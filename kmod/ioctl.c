@@ -201,8 +201,12 @@ static int program_check(const struct pmuctl_program *p, u32 *reason,
 {
 	bool task = p->flags & PMUCTL_PROGRAM_TASK;
 
+	const u32 task_only = PMUCTL_PROGRAM_INHERIT |
+			      PMUCTL_PROGRAM_ENABLE_ON_EXEC;
+
 	if ((p->flags & ~PMUCTL_PROGRAM_FLAGS_ALL) ||
-	    (!task && (p->flags & ~PMUCTL_PROGRAM_TASK)))
+	    (!task && (p->flags & task_only)) ||
+	    (task && (p->flags & PMUCTL_PROGRAM_REPLACE)))
 		*reason = PMUCTL_R_BAD_FLAGS;
 	else if (memchr_inv(p->reserved, 0, sizeof(p->reserved)))
 		*reason = PMUCTL_R_RESERVED_FIELD;
@@ -239,6 +243,7 @@ static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 {
 	int paranoid = READ_ONCE(pmuctl_paranoid);
 	bool task = p->flags & PMUCTL_PROGRAM_TASK;
+	bool replace = p->flags & PMUCTL_PROGRAM_REPLACE;
 	const struct pmuctl_model *model = NULL;
 	struct pmuctl_tctx *tctx = NULL, *counted = NULL;
 	struct pmuctl_place *place = NULL;
@@ -254,7 +259,9 @@ static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 		return ret;
 	if (!zalloc_cpumask_var(&mask, GFP_KERNEL_ACCOUNT))
 		return -ENOMEM;
-	place = kcalloc(n, sizeof(*place), GFP_KERNEL_ACCOUNT);
+	/* A replacement keeps the old places there meanwhile. */
+	place = kcalloc(replace ? PMUCTL_MAX_EVENTS : n, sizeof(*place),
+			GFP_KERNEL_ACCOUNT);
 	if (!place) {
 		ret = -ENOMEM;
 		goto free_mask;
@@ -289,8 +296,13 @@ static int program_run(struct pmuctl_session *s, const struct pmuctl_program *p,
 		ret = -EINTR;
 		goto free_grant;
 	}
-	ret = pmuctl_session_program(s, task, mask, ev, n, policy, &tctx,
-				     &grant, paranoid, reason, index, cpu);
+	if (replace)
+		ret = pmuctl_session_replace(s, mask, ev, n, policy, paranoid,
+					     place, reason, index, cpu);
+	else
+		ret = pmuctl_session_program(s, task, mask, ev, n, policy,
+					     &tctx, &grant, paranoid, reason,
+					     index, cpu);
 	ret = program_errno(ret, *reason);
 	if (!ret) {
 		gen = s->gen;

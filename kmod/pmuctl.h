@@ -88,6 +88,11 @@ int pmuctl_session_program(struct pmuctl_session *s, bool task,
 			   struct pmuctl_tctx **tctx, struct pmuctl_grant **grant,
 			   int paranoid, u32 *reason, u32 *index, u32 *cpu);
 int pmuctl_session_run(struct pmuctl_session *s, unsigned int cmd);
+int pmuctl_session_replace(struct pmuctl_session *s,
+			   const struct cpumask *cpus,
+			   const struct pmuctl_event *ev, u32 n, u32 policy,
+			   int paranoid, struct pmuctl_place *old, u32 *reason,
+			   u32 *index, u32 *cpu);
 void pmuctl_session_release(struct pmuctl_session *s);
 
 /* ioctl.c */

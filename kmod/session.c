@@ -211,8 +211,9 @@ static int program_user_limit(const struct pmuctl_session *s,
 	for_each_cpu(c, mask) {
 		u32 held = n;
 
+		/* The session's own group counts not: it is being replaced. */
 		list_for_each_entry(o, &s->user->sessions, user_node)
-			if (o->g.nr && cpumask_test_cpu(c, o->g.cpus))
+			if (o != s && o->g.nr && cpumask_test_cpu(c, o->g.cpus))
 				held += o->g.nr;
 		if (held > max) {
 			*reason = PMUCTL_R_USER_LIMIT;
@@ -275,6 +276,50 @@ int pmuctl_session_program(struct pmuctl_session *s, bool task,
 			*grant = NULL;
 		}
 	}
+	if (!ret)
+		s->gen++;
+	return ret;
+}
+
+/**
+ * pmuctl_session_replace() - put another group in the session's place
+ * @s:		the session, holding a CPU-scope group
+ * @cpus:	the CPUs of the request: the group's
+ * @ev:		the events, copied in
+ * @n:		their number
+ * @policy:	from pmuctl_session_policy()
+ * @paranoid:	the module parameter, as read once for this request
+ * @old:	scratch room for PMUCTL_MAX_EVENTS places
+ * @reason:	on failure, PMUCTL_R_*
+ * @index:	on failure, the event
+ * @cpu:	on failure, the CPU, or U32_MAX
+ *
+ * PMUCTL_PROGRAM_REPLACE: RELEASE and PROGRAM in one wave, the group's
+ * running state kept (pmuctl_cs_replace()).
+ * Context: pmuctl_lock held.
+ * Return: 0 or -errno; on failure nothing changed.
+ */
+int pmuctl_session_replace(struct pmuctl_session *s,
+			   const struct cpumask *cpus,
+			   const struct pmuctl_event *ev, u32 n, u32 policy,
+			   int paranoid, struct pmuctl_place *old, u32 *reason,
+			   u32 *index, u32 *cpu)
+{
+	int ret;
+
+	*cpu = U32_MAX;
+	if (!s->g.nr) {
+		*reason = PMUCTL_R_NOT_PROGRAMMED;
+		return -ENOENT;
+	}
+	if (s->task || !cpumask_equal(cpus, s->g.cpus)) {
+		*reason = PMUCTL_R_REPLACE_SCOPE;
+		return -EINVAL;
+	}
+	ret = program_user_limit(s, cpus, n, paranoid, reason, cpu);
+	if (!ret)
+		ret = pmuctl_cs_replace(&s->g, policy, ev, n, old, reason,
+					index, cpu);
 	if (!ret)
 		s->gen++;
 	return ret;

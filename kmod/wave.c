@@ -282,6 +282,62 @@ static void refusal(struct pmuctl_group *g, const struct wave *w, int ret,
 	*index = i < g->nr ? i : 0;
 }
 
+/*
+ * Place @n events on CPUs @cpus of type @t around what their accounting
+ * holds (a group being replaced has given its places back) and the task
+ * pool, which task-scope groups may use on every CPU.
+ */
+static int place(const struct pmuctl_type *t, const struct cpumask *cpus,
+		 u32 policy, const struct pmuctl_event *ev, u32 n,
+		 struct pmuctl_place *out, u32 *reason, u32 *index)
+{
+	struct pmuctl_view v;
+	u32 c, i;
+
+	if (t->caps.flags & PMUCTL_CAP_PMC3_WITHHELD)
+		policy |= PMUCTL_POLICY_NO_PMC3;
+	pmuctl_view_init(&v);
+	for_each_cpu(c, cpus)
+		pmuctl_view_add(&v, &pmuctl_pcpu_of(c)->acct);
+	/* Task-scope groups may run on every CPU: their pool is taken. */
+	v.busy |= pmuctl_task_pool;
+	for (i = 0; i < PMUCTL_XREG_MAX; i++)
+		if (pmuctl_task_xpool & BIT(i))
+			v.xstate[i] = PMUCTL_XV_CONFLICT;
+	return pmuctl_group_schedule(t->model, &t->caps, policy, &v, ev, n,
+				     out, reason, index);
+}
+
+/* Claim @g's places on @pc and set their shadows, running if @run. */
+static void claim(struct pmuctl_pcpu *pc, const struct pmuctl_group *g,
+		  bool run)
+{
+	u32 i;
+
+	/* The view held this CPU's state: the claim cannot fail. */
+	WARN_ON_ONCE(pmuctl_cpu_claim(&pc->acct, g->id, g->place, g->nr));
+	for (i = 0; i < g->nr; i++) {
+		shadow_set(&pc->sh, &g->place[i], run);
+		if (g->place[i].xreg >= 0)
+			pc->sh.xval[g->place[i].xreg] = g->place[i].extra;
+	}
+}
+
+/* Give back @g's places on @pc and clear their shadows. */
+static void unclaim(struct pmuctl_pcpu *pc, const struct pmuctl_group *g)
+{
+	u32 i;
+
+	WARN_ON_ONCE(pmuctl_cpu_release(&pc->acct, g->id, g->place, g->nr));
+	for (i = 0; i < g->nr; i++) {
+		int x = g->place[i].xreg;
+
+		shadow_clear(&pc->sh, &g->place[i]);
+		if (x >= 0 && !pc->acct.x[x].refcount)
+			pc->sh.xval[x] = 0;
+	}
+}
+
 /**
  * pmuctl_cs_program() - claim and program a group on a set of CPUs
  * @g:		the group, holding nothing; id and policy set
@@ -303,9 +359,8 @@ int pmuctl_cs_program(struct pmuctl_group *g, const struct cpumask *cpus,
 {
 	struct wave w = { .check_free = true };
 	const struct pmuctl_type *t = NULL;
-	struct pmuctl_view v;
-	u32 c, i, policy = g->policy;
 	int ret;
+	u32 c;
 
 	*cpu = U32_MAX;
 	cpus_read_lock();
@@ -321,18 +376,7 @@ int pmuctl_cs_program(struct pmuctl_group *g, const struct cpumask *cpus,
 		}
 		t = ct;
 	}
-	if (t->caps.flags & PMUCTL_CAP_PMC3_WITHHELD)
-		policy |= PMUCTL_POLICY_NO_PMC3;
-	pmuctl_view_init(&v);
-	for_each_cpu(c, cpus)
-		pmuctl_view_add(&v, &pmuctl_pcpu_of(c)->acct);
-	/* Task-scope groups may run on every CPU: their pool is taken. */
-	v.busy |= pmuctl_task_pool;
-	for (i = 0; i < PMUCTL_XREG_MAX; i++)
-		if (pmuctl_task_xpool & BIT(i))
-			v.xstate[i] = PMUCTL_XV_CONFLICT;
-	ret = pmuctl_group_schedule(t->model, &t->caps, policy, &v, ev, n,
-				    g->place, reason, index);
+	ret = place(t, cpus, g->policy, ev, n, g->place, reason, index);
 	if (ret)
 		goto unlock;
 	ret = pmuctl_perf_get();
@@ -341,19 +385,13 @@ int pmuctl_cs_program(struct pmuctl_group *g, const struct cpumask *cpus,
 		goto unlock;
 	}
 
+	g->nr = n;
 	for_each_cpu(c, cpus) {
 		struct pmuctl_pcpu *pc = pmuctl_pcpu_of(c);
 
 		pc->bak = pc->sh;
-		/* The view held this CPU's state: the claim cannot fail. */
-		WARN_ON_ONCE(pmuctl_cpu_claim(&pc->acct, g->id, g->place, n));
-		for (i = 0; i < n; i++) {
-			shadow_set(&pc->sh, &g->place[i], false);
-			if (g->place[i].xreg >= 0)
-				pc->sh.xval[g->place[i].xreg] = g->place[i].extra;
-		}
+		claim(pc, g, false);
 	}
-	g->nr = n;
 	w.s.touch = group_counters(g);
 	w.s.zero = w.s.touch;
 	w.s.save = w.s.touch;
@@ -362,8 +400,7 @@ int pmuctl_cs_program(struct pmuctl_group *g, const struct cpumask *cpus,
 	if (ret) {
 		refusal(g, &w, ret, reason, index, cpu);
 		for_each_cpu(c, cpus)
-			WARN_ON_ONCE(pmuctl_cpu_release(&pmuctl_pcpu_of(c)->acct,
-							g->id, g->place, n));
+			unclaim(pmuctl_pcpu_of(c), g);
 		rollback(g, cpus, &w);
 		g->nr = 0;
 		pmuctl_perf_put();
@@ -372,6 +409,83 @@ int pmuctl_cs_program(struct pmuctl_group *g, const struct cpumask *cpus,
 	cpumask_copy(g->cpus, cpus);
 	g->type = t;
 	g->running = false;
+unlock:
+	cpus_read_unlock();
+	return ret;
+}
+
+/**
+ * pmuctl_cs_replace() - put another group in a group's place, in one wave
+ * @g:		the group, claimed
+ * @policy:	PMUCTL_POLICY_* of the request
+ * @ev:		the new events, already copied in
+ * @n:		their number
+ * @old:	scratch room for PMUCTL_MAX_EVENTS places: the old ones
+ * @reason:	on failure, PMUCTL_R_*
+ * @index:	on failure, the event
+ * @cpu:	on failure, the CPU, or U32_MAX
+ *
+ * The new events are placed as if the group's counters were free (they
+ * may take the same ones), on the same CPUs.  One wave then stops and
+ * zeroes the old counters, gives back those the new group does not use,
+ * and writes the new ones zeroed, running if the group was: a tool that
+ * rotates sub-groups reprograms with one ioctl and one wave.
+ * Context: pmuctl_lock held.
+ * Return: 0 or -errno; on failure the old group is as it was, counting
+ * and with its counts.
+ */
+int pmuctl_cs_replace(struct pmuctl_group *g, u32 policy,
+		      const struct pmuctl_event *ev, u32 n,
+		      struct pmuctl_place *old, u32 *reason, u32 *index,
+		      u32 *cpu)
+{
+	struct wave w = { .check_free = true };
+	u64 old_counters = group_counters(g);
+	u32 old_xregs = group_xregs(g);
+	u32 c, old_nr = g->nr;
+	int ret;
+
+	*cpu = U32_MAX;
+	memcpy(old, g->place, sizeof(g->place));
+	cpus_read_lock();
+	for_each_cpu(c, g->cpus) {
+		struct pmuctl_pcpu *pc = pmuctl_pcpu_of(c);
+
+		pc->bak = pc->sh;
+		unclaim(pc, g);
+	}
+	ret = place(g->type, g->cpus, policy, ev, n, g->place, reason,
+		    index);
+	if (ret) {
+		memcpy(g->place, old, sizeof(g->place));
+		for_each_cpu(c, g->cpus) {
+			struct pmuctl_pcpu *pc = pmuctl_pcpu_of(c);
+
+			claim(pc, g, g->running);
+			pc->sh = pc->bak;
+		}
+		goto unlock;
+	}
+	g->nr = n;
+	for_each_cpu(c, g->cpus)
+		claim(pmuctl_pcpu_of(c), g, g->running);
+	w.s.touch = old_counters | group_counters(g);
+	w.s.zero = w.s.touch;
+	w.s.save = w.s.touch;
+	w.s.xtouch = old_xregs | group_xregs(g);
+	ret = wave(g, g->cpus, NULL, &w);
+	if (ret) {
+		refusal(g, &w, ret, reason, index, cpu);
+		for_each_cpu(c, g->cpus)
+			unclaim(pmuctl_pcpu_of(c), g);
+		g->nr = old_nr;
+		memcpy(g->place, old, sizeof(g->place));
+		for_each_cpu(c, g->cpus)
+			claim(pmuctl_pcpu_of(c), g, g->running);
+		rollback(g, g->cpus, &w);
+		goto unlock;
+	}
+	g->policy = policy;
 unlock:
 	cpus_read_unlock();
 	return ret;
@@ -503,21 +617,11 @@ int pmuctl_cs_read(struct pmuctl_group *g, u32 cpu, u64 *val)
 void pmuctl_cs_release(struct pmuctl_group *g, const struct cpumask *also)
 {
 	struct wave w = { 0 };
-	u32 c, i;
+	u32 c;
 
 	cpus_read_lock();
-	for_each_cpu(c, g->cpus) {
-		struct pmuctl_pcpu *pc = pmuctl_pcpu_of(c);
-
-		WARN_ON_ONCE(pmuctl_cpu_release(&pc->acct, g->id, g->place, g->nr));
-		for (i = 0; i < g->nr; i++) {
-			int x = g->place[i].xreg;
-
-			shadow_clear(&pc->sh, &g->place[i]);
-			if (x >= 0 && !pc->acct.x[x].refcount)
-				pc->sh.xval[x] = 0;
-		}
-	}
+	for_each_cpu(c, g->cpus)
+		unclaim(pmuctl_pcpu_of(c), g);
 	w.s.touch = group_counters(g);
 	w.s.zero = w.s.touch;
 	w.s.xtouch = group_xregs(g);

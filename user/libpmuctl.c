@@ -619,7 +619,9 @@ int pmuctl_program_task(struct pmuctl *p, unsigned int flags,
 	int ret;
 
 	err_set(err, PMUCTL_R_NONE, UINT32_MAX, UINT32_MAX);
-	if (flags & ~PMUCTL_PROGRAM_FLAGS_ALL) {
+	/* TASK is implied; REPLACE is CPU scope's. */
+	if (flags & ~(PMUCTL_PROGRAM_TASK | PMUCTL_PROGRAM_INHERIT |
+		      PMUCTL_PROGRAM_ENABLE_ON_EXEC)) {
 		err_set(err, PMUCTL_R_BAD_FLAGS, UINT32_MAX, UINT32_MAX);
 		return -EINVAL;
 	}
@@ -678,6 +680,34 @@ out:
 	CPU_FREE(old);
 	CPU_FREE(one);
 	return ret;
+}
+
+int pmuctl_replace(struct pmuctl *p, struct pmuctl_event *ev,
+		   unsigned int nr, struct pmuctl_error *err)
+{
+	struct pmuctl_program prog;
+	unsigned int words = 0;
+
+	err_set(err, PMUCTL_R_NONE, UINT32_MAX, UINT32_MAX);
+	for (unsigned int w = 0; w < CPU_WORDS; w++)
+		if (p->cpus[w])
+			words = w + 1;
+	memset(&prog, 0, sizeof(prog));
+	prog.flags = PMUCTL_PROGRAM_REPLACE;
+	prog.nr_events = nr;
+	prog.events = (uint64_t)(uintptr_t)ev;
+	/* No CPU-scope group here: the module says which rule. */
+	prog.cpus = (uint64_t)(uintptr_t)p->cpus;
+	prog.cpus_size = (words ? words : 1) * 8;
+	if (ioctl(p->fd, PMUCTL_IOC_PROGRAM, &prog)) {
+		int ret = -errno;
+
+		err_set(err, prog.err_reason, prog.err_index, prog.err_cpu);
+		return ret;
+	}
+	/* No handler may read the old description while it changes. */
+	emu_withdraw(p);
+	return program_done(p, ev, nr, false);
 }
 
 int pmuctl_rdpmc_thread(struct pmuctl *p)

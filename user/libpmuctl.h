@@ -34,7 +34,7 @@ extern "C" {
 #endif
 
 #define LIBPMUCTL_VERSION_MAJOR	1
-#define LIBPMUCTL_VERSION_MINOR	3
+#define LIBPMUCTL_VERSION_MINOR	4
 
 /* The device, unless the environment's PMUCTL_DEVICE names another. */
 #define PMUCTL_DEVICE_PATH	"/dev/pmuctl"
@@ -238,7 +238,7 @@ int pmuctl_program(struct pmuctl *p, struct pmuctl_event *ev, unsigned int nr,
  * rdpmc once it calls pmuctl_rdpmc_thread() (before that, through the
  * emulation).
  *
- * Return: 0; -EINVAL for unknown @flags (@err: PMUCTL_R_BAD_FLAGS, no
+ * Return: 0; -EINVAL for other @flags (@err: PMUCTL_R_BAD_FLAGS, no
  * ioctl made) or a rule (@err names it); -EBUSY (PMUCTL_R_TASK_BUSY: the
  * thread is counted by a task-scope session already; counters or an
  * extra MSR held by a CPU-scope session or perf: PMUCTL_R_COUNTERS_BUSY,
@@ -265,6 +265,31 @@ int pmuctl_program_task(struct pmuctl *p, unsigned int flags,
  */
 int pmuctl_program_cpu(struct pmuctl *p, int cpu, struct pmuctl_event *ev,
 		       unsigned int nr, struct pmuctl_error *err);
+
+/**
+ * pmuctl_replace() - put another group in place of the one held, at once
+ * @p:		the handle, holding a CPU-scope group (pmuctl_program*()).
+ * @ev:		in/out: the new events, as for pmuctl_program().
+ * @nr:		1..PMUCTL_MAX_EVENTS.
+ * @err:	out: why it was refused, or NULL.
+ *
+ * One ioctl and one cross-CPU wave (PMUCTL_PROGRAM_REPLACE): on the
+ * group's CPUs the old counters stop and are given back, the new events
+ * are placed as if they were free (so a full group is replaced by another
+ * full one) and start zeroed, counting at once if the old group was
+ * started.  What a tool that rotates the sub-groups of a long event list
+ * calls at each interval.  pmuctl_get_counters() then describes the new
+ * group; another thread that reads with rdpmc must not read across the
+ * call (its counter numbers change), as for pmuctl_release().
+ *
+ * Return: 0; -ENOENT (no group: PMUCTL_R_NOT_PROGRAMMED); -EINVAL (a rule
+ * of an event, as pmuctl_program(); a task-scope group:
+ * PMUCTL_R_REPLACE_SCOPE); -EBUSY, -E2BIG, -EDQUOT, -EIO as
+ * pmuctl_program().  On failure the old group is as it was, counting and
+ * with its counts.
+ */
+int pmuctl_replace(struct pmuctl *p, struct pmuctl_event *ev,
+		   unsigned int nr, struct pmuctl_error *err);
 
 /**
  * pmuctl_start() - count

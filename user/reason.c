@@ -139,6 +139,12 @@ static const struct reason_desc reasons[] = {
 	  "eq (config bit 36, cmask compares equal) exists only where CPUID leaf 23H enumerates it (perfmon v6: Lion Cove, Skymont and later; pmuctl info shows 'eq'): count cmask N and cmask N+1 on two counters and subtract"),
 	R(CPU_TYPE,
 	  "on this hybrid CPU the group's CPUs are not all of one core type (or one has not been online since the module loaded, so its type is not known): program one group per core type (pmuctl info lists which CPUs are which); task scope is refused while CPUs of more than one type exist, as a thread would move between PMUs"),
+
+	/* replacing a group */
+	R(NOT_PROGRAMMED,
+	  "a replacement (PMUCTL_PROGRAM_REPLACE, pmuctl_replace()) needs a group to replace: program one first"),
+	R(REPLACE_SCOPE,
+	  "a replacement keeps the group's scope and CPUs: it replaces a CPU-scope group on exactly its CPUs; release and program instead"),
 };
 
 #undef R

@@ -572,10 +572,13 @@ TEST_F(abi, program_rejects_unknown_flags)
 		SNAP();
 		/*
 		 * TASK alone is known, and refuses the CPU bitmap; INHERIT and
-		 * ENABLE_ON_EXEC need TASK; the rest is unknown.
+		 * ENABLE_ON_EXEC need TASK; REPLACE needs a group; the rest
+		 * is unknown.
 		 */
 		if (r.p.flags == PMUCTL_PROGRAM_TASK)
 			EXPECT_REFUSED(&r, -EINVAL, PMUCTL_R_BAD_CPU, 0);
+		else if (r.p.flags == PMUCTL_PROGRAM_REPLACE)
+			EXPECT_REFUSED(&r, -ENOENT, PMUCTL_R_NOT_PROGRAMMED, 0);
 		else
 			EXPECT_REFUSED(&r, -EINVAL, PMUCTL_R_BAD_FLAGS, 0);
 	}

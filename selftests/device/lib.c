@@ -74,6 +74,21 @@ int dev_program(int fd, struct pmuctl_event *ev, __u32 n, __u64 cpus,
 	return dev_ioctl(fd, PMUCTL_IOC_PROGRAM, p);
 }
 
+int dev_replace(int fd, struct pmuctl_event *ev, __u32 n, __u64 cpus,
+		struct pmuctl_program *p)
+{
+	static __u64 bitmap;
+
+	bitmap = cpus;
+	memset(p, 0, sizeof(*p));
+	p->flags = PMUCTL_PROGRAM_REPLACE;
+	p->nr_events = n;
+	p->events = (uintptr_t)ev;
+	p->cpus = (uintptr_t)&bitmap;
+	p->cpus_size = sizeof(bitmap);
+	return dev_ioctl(fd, PMUCTL_IOC_PROGRAM, p);
+}
+
 int dev_ctl(int fd, unsigned long cmd)
 {
 	struct pmuctl_ctl c = { 0 };

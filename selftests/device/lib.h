@@ -141,6 +141,9 @@ int dev_info(int fd, struct pmuctl_info *info);
 /* PROGRAM @n events on the CPUs of the one-word bitmap @cpus; *p filled. */
 int dev_program(int fd, struct pmuctl_event *ev, __u32 n, __u64 cpus,
 		struct pmuctl_program *p);
+/* PROGRAM with PMUCTL_PROGRAM_REPLACE: the session's group swapped. */
+int dev_replace(int fd, struct pmuctl_event *ev, __u32 n, __u64 cpus,
+		struct pmuctl_program *p);
 int dev_ctl(int fd, unsigned long cmd);
 int dev_read(int fd, __u32 cpu, __u64 *val, __u32 nr);
 struct pmuctl_event ev_make(__u64 config, __u64 extra, __u32 flags);

@@ -12,6 +12,9 @@
  *   STOP     all of that cleared again, the counts kept;
  *   RESET    counts zeroed, running or not;
  *   RELEASE  everything back to 0, or to the value found before PROGRAM;
+ *   REPLACE  (PROGRAM with PMUCTL_PROGRAM_REPLACE) as RELEASE then
+ *            PROGRAM (then START if the group was running), in one wave;
+ *            refused, nothing changed;
  *
  * on every CPU of the bitmap and on no other.  The replies (counter =
  * rdpmc index, config_used, extra_msr) and READ of each CPU are checked
@@ -572,6 +575,194 @@ TEST_F(regs, release_zeroes_counters_and_restores_what_it_found)
 		EXPECT_U64(f_rsp1, regs_get(&rg, cpu, MSR_RSP1)) TH_LOG("cpu %u", cpu);
 		EXPECT_U64(0, regs_get(&rg, cpu, MSR_RSP0)) TH_LOG("cpu %u", cpu);
 	}
+}
+
+/* The applicable groups after @g, wrapping round to @g itself last. */
+static const struct group *next_group(const struct group *g,
+				      const struct pmuctl_info *info)
+{
+	size_t i = (size_t)(g - groups);
+
+	do {
+		i = (i + 1) % ARRAY_SIZE(groups);
+	} while (!group_applies(&groups[i], info));
+	return &groups[i];
+}
+
+/*
+ * Every applicable group replaced by the next one (and, where the model
+ * has one group, by itself: the same counters, which must count as free),
+ * stopped and running: the registers are the new group's alone, zeroed,
+ * running as the old one was; the replies are the new group's; one wave.
+ */
+TEST_F(regs, replace_swaps_the_group_in_one_wave_keeping_it_running)
+{
+	struct pmuctl_event ev[8];
+	struct pmuctl_program p;
+	struct pstate st;
+	__u64 cnt[2][8];
+	unsigned long waves;
+	unsigned int i, k, cpu, running, ran = 0;
+
+	NEED_REGS();
+	for (i = 0; i < ARRAY_SIZE(groups); i++) {
+		const struct group *a = &groups[i], *b;
+
+		if (!group_applies(a, &self->info))
+			continue;
+		b = next_group(a, &self->info);
+		for (running = 0; running < 2; running++) {
+			load(a, ev);
+			ASSERT_EQ(0, dev_program(self->fd, ev, a->n, self->all, &p));
+			if (running) {
+				ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_START));
+			}
+			preset_counts(_metadata, &self->info, ev, a->n, cnt);
+			ASSERT_EQ(0, state_read(&st));
+			waves = st.waves;
+
+			load(b, ev);
+			ASSERT_EQ(0, dev_replace(self->fd, ev, b->n, self->all, &p)) {
+				TH_LOG("line %d by line %d: reason %u index %u",
+				       a->line, b->line, p.err_reason, p.err_index);
+			}
+			ran++;
+			ASSERT_EQ(0, state_read(&st));
+			EXPECT_EQ(waves + 1, st.waves) {
+				TH_LOG("line %d by line %d", a->line, b->line);
+			}
+			EXPECT_EQ(1U, st.programmed);
+			for (k = 0; k < b->n; k++) {
+				EXPECT_U64(b->ev[k].counter, ev[k].counter) {
+					TH_LOG("line %d event %u", b->line, k);
+				}
+				EXPECT_U64(b->ev[k].config_used, ev[k].config_used);
+				EXPECT_U64(b->ev[k].extra_msr, ev[k].extra_msr);
+			}
+			check_all(_metadata, &self->info, self->all, ev, b->n,
+				  running, b->line);
+			for (cpu = 0; cpu < self->info.nr_cpus; cpu++)
+				expect_read(_metadata, self->fd, cpu, b->n, NULL, b->line);
+			/* STOP and START act on the new group. */
+			ASSERT_EQ(0, dev_ctl(self->fd, running ? PMUCTL_IOC_STOP :
+								 PMUCTL_IOC_START));
+			check_all(_metadata, &self->info, self->all, ev, b->n,
+				  !running, b->line);
+			ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_RELEASE));
+			check_all(_metadata, &self->info, self->all, ev, 0, false, b->line);
+		}
+	}
+	EXPECT_LT(0U, ran);
+}
+
+/*
+ * A replacement refused, for each reason it can have, leaves the old
+ * group counting with its counts: every register and the module's state
+ * as they were.
+ */
+TEST_F(regs, refused_replace_leaves_the_group_counting_with_its_counts)
+{
+	const struct group *a = NULL, *b;
+	struct pmuctl_event ev[8], bad[2], two[2], hog[32];
+	struct pmuctl_program p;
+	struct snap before;
+	__u64 cnt[2][8];
+	__u32 k, ngp = self->info.caps.nr_gp;
+	int fd2, fd3, tfd;
+
+	NEED_REGS();
+	ASSERT_EQ(0, pin_cpu(0));
+	for (k = 0; k < ARRAY_SIZE(groups) && !a; k++)
+		if (group_applies(&groups[k], &self->info))
+			a = &groups[k];
+	ASSERT_TRUE(a != NULL);
+	b = next_group(a, &self->info);
+	load(a, ev);
+	ASSERT_EQ(0, dev_program(self->fd, ev, a->n, self->all, &p));
+	ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_START));
+	preset_counts(_metadata, &self->info, ev, a->n, cnt);
+	ASSERT_EQ(0, snap_take(&before));
+
+	/* A rule of one event: EDGE without CMASK, the second event. */
+	bad[0] = ev_make(EV_BR | USR, 0, 0);
+	bad[1] = ev_make(EV_BR_MISS | USR | EDGE, 0, 0);
+	EXPECT_EQ(-EINVAL, dev_replace(self->fd, bad, 2, self->all, &p));
+	EXPECT_EQ((__u32)PMUCTL_R_EDGE_NO_CMASK, p.err_reason);
+	EXPECT_EQ(1U, p.err_index);
+	EXPECT_UNCHANGED(&before, false);
+
+	/* Other CPUs than the group's. */
+	if (self->all != 1) {
+		load(b, ev);
+		EXPECT_EQ(-EINVAL, dev_replace(self->fd, ev, b->n, 1, &p));
+		EXPECT_EQ((__u32)PMUCTL_R_REPLACE_SCOPE, p.err_reason);
+		EXPECT_UNCHANGED(&before, false);
+	}
+
+	/* With TASK: a flag PROGRAM does not take. */
+	load(b, ev);
+	memset(&p, 0, sizeof(p));
+	p.flags = PMUCTL_PROGRAM_TASK | PMUCTL_PROGRAM_REPLACE;
+	p.nr_events = b->n;
+	p.events = (uintptr_t)ev;
+	EXPECT_EQ(-EINVAL, dev_ioctl(self->fd, PMUCTL_IOC_PROGRAM, &p));
+	EXPECT_EQ((__u32)PMUCTL_R_BAD_FLAGS, p.err_reason);
+	EXPECT_UNCHANGED(&before, false);
+
+	/* A write that faults, on each CPU: rolled back, counts included. */
+	for (k = 0; k < self->info.nr_cpus && k < 2; k++) {
+		load(b, ev);
+		ASSERT_EQ(0, fail_next_write(k));
+		EXPECT_EQ(-EIO, dev_replace(self->fd, ev, b->n, self->all, &p));
+		EXPECT_EQ((__u32)PMUCTL_R_HW_FAULT, p.err_reason);
+		EXPECT_EQ(k, p.err_cpu);
+		EXPECT_UNCHANGED(&before, true);
+	}
+	for (k = 0; k < self->info.nr_cpus && k < 2; k++)
+		expect_read(_metadata, self->fd, k, a->n, cnt[k], a->line);
+
+	/*
+	 * Counters another session holds.  With one generic counter free
+	 * besides the group's own, a group of two takes both (the group's
+	 * own counts as free); with none free, it is refused and the group
+	 * keeps its own.
+	 */
+	snap_free(&before);
+	ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_RELEASE));
+	ASSERT_EQ(0, regs_zero_all());
+	two[0] = ev_make(EV_LLC_REF | USR, 0, GONLY);
+	two[1] = ev_make(EV_LLC_MISS | USR, 0, GONLY);
+	ASSERT_EQ(0, dev_program(self->fd, two, 1, self->all, &p));
+	ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_START));
+	fd2 = dev_open();
+	fd3 = dev_open();
+	ASSERT_LE(0, fd2);
+	ASSERT_LE(0, fd3);
+	for (k = 0; k < ngp; k++)
+		hog[k] = ev_make(EV_BR | USR, 0, GONLY);
+	if (ngp > 2) {
+		ASSERT_EQ(0, dev_program(fd2, hog, ngp - 2, self->all, &p));
+	}
+	EXPECT_EQ(0, dev_replace(self->fd, two, 2, self->all, &p));
+	ASSERT_EQ(0, dev_replace(self->fd, two, 1, self->all, &p));
+	ASSERT_EQ(0, dev_program(fd3, hog, 1, self->all, &p));
+	ASSERT_EQ(0, snap_take(&before));
+	EXPECT_EQ(-EBUSY, dev_replace(self->fd, two, 2, self->all, &p));
+	EXPECT_EQ((__u32)PMUCTL_R_COUNTERS_BUSY, p.err_reason);
+	EXPECT_EQ(1U, p.err_index);
+	EXPECT_UNCHANGED(&before, false);
+	snap_free(&before);
+	close(fd3);
+	close(fd2);
+
+	/* A task-scope group is not replaced. */
+	tfd = dev_open();
+	ASSERT_LE(0, tfd);
+	two[0] = ev_make(EV_LLC_MISS | USR, 0, GONLY);
+	ASSERT_EQ(0, dev_program_task(tfd, two, 1, 0, &p));
+	EXPECT_EQ(-EINVAL, dev_replace(tfd, two, 1, self->all, &p));
+	EXPECT_EQ((__u32)PMUCTL_R_REPLACE_SCOPE, p.err_reason);
+	close(tfd);
 }
 
 TEST_F(regs, cpus_outside_the_bitmap_are_untouched)

@@ -457,9 +457,14 @@ TEST_F(task, inherit_and_enable_on_exec_need_task_and_unknown_flags_are_refused)
 					       sizeof(bm), &p));
 		EXPECT_EQ((__u32)PMUCTL_R_BAD_FLAGS, p.err_reason) TH_LOG("cpu, bit %u", b);
 	}
+	/* REPLACE is CPU scope's (a known bit, refused with TASK). */
+	EXPECT_EQ(-EINVAL, program_raw(self->fd, PMUCTL_PROGRAM_TASK |
+				       PMUCTL_PROGRAM_REPLACE, &ev, 1, NULL, 0, &p));
+	EXPECT_EQ((__u32)PMUCTL_R_BAD_FLAGS, p.err_reason);
 	EXPECT_UNCHANGED(&self->before, false);
-	EXPECT_EQ(0, program_raw(self->fd, PMUCTL_PROGRAM_FLAGS_ALL, &ev, 1,
-				 NULL, 0, &p));
+	EXPECT_EQ(0, program_raw(self->fd, PMUCTL_PROGRAM_TASK |
+				 PMUCTL_PROGRAM_INHERIT |
+				 PMUCTL_PROGRAM_ENABLE_ON_EXEC, &ev, 1, NULL, 0, &p));
 }
 
 TEST_F(task, rdpmc_ioctl_other_cpus_and_uncounted_threads_are_refused)

@@ -8,6 +8,10 @@
  * our choosing); every other ioctl goes to the kernel.  So what the
  * library sends and how it reads the answers is checked exactly:
  *
+ *  - pmuctl_replace(): PMUCTL_PROGRAM_REPLACE with the group's own CPU
+ *    bitmap, the new group described for the read path; a refusal's
+ *    rule passed on and the old description kept; without a CPU-scope
+ *    group, the module's answer;
  *  - pmuctl_program_task(): PMUCTL_PROGRAM_TASK added to the caller's
  *    flags, no CPU bitmap; unknown flags refused with -EINVAL and
  *    PMUCTL_R_BAD_FLAGS before any ioctl; a refusal's rule passed on;
@@ -245,7 +249,8 @@ TEST(program_task_adds_the_task_flag_and_no_cpus)
 
 TEST(program_task_refuses_unknown_flags_without_an_ioctl)
 {
-	static const unsigned int bad[] = { 1U << 3, 1U << 31,
+	/* 1U << 3 is PMUCTL_PROGRAM_REPLACE: CPU scope only. */
+	static const unsigned int bad[] = { 1U << 3, 1U << 4, 1U << 31,
 					    PMUCTL_PROGRAM_INHERIT | 1U << 8 };
 	struct pmuctl_event ev[3];
 	struct pmuctl_error err;
@@ -381,6 +386,61 @@ TEST(cpu_scope_is_not_given_the_task_grant)
 	ASSERT_EQ(0, pmuctl_program(p, ev, 3, NULL, 0, NULL));
 	EXPECT_EQ(PMUCTL_COUNTERS_EMULATED, pmuctl_get_counters(p)->flags);
 	pmuctl_close(p);
+}
+
+TEST(replace_sends_the_groups_cpus_and_describes_the_new_group)
+{
+	size_t size = CPU_ALLOC_SIZE(128);
+	struct pmuctl_event ev[3];
+	struct pmuctl_error err;
+	cpu_set_t *set = CPU_ALLOC(128);
+	const struct pmuctl_counters *c;
+	uint64_t bits[2];
+	struct pmuctl *p;
+
+	ASSERT_TRUE(set != NULL);
+	fake_reset(PMUCTL_RDPMC_SESSION, PMUCTL_BACKEND_MSR, 48, 48);
+	p = fake_open(_metadata, PMUCTL_OPEN_NO_EMULATION);
+	three_events(ev);
+	CPU_ZERO_S(size, set);
+	CPU_SET_S(0, size, set);
+	CPU_SET_S(66, size, set);
+	ASSERT_EQ(0, pmuctl_program(p, ev, 3, set, size, &err));
+
+	fake.counters[0] = 3;
+	fake.counters[1] = PMUCTL_COUNTER_FIXED | 1;
+	ASSERT_EQ(0, pmuctl_replace(p, ev, 2, &err));
+	EXPECT_EQ(2U, fake.nr_program);
+	EXPECT_EQ(PMUCTL_PROGRAM_REPLACE, fake.prog.flags);
+	EXPECT_EQ(2U, fake.prog.nr_events);
+	ASSERT_EQ(16U, fake.prog.cpus_size);
+	memcpy(bits, (void *)(uintptr_t)fake.prog.cpus, sizeof(bits));
+	EXPECT_EQ(1ULL, bits[0]);
+	EXPECT_EQ(1ULL << 2, bits[1]);
+	c = pmuctl_get_counters(p);
+	EXPECT_EQ(2U, c->nr);
+	EXPECT_EQ(3U, c->ecx[0]);
+	EXPECT_EQ(PMUCTL_COUNTER_FIXED | 1, c->ecx[1]);
+	EXPECT_EQ((1ULL << 48) - 1, c->mask[1]);
+
+	/* Refused: the rule passed on, the group as it was. */
+	fake.program_errno = EBUSY;
+	fake.program_reason = PMUCTL_R_COUNTERS_BUSY;
+	EXPECT_EQ(-EBUSY, pmuctl_replace(p, ev, 3, &err));
+	EXPECT_EQ((uint32_t)PMUCTL_R_COUNTERS_BUSY, err.reason);
+	EXPECT_EQ(2U, c->nr);
+	EXPECT_EQ(3U, c->ecx[0]);
+
+	/* No group: the module says so; the bitmap sent is one empty word. */
+	fake.program_errno = ENOENT;
+	fake.program_reason = PMUCTL_R_NOT_PROGRAMMED;
+	ASSERT_EQ(0, pmuctl_release(p));
+	EXPECT_EQ(-ENOENT, pmuctl_replace(p, ev, 3, &err));
+	EXPECT_EQ((uint32_t)PMUCTL_R_NOT_PROGRAMMED, err.reason);
+	EXPECT_EQ(8U, fake.prog.cpus_size);
+	EXPECT_EQ(0U, c->nr);
+	pmuctl_close(p);
+	CPU_FREE(set);
 }
 
 TEST(read_values_of_task_scope_reads_cpu_0)

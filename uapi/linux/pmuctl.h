@@ -474,9 +474,11 @@ struct pmuctl_info {
 #define PMUCTL_PROGRAM_TASK		(1U << 0)	/* count the calling thread, not CPUs */
 #define PMUCTL_PROGRAM_INHERIT		(1U << 1)	/* with TASK: and what it creates */
 #define PMUCTL_PROGRAM_ENABLE_ON_EXEC	(1U << 2)	/* with TASK: START at its next exec */
+#define PMUCTL_PROGRAM_REPLACE		(1U << 3)	/* CPU scope: swap the group, one wave */
 #define PMUCTL_PROGRAM_FLAGS_ALL	(PMUCTL_PROGRAM_TASK |		\
 					 PMUCTL_PROGRAM_INHERIT |	\
-					 PMUCTL_PROGRAM_ENABLE_ON_EXEC)
+					 PMUCTL_PROGRAM_ENABLE_ON_EXEC |	\
+					 PMUCTL_PROGRAM_REPLACE)
 
 /**
  * struct pmuctl_program - PMUCTL_IOC_PROGRAM: claim counters for a group
@@ -505,6 +507,25 @@ struct pmuctl_info {
  * All or nothing: on failure no CPU and no other session changes.  A
  * session holds one group; PROGRAM while holding one is EBUSY.  The
  * counters start stopped and zeroed.
+ *
+ * PMUCTL_PROGRAM_REPLACE (CPU scope; with PMUCTL_PROGRAM_TASK it is
+ * EINVAL, PMUCTL_R_BAD_FLAGS) puts a new group in place of the one the
+ * session holds, as RELEASE and PROGRAM would, but in one ioctl and one
+ * cross-CPU wave, for a tool that rotates the sub-groups of an event list
+ * longer than the counters: the new events are placed as if the old
+ * group's counters were free (they may take the same ones), the old
+ * counters are stopped, zeroed and given back, the new ones written
+ * zeroed, and they count at once if the old group was counting (started),
+ * else they wait for START.  The bitmap must name exactly the group's
+ * CPUs (EINVAL, PMUCTL_R_REPLACE_SCOPE, also for a task-scope group);
+ * without a group it is ENOENT (PMUCTL_R_NOT_PROGRAMMED).  All or
+ * nothing: a refused replacement (any rule PROGRAM checks, a busy
+ * counter, a faulted write) leaves the old group as it was, counting and
+ * with its counts (but EFAULT copying the events back, as for PROGRAM,
+ * leaves the session without a group).  The rdpmc grants stay; the indexes of the events are
+ * the new ones (a reader on another thread must learn them before it
+ * reads again), and the session's generation moves on, as for every
+ * PROGRAM that succeeds.
  *
  * rdpmc: when pmuctl_info.rdpmc is PMUCTL_RDPMC_SESSION (the module
  * parameter rdpmc is 1, its default; never for an unprivileged CPU-scope
@@ -868,6 +889,13 @@ enum pmuctl_reason {
 	 */
 	PMUCTL_R_UMASK2_UNAVAILABLE = 48,
 	PMUCTL_R_EQ_UNAVAILABLE = 49,
+	/* PMUCTL_PROGRAM_REPLACE on a session that holds no group (ENOENT). */
+	PMUCTL_R_NOT_PROGRAMMED = 50,
+	/*
+	 * PMUCTL_PROGRAM_REPLACE of a task-scope group, or with a CPU bitmap
+	 * other than the group's: a replacement keeps the scope and the CPUs.
+	 */
+	PMUCTL_R_REPLACE_SCOPE = 51,
 	PMUCTL_R_NR
 };
 
