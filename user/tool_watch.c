@@ -4,6 +4,12 @@
  * every watched CPU (the same counters everywhere, one PROGRAM); at each
  * tick one PMUCTL_IOC_READ per CPU, and the count of the interval is the
  * difference from the previous READ masked to the counter's width.
+ *
+ * More events than the PMU counts at once (or -M metrics that need more):
+ * the passes of tool_mset take turns, each for an equal slice of every
+ * interval; at the end of a slice the CPUs are read and the next pass
+ * replaces the group (pmuctl_replace(): one ioctl, one wave), so each
+ * event counts a known share of each interval and is printed with it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -13,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core.h"
 #include "tool.h"
 
 #define MIN_INTERVAL_MS	10
@@ -20,7 +27,8 @@
 
 void watch_usage(FILE *f)
 {
-	fputs("usage: pmuctl watch [-e EVENT,...] [-C CPUS] [-I MS] [-n COUNT]\n"
+	fputs("usage: pmuctl watch [-e EVENT,...] [-M METRIC,...] [--scale] [-C CPUS]\n"
+	      "                    [-I MS] [-n COUNT]\n"
 	      "                    [-x SEP | --json | --format FMT [-o FILE]]\n"
 	      "\n"
 	      "Count events on CPUs, system-wide (every task that runs there), and\n"
@@ -28,6 +36,11 @@ void watch_usage(FILE *f)
 	      "passed or SIGINT/SIGTERM.\n"
 	      "\n"
 	      "  -e, --events LIST   events, as for pmuctl stat (default: its defaults)\n"
+	      "  -M, --metrics LIST  metrics or metric groups (TopdownL1, IPC, ...;\n"
+	      "                      pmuctl list --metrics), printed per CPU after the\n"
+	      "                      events at every interval\n"
+	      "      --scale         with more events than counters: print each\n"
+	      "                      count scaled to the whole interval, marked '~'\n"
 	      "  -C, --cpus CPUS     CPU list such as 0-3,6 (default: every CPU this\n"
 	      "                      process may run on)\n"
 	      "  -I, --interval MS   interval in milliseconds, 10 to 3600000 (default\n"
@@ -51,7 +64,19 @@ void watch_usage(FILE *f)
 	      "a column header line, then per interval, CPU and event\n"
 	      "'%16.9f  %4u  %18s  %s' TIME CPU VALUE EVENT.  TIME is seconds since\n"
 	      "counting started; VALUE the events counted in that interval, or\n"
-	      "'<not counted>' (JSON null) while the CPU is offline.\n"
+	      "'<not counted>' (JSON null) while the CPU is offline.  A metric's row\n"
+	      "has its value (2 decimals) and its name and unit.\n"
+	      "\n"
+	      "More events than the PMU counts at once: they are split into passes,\n"
+	      "which take turns in equal slices of every interval (at least 10 ms\n"
+	      "each; one reprogram per slice, 1 ioctl and 1 wave).  Each count is\n"
+	      "then exact for its slice only, and its row ends with the share of the\n"
+	      "interval it was counted, perf's '(NN.NN%)'; with --scale the table's\n"
+	      "VALUE is the count divided by that share, '~N', an estimate.  CSV adds\n"
+	      "two fields, share (percent) and scaled (empty without --scale); JSON\n"
+	      "the keys share and, with --scale, scaled.  A metric is computed from\n"
+	      "its events' counts in their slice (a metric's events share a pass\n"
+	      "where they fit together).  --format needs one pass and no -M.\n"
 	      "\n"
 	      "--format: at every interval one exposition, one counter family per\n"
 	      "event, pmuctl_NAME (NAME with every byte outside [a-zA-Z0-9_] as _),\n"
@@ -69,6 +94,8 @@ void watch_usage(FILE *f)
 
 struct watch_opts {
 	const char *events;
+	const char *metrics;
+	bool scale;
 	const char *cpus;
 	unsigned int interval_ms;
 	unsigned long long count;	/* 0: until a signal */
@@ -90,6 +117,8 @@ static int watch_parse(int argc, char **argv, struct watch_opts *o)
 {
 	static const struct option opts[] = {
 		{ "events",          required_argument, NULL, 'e' },
+		{ "metrics",         required_argument, NULL, 'M' },
+		{ "scale",           no_argument,       NULL, 'S' },
 		{ "cpus",            required_argument, NULL, 'C' },
 		{ "interval",        required_argument, NULL, 'I' },
 		{ "count",           required_argument, NULL, 'n' },
@@ -107,12 +136,20 @@ static int watch_parse(int argc, char **argv, struct watch_opts *o)
 	o->interval_ms = 1000;
 	opterr = 0;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":e:C:I:n:x:jo:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":e:M:C:I:n:x:jo:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
 			if (tool_events_syntax("watch", optarg))
 				return EXIT_USAGE;
 			o->events = optarg;
+			break;
+		case 'M':
+			if (!*optarg)
+				return tool_usage_error("watch", "empty metric list: give e.g. -M IPC ('pmuctl list --metrics' lists them)");
+			o->metrics = optarg;
+			break;
+		case 'S':
+			o->scale = true;
 			break;
 		case 'C':
 			o->cpus = optarg;
@@ -164,6 +201,8 @@ static int watch_parse(int argc, char **argv, struct watch_opts *o)
 	}
 	if (!!o->sep + o->json + !!o->format > 1)
 		return tool_usage_error("watch", "-x, --json and --format exclude each other: pick one output format");
+	if (o->format && o->metrics)
+		return tool_usage_error("watch", "--format exposes counters, and -M metrics are not: drop -M, or use -x or --json");
 	if (o->output && !o->format)
 		return tool_usage_error("watch", "-o writes the --format outputs only: add --format prometheus or openmetrics");
 	if (optind < argc)
@@ -182,6 +221,14 @@ struct watch_ctx {
 	uint64_t *prev;			/* [nr_cpus][e.nr]: the last READ */
 	bool *valid;			/* prev holds a READ of an online CPU */
 	uint64_t *total;		/* [nr_cpus][e.nr]: since START (--format) */
+	/* Passes, -M: NULL for one group of -e events and no metric. */
+	struct tool_mset *ms;
+	unsigned int pass;		/* the pass programmed now */
+	uint64_t *cnt;			/* [nr_cpus][ms->nev]: this interval's */
+	bool *got;			/* [nr_cpus][ms->nev]: cnt holds a count */
+	uint64_t *run_ns;		/* [ms->nev]: its pass's time this interval */
+	unsigned int threads_per_core;
+	double tsc_hz;
 };
 
 /* --format: the totals of every CPU online now, to stdout or -o's file. */
@@ -322,6 +369,343 @@ static int watch_loop(struct watch_ctx *w)
 	return 0;
 }
 
+/* Pass @p's events into w->e, as the group to program. */
+static void pass_events(struct watch_ctx *w, unsigned int p)
+{
+	const struct tool_mset *ms = w->ms;
+
+	memset(&w->e, 0, sizeof(w->e));
+	w->e.nr = ms->npass[p];
+	for (unsigned int i = 0; i < w->e.nr; i++) {
+		w->e.ev[i] = ms->ev[ms->pass[p][i]].ev;
+		w->e.name[i] = ms->ev[ms->pass[p][i]].name;
+	}
+	w->pass = p;
+}
+
+/* The next pass in the group's place: one ioctl, one wave. */
+static int next_pass(struct watch_ctx *w)
+{
+	struct pmuctl_error err;
+	int ret;
+
+	pass_events(w, (w->pass + 1) % w->ms->passes);
+	ret = pmuctl_replace(w->p, w->e.ev, w->e.nr, &err);
+	if (ret)
+		return tool_program_explain("watch", ret, &err, &w->e);
+	w->ctr = pmuctl_get_counters(w->p);
+	return 0;
+}
+
+static double share_of(const struct watch_ctx *w, unsigned int g, uint64_t ns)
+{
+	return ns ? (double)w->run_ns[g] / (double)ns : 0;
+}
+
+/* An event's row of a passes or -M watch: @g in ms->ev, its count or NULL. */
+static void print_mrow(const struct watch_ctx *w, double t, unsigned int c,
+		       unsigned int g, const uint64_t *count, uint64_t ns)
+{
+	const char *x = w->o->sep, *name = w->ms->ev[g].name;
+	bool rot = w->ms->passes > 1;
+	double share = share_of(w, g, ns);
+	char val[32], est[32] = "";
+
+	if (count)
+		snprintf(val, sizeof(val), "%llu", (unsigned long long)*count);
+	if (count && rot && w->o->scale && share > 0)
+		snprintf(est, sizeof(est), "%.0f", (double)*count / share);
+	if (w->o->json) {
+		printf("{\"time\":%.9f,\"cpu\":%u,\"event\":", t, w->cpu[c]);
+		tool_json_str(stdout, name);
+		printf(",\"value\":%s", count ? val : "null");
+		if (rot)
+			printf(",\"share\":%.2f", 100 * share);
+		if (rot && w->o->scale)
+			printf(",\"scaled\":%s", est[0] ? est : "null");
+		printf(",\"backend\":\"%s\"}\n", tool_backend_name(w->info->backend));
+	} else if (x) {
+		/* time,cpu,value,unit,event,counter,backend[,share,scaled] */
+		printf("%.9f%s%u%s%s%s%s%s%s%s", t, x, w->cpu[c], x,
+		       count ? val : "<not counted>", x, x, name, x, x);
+		printf("%s", tool_backend_name(w->info->backend));
+		if (rot)
+			printf("%s%.2f%s%s", x, 100 * share, x, est);
+		printf("\n");
+	} else {
+		char shown[40];
+
+		snprintf(shown, sizeof(shown), "%s%s", est[0] ? "~" : "",
+			 est[0] ? est : count ? val : "<not counted>");
+		printf("%16.9f  %4u  %18s  %s", t, w->cpu[c], shown, name);
+		if (rot)
+			printf("  (%.2f%%)", 100 * share);
+		printf("\n");
+	}
+}
+
+/* Metric @k on CPU @c from this interval's counts. */
+static int mvalue(const struct watch_ctx *w, unsigned int c, unsigned int k,
+		  double *v, char *msg, size_t len)
+{
+	const struct tool_mstate *st = &w->ms->st[k];
+	const struct pmuctl_imetric *m = w->ms->m[k];
+	const unsigned int nev = w->ms->nev;
+	struct pmuctl_metric_env env = {
+		.threads_per_core = w->threads_per_core,
+		.tsc_hz = w->tsc_hz,
+	};
+	double counts[256];
+
+	if (st->why[0]) {
+		snprintf(msg, len, "%s", st->why);
+		return -ENOENT;
+	}
+	for (unsigned int j = 0; j < m->nevents; j++) {
+		unsigned int g = st->evidx[j];
+
+		if (!w->got[c * nev + g]) {
+			snprintf(msg, len, "%s was not counted", w->ms->ev[g].name);
+			return -ENODATA;
+		}
+		counts[j] = (double)w->cnt[c * nev + g];
+		/* duration_time: the time its (first) event's pass counted. */
+		if (!j)
+			env.duration_s = (double)w->run_ns[g] / 1e9;
+	}
+	return pmuctl_metric_eval(m, counts, NULL, &env, v, msg, len);
+}
+
+static void print_metric(const struct watch_ctx *w, double t, unsigned int c,
+			 unsigned int k)
+{
+	const char *name = pmuctl_metric_name(w->ms->m[k]), *x = w->o->sep;
+	char unit[48], msg[256], val[32];
+	bool ok;
+	double v;
+
+	ok = !mvalue(w, c, k, &v, msg, sizeof(msg));
+	pmuctl_metric_attr(w->ms->m[k], 2, unit, sizeof(unit));
+	snprintf(val, sizeof(val), "%.2f", ok ? v : 0);
+	if (w->o->json) {
+		printf("{\"time\":%.9f,\"cpu\":%u,\"metric\":", t, w->cpu[c]);
+		tool_json_str(stdout, name);
+		printf(",\"value\":%s,\"unit\":", ok ? val : "null");
+		tool_json_str(stdout, unit);
+		printf(",\"error\":");
+		if (ok)
+			printf("null");
+		else
+			tool_json_str(stdout, msg);
+		printf("}\n");
+	} else if (x) {
+		/* The event rows' fields: the metric's name as the event's. */
+		printf("%.9f%s%u%s%s%s%s%s%s%s%s%s", t, x, w->cpu[c], x,
+		       ok ? val : "<not computed>", x, unit, x, name, x, x,
+		       tool_backend_name(w->info->backend));
+		if (w->ms->passes > 1)
+			printf("%s%s", x, x);
+		printf("\n");
+	} else if (ok) {
+		printf("%16.9f  %4u  %18s  %s%s%s\n", t, w->cpu[c], val, name,
+		       unit[0] ? "  " : "", unit);
+	} else {
+		printf("%16.9f  %4u  %18s  %s  # not computed: %s\n", t, w->cpu[c],
+		       "-", name, msg);
+	}
+}
+
+/* Sleep until @t0 + @ns; false when a signal asked to stop. */
+static bool sleep_until(const struct timespec *t0, unsigned long long ns)
+{
+	struct timespec next;
+
+	next.tv_sec = t0->tv_sec + (time_t)(ns / 1000000000ULL);
+	next.tv_nsec = t0->tv_nsec + (long)(ns % 1000000000ULL);
+	if (next.tv_nsec >= 1000000000L) {
+		next.tv_sec++;
+		next.tv_nsec -= 1000000000L;
+	}
+	while (!watch_stop &&
+	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
+		;
+	return !watch_stop;
+}
+
+static uint64_t ns_since(const struct timespec *a)
+{
+	struct timespec b;
+
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	return (uint64_t)(b.tv_sec - a->tv_sec) * 1000000000ULL +
+	       (uint64_t)(b.tv_nsec - a->tv_nsec);
+}
+
+/* Read every CPU into the interval's counts of the pass that ran. */
+static int read_pass(struct watch_ctx *w, uint64_t slice_ns)
+{
+	const unsigned int nev = w->ms->nev;
+	uint64_t v[PMUCTL_MAX_EVENTS];
+	int ret;
+
+	for (unsigned int c = 0; c < w->nr_cpus; c++) {
+		uint64_t *prev = &w->prev[c * PMUCTL_MAX_EVENTS];
+
+		ret = watch_read(w, c, v);
+		if (ret < 0)
+			return tool_fail("watch", "cannot read the counters of CPU %u: %s",
+					 w->cpu[c], strerror(-ret));
+		for (unsigned int i = 0; i < w->e.nr; i++) {
+			unsigned int g = w->ms->pass[w->pass][i];
+
+			/* A slice that began or ended offline has no count. */
+			if (!ret || !w->valid[c])
+				continue;
+			w->cnt[c * nev + g] = tool_event_delta(w->ctr, &w->e, i, prev, v);
+			w->got[c * nev + g] = true;
+		}
+		memcpy(prev, v, sizeof(*v) * w->e.nr);
+		w->valid[c] = ret;
+	}
+	for (unsigned int i = 0; i < w->e.nr; i++)
+		w->run_ns[w->ms->pass[w->pass][i]] += slice_ns;
+	return 0;
+}
+
+/*
+ * Passes or -M: every interval in one slice per pass; after each slice
+ * the CPUs are read and, with more than one pass, the next one replaces
+ * the group, its counters zeroed (so prev is 0 for the next slice).
+ */
+static int watch_mloop(struct watch_ctx *w)
+{
+	const unsigned int nev = w->ms->nev, np = w->ms->passes;
+	const unsigned long long slice = (unsigned long long)w->o->interval_ms *
+					 1000000ULL / np;
+	struct timespec t0, mark, start;
+	unsigned long long tick;
+	int ret;
+
+	ret = pmuctl_reset(w->p);
+	if (!ret)
+		ret = pmuctl_start(w->p);
+	if (ret)
+		return tool_fail("watch", "cannot start counting: %s", strerror(-ret));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	start = t0;
+	mark = t0;
+	for (unsigned int c = 0; c < w->nr_cpus; c++) {
+		ret = watch_read(w, c, &w->prev[c * PMUCTL_MAX_EVENTS]);
+		if (ret < 0)
+			return tool_fail("watch", "cannot read the counters of CPU %u: %s",
+					 w->cpu[c], strerror(-ret));
+		w->valid[c] = ret;
+	}
+	for (tick = 1; !w->o->count || tick <= w->o->count; tick++) {
+		uint64_t ns;
+		double t;
+
+		memset(w->got, 0, sizeof(*w->got) * w->nr_cpus * nev);
+		memset(w->run_ns, 0, sizeof(*w->run_ns) * nev);
+		for (unsigned int p = 0; p < np; p++) {
+			if (!sleep_until(&t0, ((tick - 1) * np + p + 1) * slice))
+				goto out;
+			ret = read_pass(w, ns_since(&start));
+			if (ret)
+				return ret;
+			if (np < 2)
+				continue;
+			ret = next_pass(w);
+			if (ret)
+				return ret;
+			clock_gettime(CLOCK_MONOTONIC, &start);
+			memset(w->prev, 0, sizeof(*w->prev) * w->nr_cpus * PMUCTL_MAX_EVENTS);
+		}
+		ns = ns_since(&mark);
+		clock_gettime(CLOCK_MONOTONIC, &mark);
+		t = (double)(mark.tv_sec - t0.tv_sec) +
+		    (double)(mark.tv_nsec - t0.tv_nsec) / 1e9;
+		for (unsigned int c = 0; c < w->nr_cpus; c++) {
+			for (unsigned int g = 0; g < nev; g++)
+				print_mrow(w, t, c, g, w->got[c * nev + g] ?
+					   &w->cnt[c * nev + g] : NULL, ns);
+			for (unsigned int k = 0; k < w->ms->nm; k++)
+				print_metric(w, t, c, k);
+		}
+		if (fflush(stdout))
+			return tool_fail("watch", "writing the output: %s", strerror(errno));
+	}
+out:
+	pmuctl_stop(w->p);
+	return 0;
+}
+
+/*
+ * -M, or -e events that need passes: w->ms, and w->e its first pass.
+ * Return: 0 (w->ms NULL: one group of -e events, as ever), EXIT_*.
+ */
+static int watch_passes(struct watch_ctx *w)
+{
+	const struct pmuctl_model *model = pmuctl_model_by_id(w->info->pmu_model);
+	const char *list = pmuctl_event_list(w->info->pmu_model);
+	const struct watch_opts *o = w->o;
+	unsigned int ok = 0, min_ms;
+	int ret;
+
+	if (o->metrics) {
+		if (!model || !list)
+			return tool_fail("watch", "no Intel metrics for this PMU (model %s): -M needs one of Intel's lists with metrics",
+					 pmuctl_model_name(w->info->pmu_model));
+		ret = tool_mset_build("watch", model, &w->info->caps, list,
+				      pmuctl_model_name(w->info->pmu_model),
+				      o->metrics, &w->ms);
+		if (ret)
+			return ret;
+		for (unsigned int k = 0; k < w->ms->nm; k++) {
+			if (!w->ms->st[k].why[0]) {
+				ok++;
+				continue;
+			}
+			fprintf(stderr, "pmuctl watch: note: metric %s cannot be computed here: %s\n",
+				pmuctl_metric_name(w->ms->m[k]), w->ms->st[k].why);
+		}
+		if (!ok)
+			return tool_fail("watch", "none of the metrics '%s' can be computed on this PMU (see the notes above)",
+					 o->metrics);
+		if (o->events && tool_mset_add(w->ms, w->e.ev, w->e.name, w->e.nr))
+			return tool_fail("watch", "the metrics '%s' and the events need more than %d events: name fewer",
+					 o->metrics, TOOL_MSET_EVENTS);
+		w->threads_per_core = pmuctl_host_threads_per_core();
+		w->tsc_hz = pmuctl_host_tsc_hz();
+	} else if (model && w->e.nr > 1) {
+		if (tool_mset_events(model, &w->info->caps, w->e.ev, w->e.name,
+				     w->e.nr, &w->ms))
+			return tool_fail("watch", "%s", strerror(ENOMEM));
+		if (w->ms->passes <= 1) {
+			tool_mset_free(w->ms);
+			w->ms = NULL;
+			return 0;
+		}
+	} else {
+		return 0;
+	}
+	if (!w->ms->passes)
+		return tool_fail("watch", "an event of '%s' fits no counter of this PMU alone: 'pmuctl check' says why",
+				 o->events ? o->events : o->metrics);
+	if (w->ms->nev > PMUCTL_MAX_EVENTS)
+		return tool_fail("watch", "%u events, more than one report holds (%d): name fewer",
+				 w->ms->nev, PMUCTL_MAX_EVENTS);
+	min_ms = MIN_INTERVAL_MS * w->ms->passes;
+	if (w->ms->passes > 1 && w->o->interval_ms < min_ms)
+		return tool_usage_error("watch", "the events need %u passes, and -I %u gives each less than %d ms: use -I %u or more",
+					w->ms->passes, w->o->interval_ms, MIN_INTERVAL_MS, min_ms);
+	if (w->ms->passes > 1 && w->o->format)
+		return tool_usage_error("watch", "the events need %u passes, and --format's counters must be exact: name events that fit in one pass, or use -x or --json",
+					w->ms->passes);
+	pass_events(w, 0);
+	return 0;
+}
+
 /* The CPUs to watch: @set holds -C's, else this process's affinity. */
 static int watch_cpus(struct watch_ctx *w, cpu_set_t *set, size_t setsize)
 {
@@ -380,17 +764,25 @@ int cmd_watch(int argc, char **argv)
 	}
 	w.info = pmuctl_get_info(w.p);
 	ret = watch_cpus(&w, set, setsize);
-	if (!ret)
+	if (!ret && (o.events || !o.metrics))
 		ret = tool_events_get("watch", w.info, o.events, &w.e);
+	if (!ret)
+		ret = watch_passes(&w);
 	if (!ret)
 		ret = tool_program("watch", w.p, &w.e, set, setsize);
 	if (ret)
 		goto out;
 	w.ctr = pmuctl_get_counters(w.p);
-	w.prev = calloc((size_t)w.nr_cpus * w.e.nr, sizeof(*w.prev));
+	w.prev = calloc((size_t)w.nr_cpus * PMUCTL_MAX_EVENTS, sizeof(*w.prev));
 	w.valid = calloc(w.nr_cpus, sizeof(*w.valid));
-	w.total = calloc((size_t)w.nr_cpus * w.e.nr, sizeof(*w.total));
-	if (!w.prev || !w.valid || !w.total) {
+	w.total = calloc((size_t)w.nr_cpus * PMUCTL_MAX_EVENTS, sizeof(*w.total));
+	if (w.ms) {
+		w.cnt = calloc((size_t)w.nr_cpus * w.ms->nev, sizeof(*w.cnt));
+		w.got = calloc((size_t)w.nr_cpus * w.ms->nev, sizeof(*w.got));
+		w.run_ns = calloc(w.ms->nev, sizeof(*w.run_ns));
+	}
+	if (!w.prev || !w.valid || !w.total ||
+	    (w.ms && (!w.cnt || !w.got || !w.run_ns))) {
 		ret = tool_fail("watch", "%s", strerror(ENOMEM));
 		goto out;
 	}
@@ -402,13 +794,21 @@ int cmd_watch(int argc, char **argv)
 		printf("# pmuctl watch: CPUs %s, every %u ms, system-wide\n",
 		       tool_cpulist_format(set, setsize, list, sizeof(list)),
 		       o.interval_ms);
+		if (w.ms && w.ms->passes > 1)
+			printf("# %u events in %u passes, each counted %u ms of every interval: counts are of that share, shown as (NN.NN%%)%s\n",
+			       w.ms->nev, w.ms->passes, o.interval_ms / w.ms->passes,
+			       o.scale ? "; ~N: scaled to the interval, an estimate" : "");
 		if (w.info->backend == PMUCTL_BACKEND_MODEL)
 			printf("# %s\n", TOOL_MODEL_NOTE);
 		printf("#%15s  %4s  %18s  %s\n", "time", "cpu", "counts", "event");
 	}
-	ret = watch_loop(&w);
+	ret = w.ms ? watch_mloop(&w) : watch_loop(&w);
 out:
 	pmuctl_close(w.p);
+	tool_mset_free(w.ms);
+	free(w.cnt);
+	free(w.got);
+	free(w.run_ns);
 	free(w.prev);
 	free(w.valid);
 	free(w.total);

@@ -51,6 +51,7 @@ watch_prints_two_intervals_per_cpu
 watch_counts_what_the_registers_advanced_in_one_interval
 watch_json_parses
 watch_openmetrics_file_holds_the_count_since_start
+watch_rotates_passes_one_program_and_one_wave_per_slice
 busy_counters_name_the_reason
 no_device_says_how_to_load_the_module"
 
@@ -465,6 +466,46 @@ watch_json_parses() {
 	[ "$bad" = 0 ] || fail "$bad object(s) without the documented keys"
 }
 
+# Ten generic events, more than the counters: ceil(10 / generic counters)
+# passes take turns in every interval, each replacing the group with one
+# PROGRAM ioctl and one wave (debugfs "stats", since before: program
+# calls and waves 1 + 2 x passes for 2 intervals, one START, no RELEASE,
+# which RELEASE + PROGRAM + START per slice would show); 9 CSV fields per
+# row, the share of each between 0 and 100.
+stats_of() {
+	sed -n "s/^$1 calls \\([0-9]*\\) waves \\([0-9]*\\)\$/\\1 \\2/p" "$DBG/stats"
+}
+
+watch_rotates_passes_one_program_and_one_wave_per_slice() {
+	ngp=$("$PMUCTL" info | sed -n 's/^generic counters: \([0-9]*\) x.*/\1/p')
+	[ -n "$ngp" ] || { fail "pmuctl info shows no generic counters"; return; }
+	passes=$(((10 + ngp - 1) / ngp))
+	[ "$passes" -gt 1 ] || { fail "$ngp generic counters hold 10 events at once"; return; }
+	p0=$(stats_of program) s0=$(stats_of start) r0=$(stats_of release)
+	run watch -x , -e branches:u,branches:k,branch-misses:u,branch-misses:k,cache-references:u,cache-references:k,cache-misses:u,cache-misses:k,r10100c4,r10100c5 -I $((100 * passes)) -n 2
+	p1=$(stats_of program) s1=$(stats_of start) r1=$(stats_of release)
+	expect_rc 0
+	awk -F, -v rows=$((2 * ncpu * 10)) '
+		NF != 9 || $3 !~ /^[0-9]+$/ || $8 < 0 || $8 > 100 || $9 != "" {
+			printf "row %d: \"%s\"\n", NR, $0
+		}
+		END { if (NR != rows) printf "%d rows, want %d\n", NR, rows }
+	' "$tmp/out" >"$tmp/bad"
+	[ ! -s "$tmp/bad" ] || fail "$(cat "$tmp/bad")"
+	want=$((1 + 2 * passes))
+	# shellcheck disable=SC2086 # "calls waves", twice
+	set -- $p0 $p1
+	if [ "$(($3 - $1))" != "$want" ] || [ "$(($4 - $2))" != "$want" ]; then
+		fail "program: $(($3 - $1)) calls and $(($4 - $2)) waves, want $want and $want ($passes passes, 2 intervals)"
+	fi
+	# shellcheck disable=SC2086
+	set -- $s0 $s1 $r0 $r1
+	if [ "$(($3 - $1))" != 1 ] || [ "$(($7 - $5))" != 0 ]; then
+		fail "start: $(($3 - $1)) calls, release: $(($7 - $5)) calls; want 1 and 0"
+	fi
+	note="$passes passes of $ngp generic counters, $want PROGRAMs and waves"
+}
+
 # --format openmetrics -o FILE on the real module: the preset shows in the
 # file as CPU 0's count since counting started, every other CPU's 0; the
 # file is whole (# EOF) and no FILE.tmp is left.  Python's parser reads it
@@ -576,10 +617,11 @@ for t in $TESTS; do
 	: >"$tmp/why"
 	: >"$tmp/out"
 	: >"$tmp/err"
+	note=
 	$t
 	stop_bg
 	if [ -z "$why" ]; then
-		echo "ok $n $t"
+		echo "ok $n $t${note:+ # $note}"
 	else
 		failed=$((failed + 1))
 		echo "not ok $n $t"

@@ -11,7 +11,10 @@
  * event's value (2^48 - 250 + n * (100 * (c + 1) + i)) mod 2^48, so the
  * counters wrap within a few reads and the count of each interval is
  * exactly 100 * (c + 1) + i; a CPU in FAKE_OFFLINE (a list of numbers)
- * answers ENODEV, as an offline one does.
+ * answers ENODEV, as an offline one does.  PROGRAM with
+ * PMUCTL_PROGRAM_REPLACE zeroes the counters: the k-th READ after it
+ * reads k * (100 * (c + 1) + i); each one is logged "replace N" (N
+ * events) in FAKE_LOG.
  *
  * fsync(2) and fdatasync(2) check the atomic replacement of the file
  * FAKE_TARGET: the descriptor flushed is not FAKE_TARGET's file, which
@@ -37,6 +40,8 @@
 #define MASK		((1ULL << WIDTH) - 1)
 
 static unsigned int nr_reads[FAKE_MAX_CPUS];
+static unsigned int since_replace[FAKE_MAX_CPUS];
+static int replaced;
 static char *flushed;		/* the last file fsync'ed, whole */
 static size_t flushed_len;
 
@@ -105,6 +110,10 @@ int ioctl(int fd, unsigned long req, ...)
 		info->max_events = PMUCTL_MAX_EVENTS;
 		info->rdpmc = PMUCTL_RDPMC_NONE;
 		info->backend = PMUCTL_BACKEND_MSR;
+		info->caps.family = 6;
+		info->caps.model = 0x55;
+		info->caps.version = 4;
+		info->caps.fixed_mask = 0x7;
 		info->caps.gp_width = WIDTH;
 		info->caps.fixed_width = WIDTH;
 		info->caps.nr_gp = 4;
@@ -120,6 +129,11 @@ int ioctl(int fd, unsigned long req, ...)
 
 		for (unsigned int i = 0; i < prog->nr_events; i++)
 			ev[i].counter = i;
+		if (prog->flags & PMUCTL_PROGRAM_REPLACE) {
+			replaced = 1;
+			memset(since_replace, 0, sizeof(since_replace));
+			say("replace %u", prog->nr_events);
+		}
 		return 0;
 	}
 	case PMUCTL_IOC_READ: {
@@ -135,6 +149,11 @@ int ioctl(int fd, unsigned long req, ...)
 		for (unsigned int i = 0; i < r->nr_values; i++)
 			v[i] = ((1ULL << WIDTH) - 250 +
 				(uint64_t)n * (100 * (c + 1) + i)) & MASK;
+		if (replaced) {
+			n = ++since_replace[c];
+			for (unsigned int i = 0; i < r->nr_values; i++)
+				v[i] = (uint64_t)n * (100 * (c + 1) + i);
+		}
 		return 0;
 	}
 	case PMUCTL_IOC_START:
