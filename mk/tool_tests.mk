@@ -52,6 +52,12 @@ endef
 build/vmtests-pmu/tool_stat_exact_test: selftests/tool/stat_exact_test.sh $(STAT_LIB)
 	$(stat_test_inline)
 
+# pmuctl watch -M and its passes, exact per slice (selftests/tool/watch_exact_test.sh).
+VMTESTS_PMU += build/vmtests-pmu/tool_watch_exact_test
+
+build/vmtests-pmu/tool_watch_exact_test: selftests/tool/watch_exact_test.sh $(STAT_LIB)
+	$(stat_test_inline)
+
 # The 4-thread known-count workload (selftests/tool/threads.S): 8N + 8D +
 # 91 user-mode instructions from exec to the last thread's exit, counted
 # by selftests/tool/stat_task_test.sh in the emulated-PMU guests (task

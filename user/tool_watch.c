@@ -74,9 +74,9 @@ void watch_usage(FILE *f)
 	      "interval it was counted, perf's '(NN.NN%)'; with --scale the table's\n"
 	      "VALUE is the count divided by that share, '~N', an estimate.  CSV adds\n"
 	      "two fields, share (percent) and scaled (empty without --scale); JSON\n"
-	      "the keys share and, with --scale, scaled.  A metric is computed from\n"
-	      "its events' counts in their slice (a metric's events share a pass\n"
-	      "where they fit together).  --format needs one pass and no -M.\n"
+	      "the keys pass, share and, with --scale, scaled.  A metric is computed\n"
+	      "from its events' counts in their slice (a metric's events share a\n"
+	      "pass where they fit together).  --format needs one pass and no -M.\n"
 	      "\n"
 	      "--format: at every interval one exposition, one counter family per\n"
 	      "event, pmuctl_NAME (NAME with every byte outside [a-zA-Z0-9_] as _),\n"
@@ -224,9 +224,12 @@ struct watch_ctx {
 	/* Passes, -M: NULL for one group of -e events and no metric. */
 	struct tool_mset *ms;
 	unsigned int pass;		/* the pass programmed now */
-	uint64_t *cnt;			/* [nr_cpus][ms->nev]: this interval's */
-	bool *got;			/* [nr_cpus][ms->nev]: cnt holds a count */
-	uint64_t *run_ns;		/* [ms->nev]: its pass's time this interval */
+	/* Per CPU, pass and place in the pass (slot()): this interval's. */
+	uint64_t *cnt;
+	bool *got;			/* cnt holds a count */
+	uint32_t *ecx;			/* the counter */
+	uint64_t *run_ns;		/* [ms->passes]: the pass's time */
+	unsigned int *pass_of;		/* [ms->nev]: the pass an event is shown from */
 	unsigned int threads_per_core;
 	double tsc_hz;
 };
@@ -397,20 +400,38 @@ static int next_pass(struct watch_ctx *w)
 	return 0;
 }
 
-static double share_of(const struct watch_ctx *w, unsigned int g, uint64_t ns)
+/* Where CPU @c's count of event @g in pass @p is; -1: not in that pass. */
+static long slot(const struct watch_ctx *w, unsigned int c, unsigned int p,
+		 unsigned int g)
 {
-	return ns ? (double)w->run_ns[g] / (double)ns : 0;
+	for (unsigned int i = 0; i < w->ms->npass[p]; i++)
+		if (w->ms->pass[p][i] == g)
+			return ((long)c * w->ms->passes + p) * PMUCTL_MAX_EVENTS + i;
+	return -1;
 }
 
-/* An event's row of a passes or -M watch: @g in ms->ev, its count or NULL. */
-static void print_mrow(const struct watch_ctx *w, double t, unsigned int c,
-		       unsigned int g, const uint64_t *count, uint64_t ns)
+static double share_of(const struct watch_ctx *w, unsigned int p, uint64_t ns)
 {
-	const char *x = w->o->sep, *name = w->ms->ev[g].name;
-	bool rot = w->ms->passes > 1;
-	double share = share_of(w, g, ns);
-	char val[32], est[32] = "";
+	return ns ? (double)w->run_ns[p] / (double)ns : 0;
+}
 
+/*
+ * An event's row of a passes or -M watch: @g in ms->ev, from its pass
+ * (the first of those that count it), over an interval of @ns.
+ */
+static void print_mrow(const struct watch_ctx *w, double t, unsigned int c,
+		       unsigned int g, uint64_t ns)
+{
+	unsigned int p = w->pass_of[g];
+	long k = slot(w, c, p, g);
+	const uint64_t *count = w->got[k] ? &w->cnt[k] : NULL;
+	const char *x = w->o->sep, *name = w->ms->ev[g].name;
+	const char *backend = tool_backend_name(w->info->backend);
+	bool rot = w->ms->passes > 1;
+	double share = share_of(w, p, ns);
+	char val[32], est[32] = "", ctr[16];
+
+	tool_counter_name(w->ecx[k], ctr, sizeof(ctr));
 	if (count)
 		snprintf(val, sizeof(val), "%llu", (unsigned long long)*count);
 	if (count && rot && w->o->scale && share > 0)
@@ -418,17 +439,19 @@ static void print_mrow(const struct watch_ctx *w, double t, unsigned int c,
 	if (w->o->json) {
 		printf("{\"time\":%.9f,\"cpu\":%u,\"event\":", t, w->cpu[c]);
 		tool_json_str(stdout, name);
-		printf(",\"value\":%s", count ? val : "null");
+		printf(",\"value\":%s,\"counter\":\"%s\",\"backend\":\"%s\"",
+		       count ? val : "null", ctr, backend);
 		if (rot)
-			printf(",\"share\":%.2f", 100 * share);
+			printf(",\"pass\":%u,\"share\":%.2f", p + 1,
+			       100 * share);
 		if (rot && w->o->scale)
 			printf(",\"scaled\":%s", est[0] ? est : "null");
-		printf(",\"backend\":\"%s\"}\n", tool_backend_name(w->info->backend));
+		printf("}\n");
 	} else if (x) {
 		/* time,cpu,value,unit,event,counter,backend[,share,scaled] */
-		printf("%.9f%s%u%s%s%s%s%s%s%s", t, x, w->cpu[c], x,
-		       count ? val : "<not counted>", x, x, name, x, x);
-		printf("%s", tool_backend_name(w->info->backend));
+		printf("%.9f%s%u%s%s%s%s%s%s%s%s%s", t, x, w->cpu[c], x,
+		       count ? val : "<not counted>", x, x, name, x, ctr, x,
+		       backend);
 		if (rot)
 			printf("%s%.2f%s%s", x, 100 * share, x, est);
 		printf("\n");
@@ -450,7 +473,6 @@ static int mvalue(const struct watch_ctx *w, unsigned int c, unsigned int k,
 {
 	const struct tool_mstate *st = &w->ms->st[k];
 	const struct pmuctl_imetric *m = w->ms->m[k];
-	const unsigned int nev = w->ms->nev;
 	struct pmuctl_metric_env env = {
 		.threads_per_core = w->threads_per_core,
 		.tsc_hz = w->tsc_hz,
@@ -461,17 +483,20 @@ static int mvalue(const struct watch_ctx *w, unsigned int c, unsigned int k,
 		snprintf(msg, len, "%s", st->why);
 		return -ENOENT;
 	}
+	/* duration_time: the time of the metric's (first) pass. */
+	env.duration_s = (double)w->run_ns[st->first] / 1e9;
 	for (unsigned int j = 0; j < m->nevents; j++) {
 		unsigned int g = st->evidx[j];
+		long k = slot(w, c, st->first, g);
 
-		if (!w->got[c * nev + g]) {
+		/* From the metric's pass; one that mixes passes: its own. */
+		if (k < 0)
+			k = slot(w, c, w->pass_of[g], g);
+		if (!w->got[k]) {
 			snprintf(msg, len, "%s was not counted", w->ms->ev[g].name);
 			return -ENODATA;
 		}
-		counts[j] = (double)w->cnt[c * nev + g];
-		/* duration_time: the time its (first) event's pass counted. */
-		if (!j)
-			env.duration_s = (double)w->run_ns[g] / 1e9;
+		counts[j] = (double)w->cnt[k];
 	}
 	return pmuctl_metric_eval(m, counts, NULL, &env, v, msg, len);
 }
@@ -544,8 +569,8 @@ static uint64_t ns_since(const struct timespec *a)
 /* Read every CPU into the interval's counts of the pass that ran. */
 static int read_pass(struct watch_ctx *w, uint64_t slice_ns)
 {
-	const unsigned int nev = w->ms->nev;
 	uint64_t v[PMUCTL_MAX_EVENTS];
+	long k;
 	int ret;
 
 	for (unsigned int c = 0; c < w->nr_cpus; c++) {
@@ -556,19 +581,18 @@ static int read_pass(struct watch_ctx *w, uint64_t slice_ns)
 			return tool_fail("watch", "cannot read the counters of CPU %u: %s",
 					 w->cpu[c], strerror(-ret));
 		for (unsigned int i = 0; i < w->e.nr; i++) {
-			unsigned int g = w->ms->pass[w->pass][i];
-
+			k = ((long)c * w->ms->passes + w->pass) * PMUCTL_MAX_EVENTS + i;
+			w->ecx[k] = w->ctr->ecx[i];
 			/* A slice that began or ended offline has no count. */
 			if (!ret || !w->valid[c])
 				continue;
-			w->cnt[c * nev + g] = tool_event_delta(w->ctr, &w->e, i, prev, v);
-			w->got[c * nev + g] = true;
+			w->cnt[k] = tool_event_delta(w->ctr, &w->e, i, prev, v);
+			w->got[k] = true;
 		}
 		memcpy(prev, v, sizeof(*v) * w->e.nr);
 		w->valid[c] = ret;
 	}
-	for (unsigned int i = 0; i < w->e.nr; i++)
-		w->run_ns[w->ms->pass[w->pass][i]] += slice_ns;
+	w->run_ns[w->pass] = slice_ns;
 	return 0;
 }
 
@@ -605,8 +629,8 @@ static int watch_mloop(struct watch_ctx *w)
 		uint64_t ns;
 		double t;
 
-		memset(w->got, 0, sizeof(*w->got) * w->nr_cpus * nev);
-		memset(w->run_ns, 0, sizeof(*w->run_ns) * nev);
+		memset(w->got, 0, sizeof(*w->got) * w->nr_cpus * np * PMUCTL_MAX_EVENTS);
+		memset(w->run_ns, 0, sizeof(*w->run_ns) * np);
 		for (unsigned int p = 0; p < np; p++) {
 			if (!sleep_until(&t0, ((tick - 1) * np + p + 1) * slice))
 				goto out;
@@ -627,8 +651,7 @@ static int watch_mloop(struct watch_ctx *w)
 		    (double)(mark.tv_nsec - t0.tv_nsec) / 1e9;
 		for (unsigned int c = 0; c < w->nr_cpus; c++) {
 			for (unsigned int g = 0; g < nev; g++)
-				print_mrow(w, t, c, g, w->got[c * nev + g] ?
-					   &w->cnt[c * nev + g] : NULL, ns);
+				print_mrow(w, t, c, g, ns);
 			for (unsigned int k = 0; k < w->ms->nm; k++)
 				print_metric(w, t, c, k);
 		}
@@ -702,6 +725,13 @@ static int watch_passes(struct watch_ctx *w)
 	if (w->ms->passes > 1 && w->o->format)
 		return tool_usage_error("watch", "the events need %u passes, and --format's counters must be exact: name events that fit in one pass, or use -x or --json",
 					w->ms->passes);
+	w->pass_of = calloc(w->ms->nev, sizeof(*w->pass_of));
+	if (!w->pass_of)
+		return tool_fail("watch", "%s", strerror(ENOMEM));
+	/* An event in two passes (a metric's) is shown from its first. */
+	for (unsigned int p = w->ms->passes; p-- > 0;)
+		for (unsigned int i = 0; i < w->ms->npass[p]; i++)
+			w->pass_of[w->ms->pass[p][i]] = p;
 	pass_events(w, 0);
 	return 0;
 }
@@ -777,12 +807,15 @@ int cmd_watch(int argc, char **argv)
 	w.valid = calloc(w.nr_cpus, sizeof(*w.valid));
 	w.total = calloc((size_t)w.nr_cpus * PMUCTL_MAX_EVENTS, sizeof(*w.total));
 	if (w.ms) {
-		w.cnt = calloc((size_t)w.nr_cpus * w.ms->nev, sizeof(*w.cnt));
-		w.got = calloc((size_t)w.nr_cpus * w.ms->nev, sizeof(*w.got));
-		w.run_ns = calloc(w.ms->nev, sizeof(*w.run_ns));
+		size_t slots = (size_t)w.nr_cpus * w.ms->passes * PMUCTL_MAX_EVENTS;
+
+		w.cnt = calloc(slots, sizeof(*w.cnt));
+		w.got = calloc(slots, sizeof(*w.got));
+		w.ecx = calloc(slots, sizeof(*w.ecx));
+		w.run_ns = calloc(w.ms->passes, sizeof(*w.run_ns));
 	}
 	if (!w.prev || !w.valid || !w.total ||
-	    (w.ms && (!w.cnt || !w.got || !w.run_ns))) {
+	    (w.ms && (!w.cnt || !w.got || !w.ecx || !w.run_ns))) {
 		ret = tool_fail("watch", "%s", strerror(ENOMEM));
 		goto out;
 	}
@@ -809,6 +842,8 @@ out:
 	free(w.cnt);
 	free(w.got);
 	free(w.run_ns);
+	free(w.ecx);
+	free(w.pass_of);
 	free(w.prev);
 	free(w.valid);
 	free(w.total);
