@@ -288,7 +288,7 @@ static void print_row(const struct watch_ctx *w, double t, unsigned int c,
 
 /*
  * READ CPU @c.  Return: 1 with @v filled, 0 when the CPU is offline
- * (ENODEV), -errno on failure.
+ * (ENODEV), -1 on failure (said).
  */
 static int watch_read(struct watch_ctx *w, unsigned int c, uint64_t *v)
 {
@@ -296,55 +296,84 @@ static int watch_read(struct watch_ctx *w, unsigned int c, uint64_t *v)
 
 	if (ret == -ENODEV)
 		return 0;
-	return ret < 0 ? ret : 1;
+	if (ret < 0) {
+		tool_fail("watch", "cannot read the counters of CPU %u: %s",
+			  w->cpu[c], strerror(-ret));
+		return -1;
+	}
+	return 1;
 }
 
-static int watch_loop(struct watch_ctx *w)
+/* Sleep until @t0 + @ns; false when a signal asked to stop. */
+static bool sleep_until(const struct timespec *t0, unsigned long long ns)
 {
-	struct timespec t0, next, now;
-	uint64_t v[PMUCTL_MAX_EVENTS], d[PMUCTL_MAX_EVENTS];
-	unsigned long long tick;
-	int ret;
+	struct timespec next;
 
-	ret = pmuctl_reset(w->p);
+	next.tv_sec = t0->tv_sec + (time_t)(ns / 1000000000ULL);
+	next.tv_nsec = t0->tv_nsec + (long)(ns % 1000000000ULL);
+	if (next.tv_nsec >= 1000000000L) {
+		next.tv_sec++;
+		next.tv_nsec -= 1000000000L;
+	}
+	while (!watch_stop &&
+	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
+		;
+	return !watch_stop;
+}
+
+static uint64_t ns_since(const struct timespec *a)
+{
+	struct timespec b;
+
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	return (uint64_t)(b.tv_sec - a->tv_sec) * 1000000000ULL +
+	       (uint64_t)(b.tv_nsec - a->tv_nsec);
+}
+
+/*
+ * Zero and start the counters, note the time in @t0 and read every CPU
+ * into prev (PMUCTL_MAX_EVENTS a CPU).  Return: 0, or EXIT_FAIL (said).
+ */
+static int watch_begin(struct watch_ctx *w, struct timespec *t0)
+{
+	int ret = pmuctl_reset(w->p);
+
 	if (!ret)
 		ret = pmuctl_start(w->p);
 	if (ret)
 		return tool_fail("watch", "cannot start counting: %s", strerror(-ret));
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	clock_gettime(CLOCK_MONOTONIC, t0);
 	for (unsigned int c = 0; c < w->nr_cpus; c++) {
-		ret = watch_read(w, c, &w->prev[c * w->e.nr]);
+		ret = watch_read(w, c, &w->prev[c * PMUCTL_MAX_EVENTS]);
 		if (ret < 0)
-			return tool_fail("watch", "cannot read the counters of CPU %u: %s",
-					 w->cpu[c], strerror(-ret));
+			return EXIT_FAIL;
 		w->valid[c] = ret;
 	}
+	return 0;
+}
 
+static int watch_loop(struct watch_ctx *w)
+{
+	uint64_t v[PMUCTL_MAX_EVENTS], d[PMUCTL_MAX_EVENTS];
+	struct timespec t0;
+	unsigned long long tick;
+	int ret;
+
+	if (watch_begin(w, &t0))
+		return EXIT_FAIL;
 	for (tick = 1; !w->o->count || tick <= w->o->count; tick++) {
-		unsigned long long ns = (unsigned long long)w->o->interval_ms * 1000000ULL * tick;
 		double t;
 
-		next.tv_sec = t0.tv_sec + (time_t)(ns / 1000000000ULL);
-		next.tv_nsec = t0.tv_nsec + (long)(ns % 1000000000ULL);
-		if (next.tv_nsec >= 1000000000L) {
-			next.tv_sec++;
-			next.tv_nsec -= 1000000000L;
-		}
-		while (!watch_stop &&
-		       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
-			;
-		if (watch_stop)
+		if (!sleep_until(&t0, (unsigned long long)w->o->interval_ms *
+				      1000000ULL * tick))
 			break;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		t = (double)(now.tv_sec - t0.tv_sec) +
-		    (double)(now.tv_nsec - t0.tv_nsec) / 1e9;
+		t = (double)ns_since(&t0) / 1e9;
 		for (unsigned int c = 0; c < w->nr_cpus; c++) {
-			uint64_t *prev = &w->prev[c * w->e.nr];
+			uint64_t *prev = &w->prev[c * PMUCTL_MAX_EVENTS];
 
 			ret = watch_read(w, c, v);
 			if (ret < 0)
-				return tool_fail("watch", "cannot read the counters of CPU %u: %s",
-						 w->cpu[c], strerror(-ret));
+				return EXIT_FAIL;
 			for (unsigned int i = 0; i < w->e.nr; i++) {
 				/*
 				 * An interval that began or ended offline has
@@ -540,32 +569,6 @@ static void print_metric(const struct watch_ctx *w, double t, unsigned int c,
 	}
 }
 
-/* Sleep until @t0 + @ns; false when a signal asked to stop. */
-static bool sleep_until(const struct timespec *t0, unsigned long long ns)
-{
-	struct timespec next;
-
-	next.tv_sec = t0->tv_sec + (time_t)(ns / 1000000000ULL);
-	next.tv_nsec = t0->tv_nsec + (long)(ns % 1000000000ULL);
-	if (next.tv_nsec >= 1000000000L) {
-		next.tv_sec++;
-		next.tv_nsec -= 1000000000L;
-	}
-	while (!watch_stop &&
-	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
-		;
-	return !watch_stop;
-}
-
-static uint64_t ns_since(const struct timespec *a)
-{
-	struct timespec b;
-
-	clock_gettime(CLOCK_MONOTONIC, &b);
-	return (uint64_t)(b.tv_sec - a->tv_sec) * 1000000000ULL +
-	       (uint64_t)(b.tv_nsec - a->tv_nsec);
-}
-
 /* Read every CPU into the interval's counts of the pass that ran. */
 static int read_pass(struct watch_ctx *w, uint64_t slice_ns)
 {
@@ -578,8 +581,7 @@ static int read_pass(struct watch_ctx *w, uint64_t slice_ns)
 
 		ret = watch_read(w, c, v);
 		if (ret < 0)
-			return tool_fail("watch", "cannot read the counters of CPU %u: %s",
-					 w->cpu[c], strerror(-ret));
+			return EXIT_FAIL;
 		for (unsigned int i = 0; i < w->e.nr; i++) {
 			k = ((long)c * w->ms->passes + w->pass) * PMUCTL_MAX_EVENTS + i;
 			w->ecx[k] = w->ctr->ecx[i];
@@ -610,21 +612,10 @@ static int watch_mloop(struct watch_ctx *w)
 	unsigned long long tick;
 	int ret;
 
-	ret = pmuctl_reset(w->p);
-	if (!ret)
-		ret = pmuctl_start(w->p);
-	if (ret)
-		return tool_fail("watch", "cannot start counting: %s", strerror(-ret));
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (watch_begin(w, &t0))
+		return EXIT_FAIL;
 	start = t0;
 	mark = t0;
-	for (unsigned int c = 0; c < w->nr_cpus; c++) {
-		ret = watch_read(w, c, &w->prev[c * PMUCTL_MAX_EVENTS]);
-		if (ret < 0)
-			return tool_fail("watch", "cannot read the counters of CPU %u: %s",
-					 w->cpu[c], strerror(-ret));
-		w->valid[c] = ret;
-	}
 	for (tick = 1; !w->o->count || tick <= w->o->count; tick++) {
 		uint64_t ns;
 		double t;

@@ -60,13 +60,15 @@ int dev_info(int fd, struct pmuctl_info *info)
 	return dev_ioctl(fd, PMUCTL_IOC_INFO, info);
 }
 
-int dev_program(int fd, struct pmuctl_event *ev, __u32 n, __u64 cpus,
-		struct pmuctl_program *p)
+/* PROGRAM with @flags on the CPUs of the one-word bitmap @cpus. */
+static int program_on(int fd, __u32 flags, struct pmuctl_event *ev, __u32 n,
+		      __u64 cpus, struct pmuctl_program *p)
 {
 	static __u64 bitmap;
 
 	bitmap = cpus;
 	memset(p, 0, sizeof(*p));
+	p->flags = flags;
 	p->nr_events = n;
 	p->events = (uintptr_t)ev;
 	p->cpus = (uintptr_t)&bitmap;
@@ -74,19 +76,16 @@ int dev_program(int fd, struct pmuctl_event *ev, __u32 n, __u64 cpus,
 	return dev_ioctl(fd, PMUCTL_IOC_PROGRAM, p);
 }
 
+int dev_program(int fd, struct pmuctl_event *ev, __u32 n, __u64 cpus,
+		struct pmuctl_program *p)
+{
+	return program_on(fd, 0, ev, n, cpus, p);
+}
+
 int dev_replace(int fd, struct pmuctl_event *ev, __u32 n, __u64 cpus,
 		struct pmuctl_program *p)
 {
-	static __u64 bitmap;
-
-	bitmap = cpus;
-	memset(p, 0, sizeof(*p));
-	p->flags = PMUCTL_PROGRAM_REPLACE;
-	p->nr_events = n;
-	p->events = (uintptr_t)ev;
-	p->cpus = (uintptr_t)&bitmap;
-	p->cpus_size = sizeof(bitmap);
-	return dev_ioctl(fd, PMUCTL_IOC_PROGRAM, p);
+	return program_on(fd, PMUCTL_PROGRAM_REPLACE, ev, n, cpus, p);
 }
 
 int dev_ctl(int fd, unsigned long cmd)
