@@ -9,7 +9,11 @@
 #   delta_test   pmuctl_delta(), pmuctl_deltas() on 40- and 48-bit counters;
 #   open_test    pmuctl_open() without a device;
 #   task_test    the task-scope calls and the rdpmc emulation of task
-#                scope, against a made-up module (the test defines ioctl(2));
+#                scope, against a made-up module (selftests/lib/fake_dev.h:
+#                the test defines ioctl(2));
+#   regions_test the regions (user/regions.c) against the same module,
+#                every count known: sums, nesting, threads, misuses,
+#                fork, the reports;
 #   resolve_test pmuctl_event_resolve() on every model against 'pmuctl
 #                check' (build/bin/pmuctl): perf's generic names and more;
 #   intel_test   Intel's names of every event of every events/intel list
@@ -24,12 +28,13 @@
 # Included by the top Makefile after mk/lib.mk (LIB_A, LIB_LIBS), with
 # CC, CFLAGS and KSFT_CFLAGS defined.
 
-LIB_TEST_NAMES := names parse delta open task resolve intel expr metrics
+LIB_TEST_NAMES := names parse delta open task resolve intel expr metrics regions
 LIB_TESTS := $(LIB_TEST_NAMES:%=build/tests/lib-%_test)
 
 TESTS += $(LIB_TESTS)
 
-$(LIB_TESTS): build/tests/lib-%_test: selftests/lib/%_test.c $(LIB_A) $(LIB_HDRS)
+$(LIB_TESTS): build/tests/lib-%_test: selftests/lib/%_test.c $(LIB_A) $(LIB_HDRS) \
+		selftests/lib/fake_dev.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(KSFT_CFLAGS) -o $@ $< $(LIB_A) $(LIB_LIBS)
 

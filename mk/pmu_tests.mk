@@ -14,6 +14,9 @@
 #                     (task_asm.S) and perf's per-thread counts: switches,
 #                     migration, rdpmc isolation, inheritance, exec, kill,
 #                     ENABLE_ON_EXEC, task_bits; raw ioctls, no libpmuctl
+#   regions_test      libpmuctl's regions around known code (loop_asm.S):
+#                     exact per thread, inherited threads across migrations,
+#                     nesting, a thread the session does not count
 #   perf_v6_test      (build/vmtests-v6/ only) pmuctl beside perf's driver
 #                     on a perfmon v6 PMU under Linux 6.11+ (below)
 # The same binaries are copied into build/tests/ as pmu-NAME so that
@@ -23,7 +26,7 @@
 # Included by the top Makefile, which defines CC, CFLAGS and KSFT_CFLAGS;
 # build/lib/libpmuctl.a comes from mk/lib.mk.
 
-PMU_TEST_NAMES := emu perf_oracle task
+PMU_TEST_NAMES := emu perf_oracle task regions
 PMU_VMTESTS := $(PMU_TEST_NAMES:%=build/vmtests-pmu/%_test)
 PMU_HOSTTESTS := $(PMU_TEST_NAMES:%=build/tests/pmu-%_test)
 # selftests/hw/hw.c: the helpers the hardware tests already have.
@@ -49,6 +52,12 @@ build/vmtests-pmu/task_test: selftests/pmu/task_test.c selftests/pmu/task_asm.S 
 	@mkdir -p $(@D)
 	$(CC) -static -pthread $(CFLAGS) $(KSFT_CFLAGS) -o $@ $< \
 		selftests/pmu/task_asm.S $(PMU_LIB) build/lib/libpmuctl.a -lpfm
+
+build/vmtests-pmu/regions_test: selftests/pmu/regions_test.c selftests/pmu/loop_asm.S \
+			       $(PMU_DEPS)
+	@mkdir -p $(@D)
+	$(CC) -static -pthread $(CFLAGS) $(KSFT_CFLAGS) -o $@ $< \
+		selftests/pmu/loop_asm.S $(PMU_LIB) build/lib/libpmuctl.a -lpfm
 
 # The perfmon v6 guests (build/vmtests-v6/, mk/tool_tests.mk) run
 # perf_v6_test: pmuctl's counts and registers beside perf's driver, which

@@ -25,7 +25,9 @@
 
 #include <sched.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <linux/pmuctl.h>
 
@@ -34,7 +36,7 @@ extern "C" {
 #endif
 
 #define LIBPMUCTL_VERSION_MAJOR	1
-#define LIBPMUCTL_VERSION_MINOR	4
+#define LIBPMUCTL_VERSION_MINOR	5
 
 /* The device, unless the environment's PMUCTL_DEVICE names another. */
 #define PMUCTL_DEVICE_PATH	"/dev/pmuctl"
@@ -751,6 +753,224 @@ const char *pmuctl_reason_text(uint32_t r);
  */
 char *pmuctl_strerror(int ret, const struct pmuctl_error *err, char *buf,
 		      size_t len);
+
+/*
+ * Regions: named stretches of code counted per thread.
+ *
+ * A set of regions belongs to a session holding a group (task scope, with
+ * PMUCTL_PROGRAM_INHERIT for the threads the program creates; or CPU
+ * scope, for threads pinned to its CPUs).  pmuctl_region_register() names
+ * a region once and gives its handle; pmuctl_region_enter() and
+ * pmuctl_region_exit() take the handle and read the group's counters with
+ * the inline read path: no system call, lock or allocation, but on a
+ * thread's first entry into the set (it then allocates its block and asks
+ * for its own rdpmc grant, pmuctl_rdpmc_thread(); until a thread has one,
+ * or where the module grants none, its reads go through the library's
+ * emulation and are counted as emulated reads).  Per region and thread:
+ * the calls (exits) and, per event, the sum of the counts from each
+ * outermost entry to its exit.  Regions nest; a region entered again
+ * before it exits (recursion) counts from its outermost entry.  The
+ * results outlive the threads, until pmuctl_regions_free().
+ *
+ * A misuse is never silent: it is refused or repaired as each call says,
+ * and counted by kind (pmuctl_regions_misuse(), the reports' "misuse"
+ * line).  With the environment variable PMUCTL_REGIONS_DEBUG set (not
+ * "0") when the set is made, the first misuse prints the region's name
+ * and aborts.  A fork's child starts the set with no counts (the parent's
+ * stay the parent's); a region open across fork exits without entry in
+ * the child.
+ */
+struct pmuctl_regions;
+
+/* Regions a set may hold at most (pmuctl_regions_new()'s max_regions). */
+#define PMUCTL_REGIONS_MAX		4096
+
+/* Misuses, by kind (pmuctl_regions_misuse()). */
+enum pmuctl_region_misuse {
+	PMUCTL_REGION_MISUSE_BAD_REGION,	/* not a registered handle */
+	PMUCTL_REGION_MISUSE_EXIT_WITHOUT_ENTER, /* exit of a region not open */
+	PMUCTL_REGION_MISUSE_UNBALANCED,	/* exit of one not innermost */
+	PMUCTL_REGION_MISUSE_UNCOUNTED_THREAD,	/* entry on a thread not counted */
+	PMUCTL_REGION_MISUSE_TOO_DEEP,		/* more than 32 open at once */
+	PMUCTL_REGION_MISUSE_NO_MEMORY,		/* no memory for a thread's block */
+	PMUCTL_REGION_MISUSE_NR
+};
+
+/* pmuctl_regions_write() formats */
+#define PMUCTL_REGIONS_JSON		0
+#define PMUCTL_REGIONS_CSV		1
+
+/**
+ * pmuctl_regions_new() - a set of regions on the session's group
+ * @p:		the handle, holding a group.
+ * @ev:		the events as programmed (config), or NULL: with them the
+ *		reports give IPC where the group counts instructions
+ *		retired (0x00c0) and core cycles (0x003c) at the same levels.
+ * @names:	the events' names for the reports, or NULL ("event0", ...).
+ * @max_regions: 1..PMUCTL_REGIONS_MAX: each thread's block has room for
+ *		that many (about 16 + 16 x events bytes each).
+ * @flags:	0.
+ * @out:	out: the set.
+ *
+ * The set reads the group pmuctl_get_counters() describes now; release or
+ * reprogram it only after the set is freed.
+ *
+ * Return: 0; -EINVAL (@flags, @max_regions); -ENOENT (no group); -ENOMEM.
+ */
+int pmuctl_regions_new(struct pmuctl *p, const struct pmuctl_event *ev,
+		       const char *const *names, unsigned int max_regions,
+		       unsigned int flags, struct pmuctl_regions **out);
+
+/**
+ * pmuctl_regions_free() - free the set and every thread's results
+ * @r:	the set, or NULL.  No thread may use it any more.
+ */
+void pmuctl_regions_free(struct pmuctl_regions *r);
+
+/**
+ * pmuctl_region_register() - the handle of a region, by name
+ * @r:		the set.
+ * @name:	its name (copied), not empty.
+ *
+ * The same name gives the same handle; thread-safe (a lock: not for hot
+ * code).
+ *
+ * Return: the handle (0, 1, ... in order of registration); -EINVAL (no
+ * name); -ENOSPC (max_regions are registered); -ENOMEM.
+ */
+int pmuctl_region_register(struct pmuctl_regions *r, const char *name);
+
+/**
+ * pmuctl_region_enter() - the calling thread enters a region
+ * pmuctl_region_exit() - and leaves it
+ * @r:	the set.
+ * @h:	the region's handle.
+ *
+ * Enter reads the counters last, exit first, so that the region's counts
+ * hold as little of the calls as can be.  Exit adds the counts since the
+ * region's outermost entry in this thread (each event's delta masked to
+ * its counter's width: right across one wrap) and counts a call.
+ *
+ * Return: 0.  A misuse, counted (and fatal in debug mode):
+ * -EINVAL @h is not a registered handle; nothing done.
+ * -EPERM  (enter) a task-scope session does not count this thread (it
+ *         was made before PROGRAM, or without PMUCTL_PROGRAM_INHERIT):
+ *         the region is not counted here, and its exit returns -EPERM
+ *         again without counting a second misuse.
+ * -ERANGE (enter) 32 regions are open in this thread already; not
+ *         entered.
+ * -ENOENT (exit) the region is not open in this thread; nothing done.
+ * -EPROTO (exit) the region is open but not the innermost: it is closed
+ *         (its counts added), the regions inside it stay open.
+ * -ENOMEM the thread's block could not be allocated (first entry).
+ */
+int pmuctl_region_enter(struct pmuctl_regions *r, int h);
+int pmuctl_region_exit(struct pmuctl_regions *r, int h);
+
+/**
+ * pmuctl_region_enter_name() - pmuctl_region_enter() by name
+ * pmuctl_region_exit_name() - pmuctl_region_exit() by name
+ * @r:		the set.
+ * @name:	the region, registered on its first use.
+ *
+ * Each call looks the name up under the set's lock (a string compare per
+ * region registered): for code where a handle cannot be kept.
+ *
+ * Return: as the handle calls, or pmuctl_region_register()'s error
+ * (counted as PMUCTL_REGION_MISUSE_BAD_REGION).
+ */
+int pmuctl_region_enter_name(struct pmuctl_regions *r, const char *name);
+int pmuctl_region_exit_name(struct pmuctl_regions *r, const char *name);
+
+/**
+ * pmuctl_region_get() - the calling thread's results of a region
+ * @r:		the set.
+ * @h:		the region.
+ * @calls:	out: its calls in this thread.
+ * @counts:	out: the sums of the first @nr events.
+ * @nr:		at most the group's events.
+ *
+ * Return: 0 (zeros for a thread that never entered the set); -EINVAL.
+ */
+int pmuctl_region_get(struct pmuctl_regions *r, int h, uint64_t *calls,
+		      uint64_t *counts, unsigned int nr);
+
+/**
+ * struct pmuctl_region_stats - one region in one thread
+ * @region:	its name.
+ * @handle:	its handle.
+ * @tid:	the thread (its kernel thread id).
+ * @open:	entries not yet exited (a region still running).
+ * @calls:	exits.
+ * @emulated_reads: the thread's reads answered by the emulation, over
+ *		all its regions.
+ * @nr:		events.
+ * @counts:	the sums, @nr of them; valid until the next call on @r's
+ *		results or pmuctl_regions_free().
+ */
+struct pmuctl_region_stats {
+	const char *region;
+	int handle;
+	pid_t tid;
+	unsigned int open;
+	uint64_t calls;
+	uint64_t emulated_reads;
+	unsigned int nr;
+	const uint64_t *counts;
+};
+
+/**
+ * pmuctl_regions_stats() - the results, a row per region and thread
+ * @r:		the set.
+ * @row:	0, 1, ...: by region (in order of registration), then by
+ *		thread (in order of first entry); a thread that never
+ *		entered a region has no row for it.
+ * @st:		out: the row.
+ *
+ * Meant for when the threads have stopped entering regions: a row read
+ * while its thread runs may be halfway through an update.
+ *
+ * Return: 0; -ENOENT past the last row.
+ */
+int pmuctl_regions_stats(struct pmuctl_regions *r, unsigned int row,
+			 struct pmuctl_region_stats *st);
+
+/**
+ * pmuctl_regions_misuse() - how many misuses of a kind
+ * pmuctl_region_misuse_name() - its name in the reports, or NULL
+ * @r:		the set.
+ * @kind:	enum pmuctl_region_misuse.
+ */
+uint64_t pmuctl_regions_misuse(const struct pmuctl_regions *r, unsigned int kind);
+const char *pmuctl_region_misuse_name(unsigned int kind);
+
+/**
+ * pmuctl_regions_reset() - zero every thread's calls and counts, and the
+ * misuse counts
+ * @r:	the set.  Open regions stay open and count from their entry.
+ *
+ * Return: 0.
+ */
+int pmuctl_regions_reset(struct pmuctl_regions *r);
+
+/**
+ * pmuctl_regions_write() - the results as a report
+ * @r:		the set.
+ * @f:		where to.
+ * @format:	PMUCTL_REGIONS_JSON: JSON Lines, an object per row
+ *		{"type":"region","region","thread","calls","emulated_reads",
+ *		"open","counts":{EVENT:N,...},"metrics":{"IPC":X}} (IPC where
+ *		the set has its events and the cycles are not 0), then
+ *		{"type":"misuse",KIND:N,...}.  PMUCTL_REGIONS_CSV: a header
+ *		line "region,thread,calls,emulated_reads,open,EVENT...,IPC",
+ *		a line per row (IPC with 2 decimals, or empty), then
+ *		"# misuse KIND=N ...".
+ * @sep:	CSV's separator (NULL: ","); fields holding it are quoted.
+ *
+ * Return: 0; -EINVAL (@format); -EIO (@f's error flag is set).
+ */
+int pmuctl_regions_write(struct pmuctl_regions *r, FILE *f, unsigned int format,
+			 const char *sep);
 
 /*
  * The read path.  Every function below is static inline and compiles to

@@ -1,0 +1,665 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Regions: named stretches of code whose counts libpmuctl adds up per
+ * thread, read with the inline rdpmc path (libpmuctl.h, "Regions").
+ *
+ * A set (struct pmuctl_regions) belongs to one programmed session.  Each
+ * thread that enters a region of the set gets a block of its own on its
+ * first entry (the only allocation, lock and system call: its rdpmc grant,
+ * pmuctl_rdpmc_thread()), found again through thread-local storage; the
+ * block holds, per region, the calls, how deep the region is open in this
+ * thread, and per event the value read at the outermost entry and the sum
+ * of the deltas.  Blocks stay on the set's list after their thread exits,
+ * so that its counts are reported; pmuctl_regions_free() frees them.
+ *
+ * Enter and exit do no more than: find the block (one thread-local
+ * compare), check the handle and the nesting, read the counters, add.
+ * Everything a misuse needs is out of line.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "libpmuctl.h"
+
+#define DEPTH_MAX	32	/* regions open at once in one thread */
+#define TLS_SETS	4	/* sets a thread finds without the slow path */
+
+/* A region in one thread: the calls, then start[n] and sum[n]. */
+struct rslot {
+	uint64_t calls;
+	uint32_t open;		/* entries not yet exited */
+	uint32_t seen;		/* entered once: the thread has a row */
+	uint64_t v[];
+};
+
+struct rthread {
+	struct rthread *next;
+	pid_t tid;
+	uint32_t depth;
+	int stack[DEPTH_MAX];	/* the open regions, innermost last */
+	bool counted;		/* the session counts this thread */
+	bool granted;		/* it reads with rdpmc, not the emulation */
+	uint64_t emulated;	/* reads the emulation answered */
+	unsigned char slots[];	/* max x slot_size */
+};
+
+struct pmuctl_regions {
+	uint64_t id;		/* unique: what thread-local storage keeps */
+	struct pmuctl *p;
+	struct pmuctl_counters c;
+	unsigned int n;		/* events */
+	unsigned int max;	/* regions */
+	size_t slot_size;
+	atomic_uint nr;		/* regions registered */
+	char **name;
+	char **event;		/* the events' names, for reports */
+	int ipc[2];		/* instructions, cycles: events, or -1 */
+	bool task;		/* a task-scope group */
+	bool emulated;		/* no rdpmc anywhere: every read emulated */
+	bool debug;		/* $PMUCTL_REGIONS_DEBUG: abort at a misuse */
+	pthread_mutex_t lock;	/* registration, the thread list */
+	struct rthread *threads, **tail;
+	atomic_uint_least64_t misuse[PMUCTL_REGION_MISUSE_NR];
+	struct pmuctl_regions *next_set;	/* every set, for fork */
+};
+
+/*
+ * Initial-exec: a fixed offset from the thread pointer, no
+ * __tls_get_addr() call on the hot path (libpmuctl is linked, not
+ * dlopen()ed; glibc keeps room for a few such bytes even then).
+ */
+static __thread __attribute__((tls_model("initial-exec"))) struct {
+	uint64_t id;
+	struct rthread *t;
+} tls[TLS_SETS];
+
+static atomic_uint_least64_t next_id = 1;
+static pthread_mutex_t sets_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pmuctl_regions *sets;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+static const char *const misuse_names[PMUCTL_REGION_MISUSE_NR] = {
+	[PMUCTL_REGION_MISUSE_BAD_REGION] = "bad_region",
+	[PMUCTL_REGION_MISUSE_EXIT_WITHOUT_ENTER] = "exit_without_enter",
+	[PMUCTL_REGION_MISUSE_UNBALANCED] = "unbalanced",
+	[PMUCTL_REGION_MISUSE_UNCOUNTED_THREAD] = "uncounted_thread",
+	[PMUCTL_REGION_MISUSE_TOO_DEEP] = "too_deep",
+	[PMUCTL_REGION_MISUSE_NO_MEMORY] = "no_memory",
+};
+
+const char *pmuctl_region_misuse_name(unsigned int kind)
+{
+	return kind < PMUCTL_REGION_MISUSE_NR ? misuse_names[kind] : NULL;
+}
+
+static struct rslot *slot(const struct pmuctl_regions *r, struct rthread *t,
+			  unsigned int h)
+{
+	return (struct rslot *)(t->slots + h * r->slot_size);
+}
+
+/*
+ * A fork's child holds copies of the parent's blocks, with the parent's
+ * counts: it starts with none (and its first entry asks for a grant of
+ * its own, as fork does not copy it).
+ */
+static void atfork_child(void)
+{
+	pthread_mutex_init(&sets_lock, NULL);
+	for (struct pmuctl_regions *r = sets; r; r = r->next_set) {
+		struct rthread *t = r->threads, *next;
+
+		pthread_mutex_init(&r->lock, NULL);
+		for (; t; t = next) {
+			next = t->next;
+			free(t);
+		}
+		r->threads = NULL;
+		r->tail = &r->threads;
+	}
+	memset(tls, 0, sizeof(tls));
+}
+
+static void atfork_init(void)
+{
+	pthread_atfork(NULL, NULL, atfork_child);
+}
+
+/* The first instructions-retired and core-cycles events, same levels. */
+static void find_ipc(struct pmuctl_regions *r, const struct pmuctl_event *ev)
+{
+	const uint64_t plain = PMUCTL_CFG_EVENT | PMUCTL_CFG_UMASK |
+			       PMUCTL_CFG_EDGE | PMUCTL_CFG_INV |
+			       PMUCTL_CFG_CMASK | PMUCTL_CFG_EQ |
+			       PMUCTL_CFG_UMASK2;
+
+	r->ipc[0] = -1;
+	r->ipc[1] = -1;
+	if (!ev)
+		return;
+	for (unsigned int i = 0; i < r->n; i++) {
+		uint64_t k = ev[i].config & plain;
+
+		if (k == 0x00c0 && r->ipc[0] < 0)
+			r->ipc[0] = (int)i;
+	}
+	for (unsigned int j = 0; j < r->n && r->ipc[0] >= 0; j++) {
+		uint64_t lv = PMUCTL_CFG_USR | PMUCTL_CFG_OS;
+
+		if ((ev[j].config & plain) == 0x003c &&
+		    (ev[j].config & lv) == (ev[r->ipc[0]].config & lv)) {
+			r->ipc[1] = (int)j;
+			return;
+		}
+	}
+	r->ipc[0] = -1;
+}
+
+int pmuctl_regions_new(struct pmuctl *p, const struct pmuctl_event *ev,
+		       const char *const *names, unsigned int max_regions,
+		       unsigned int flags, struct pmuctl_regions **out)
+{
+	const struct pmuctl_counters *c = pmuctl_get_counters(p);
+	struct pmuctl_regions *r;
+	const char *dbg = getenv("PMUCTL_REGIONS_DEBUG");
+
+	*out = NULL;
+	if (flags || !max_regions || max_regions > PMUCTL_REGIONS_MAX)
+		return -EINVAL;
+	if (!c->nr)
+		return -ENOENT;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->p = p;
+	r->c = *c;
+	r->n = c->nr;
+	r->max = max_regions;
+	r->slot_size = sizeof(struct rslot) + 2 * r->n * sizeof(uint64_t);
+	r->name = calloc(max_regions, sizeof(*r->name));
+	r->event = calloc(r->n, sizeof(*r->event));
+	if (!r->name || !r->event)
+		goto nomem;
+	for (unsigned int i = 0; i < r->n; i++) {
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "event%u", i);
+		r->event[i] = strdup(names && names[i] ? names[i] : buf);
+		if (!r->event[i])
+			goto nomem;
+	}
+	find_ipc(r, ev);
+	r->task = c->flags & PMUCTL_COUNTERS_TASK;
+	r->emulated = !(c->flags & PMUCTL_COUNTERS_RDPMC);
+	r->debug = dbg && *dbg && strcmp(dbg, "0");
+	pthread_mutex_init(&r->lock, NULL);
+	r->tail = &r->threads;
+	r->id = atomic_fetch_add(&next_id, 1);
+	pthread_once(&atfork_once, atfork_init);
+	pthread_mutex_lock(&sets_lock);
+	r->next_set = sets;
+	sets = r;
+	pthread_mutex_unlock(&sets_lock);
+	*out = r;
+	return 0;
+nomem:
+	pmuctl_regions_free(r);
+	return -ENOMEM;
+}
+
+void pmuctl_regions_free(struct pmuctl_regions *r)
+{
+	struct rthread *t, *next;
+
+	if (!r)
+		return;
+	pthread_mutex_lock(&sets_lock);
+	for (struct pmuctl_regions **pp = &sets; *pp; pp = &(*pp)->next_set) {
+		if (*pp == r) {
+			*pp = r->next_set;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&sets_lock);
+	for (t = r->threads; t; t = next) {
+		next = t->next;
+		free(t);
+	}
+	for (unsigned int i = 0; r->name && i < r->max; i++)
+		free(r->name[i]);
+	for (unsigned int i = 0; r->event && i < r->n; i++)
+		free(r->event[i]);
+	free(r->name);
+	free(r->event);
+	free(r);
+}
+
+/* Under r->lock: the handle of @name, or -1. */
+static int find_name(const struct pmuctl_regions *r, const char *name)
+{
+	unsigned int nr = atomic_load(&r->nr);
+
+	for (unsigned int h = 0; h < nr; h++)
+		if (!strcmp(r->name[h], name))
+			return (int)h;
+	return -1;
+}
+
+int pmuctl_region_register(struct pmuctl_regions *r, const char *name)
+{
+	unsigned int nr;
+	int h;
+
+	if (!name || !*name)
+		return -EINVAL;
+	pthread_mutex_lock(&r->lock);
+	h = find_name(r, name);
+	nr = atomic_load(&r->nr);
+	if (h < 0 && nr == r->max) {
+		h = -ENOSPC;
+	} else if (h < 0) {
+		r->name[nr] = strdup(name);
+		if (!r->name[nr]) {
+			h = -ENOMEM;
+		} else {
+			h = (int)nr;
+			/* The name is there before a reader can see the handle. */
+			atomic_store_explicit(&r->nr, nr + 1, memory_order_release);
+		}
+	}
+	pthread_mutex_unlock(&r->lock);
+	return h;
+}
+
+static const char *region_name(const struct pmuctl_regions *r, int h)
+{
+	if (h >= 0 && (unsigned int)h < atomic_load(&r->nr))
+		return r->name[h];
+	return "(not a region)";
+}
+
+/* Count a misuse; in debug mode, say it and abort. */
+static int misuse(struct pmuctl_regions *r, unsigned int kind, int h, int ret)
+{
+	atomic_fetch_add(&r->misuse[kind], 1);
+	if (r->debug) {
+		fprintf(stderr, "libpmuctl: region misuse %s: region '%s' (handle %d), thread %d\n",
+			misuse_names[kind], region_name(r, h), h, (int)gettid());
+		abort();
+	}
+	return ret;
+}
+
+/*
+ * The calling thread's block of @r, made on its first entry: the one
+ * allocation, lock and system call.  NULL when out of memory.
+ */
+static struct rthread *thread_slow(struct pmuctl_regions *r)
+{
+	pid_t tid = gettid();
+	struct rthread *t;
+	unsigned int k;
+	int ret;
+
+	for (k = 1; k < TLS_SETS; k++)
+		if (tls[k].id == r->id)
+			break;
+	if (k == TLS_SETS) {
+		pthread_mutex_lock(&r->lock);
+		for (t = r->threads; t && t->tid != tid; t = t->next)
+			;
+		pthread_mutex_unlock(&r->lock);
+		if (!t) {
+			t = calloc(1, sizeof(*t) + r->max * r->slot_size);
+			if (!t)
+				return NULL;
+			t->tid = tid;
+			ret = pmuctl_rdpmc_thread(r->p);
+			/*
+			 * Task scope: EPERM is a thread the session does not
+			 * count.  CPU scope counts every thread on its CPUs;
+			 * an unprivileged session's threads read through
+			 * the emulation (EPERM too).
+			 */
+			t->counted = !(r->task && ret == -EPERM);
+			t->granted = !ret && !r->emulated;
+			pthread_mutex_lock(&r->lock);
+			*r->tail = t;
+			r->tail = &t->next;
+			pthread_mutex_unlock(&r->lock);
+		}
+		k = TLS_SETS - 1;
+		tls[k].id = r->id;
+		tls[k].t = t;
+	}
+	/* The set used now goes first. */
+	while (k > 0) {
+		typeof(tls[0]) x = tls[k - 1];
+
+		tls[k - 1] = tls[k];
+		tls[k] = x;
+		k--;
+	}
+	return tls[0].t;
+}
+
+static int enter_misuse(struct pmuctl_regions *r, struct rthread *t, int h)
+{
+	if (!t)
+		return misuse(r, PMUCTL_REGION_MISUSE_NO_MEMORY, h, -ENOMEM);
+	if (h < 0 || (unsigned int)h >= atomic_load(&r->nr))
+		return misuse(r, PMUCTL_REGION_MISUSE_BAD_REGION, h, -EINVAL);
+	if (!t->counted)
+		return misuse(r, PMUCTL_REGION_MISUSE_UNCOUNTED_THREAD, h, -EPERM);
+	return misuse(r, PMUCTL_REGION_MISUSE_TOO_DEEP, h, -ERANGE);
+}
+
+int pmuctl_region_enter(struct pmuctl_regions *r, int h)
+{
+	struct rthread *t = tls[0].id == r->id ? tls[0].t : thread_slow(r);
+	struct rslot *s;
+
+	if (__builtin_expect(!t || (unsigned int)h >=
+			     atomic_load_explicit(&r->nr, memory_order_acquire) ||
+			     !t->counted || t->depth == DEPTH_MAX, 0))
+		return enter_misuse(r, t, h);
+	t->stack[t->depth++] = h;
+	s = slot(r, t, (unsigned int)h);
+	if (s->open++)
+		return 0;
+	s->seen = 1;
+	t->emulated += !t->granted;
+	/* Last: the region's counts start here. */
+	pmuctl_read_counters(&r->c, s->v, r->n);
+	return 0;
+}
+
+/* Add the deltas from the outermost entry to @v, when this exit closes it. */
+static void close_slot(const struct pmuctl_regions *r, struct rthread *t,
+		       struct rslot *s, const uint64_t *v)
+{
+	uint64_t *sum = s->v + r->n;
+
+	s->calls++;
+	if (--s->open)
+		return;
+	t->emulated += !t->granted;
+	for (unsigned int i = 0; i < r->n; i++)
+		sum[i] += (v[i] - s->v[i]) & r->c.mask[i];
+}
+
+static int exit_misuse(struct pmuctl_regions *r, struct rthread *t, int h,
+		       const uint64_t *v)
+{
+	uint32_t d;
+
+	if (!t)
+		return misuse(r, PMUCTL_REGION_MISUSE_NO_MEMORY, h, -ENOMEM);
+	if (h < 0 || (unsigned int)h >= atomic_load(&r->nr))
+		return misuse(r, PMUCTL_REGION_MISUSE_BAD_REGION, h, -EINVAL);
+	/* Its entry was refused and counted already. */
+	if (!t->counted)
+		return -EPERM;
+	for (d = t->depth; d > 0 && t->stack[d - 1] != h; d--)
+		;
+	if (!d)
+		return misuse(r, PMUCTL_REGION_MISUSE_EXIT_WITHOUT_ENTER, h, -ENOENT);
+	/* Open, but not innermost: closed all the same, the others stay open. */
+	memmove(&t->stack[d - 1], &t->stack[d], (t->depth - d) * sizeof(t->stack[0]));
+	t->depth--;
+	close_slot(r, t, slot(r, t, (unsigned int)h), v);
+	return misuse(r, PMUCTL_REGION_MISUSE_UNBALANCED, h, -EPROTO);
+}
+
+int pmuctl_region_exit(struct pmuctl_regions *r, int h)
+{
+	struct rthread *t = tls[0].id == r->id ? tls[0].t : thread_slow(r);
+	uint64_t v[PMUCTL_MAX_EVENTS];
+
+	/* First: the region's counts end here. */
+	if (__builtin_expect(t && t->counted, 1))
+		pmuctl_read_counters(&r->c, v, r->n);
+	if (__builtin_expect(!t || !t->depth || t->stack[t->depth - 1] != h ||
+			     !t->counted, 0))
+		return exit_misuse(r, t, h, v);
+	t->depth--;
+	close_slot(r, t, slot(r, t, (unsigned int)h), v);
+	return 0;
+}
+
+/* The handle of @name, registered on first use: a lookup under the lock. */
+static int by_name(struct pmuctl_regions *r, const char *name)
+{
+	int h = pmuctl_region_register(r, name);
+
+	if (h < 0)
+		return misuse(r, PMUCTL_REGION_MISUSE_BAD_REGION, -1, h);
+	return h;
+}
+
+int pmuctl_region_enter_name(struct pmuctl_regions *r, const char *name)
+{
+	int h = by_name(r, name);
+
+	return h < 0 ? h : pmuctl_region_enter(r, h);
+}
+
+int pmuctl_region_exit_name(struct pmuctl_regions *r, const char *name)
+{
+	int h = by_name(r, name);
+
+	return h < 0 ? h : pmuctl_region_exit(r, h);
+}
+
+int pmuctl_region_get(struct pmuctl_regions *r, int h, uint64_t *calls,
+		      uint64_t *counts, unsigned int nr)
+{
+	struct rthread *t = tls[0].id == r->id ? tls[0].t : NULL;
+	struct rslot *s;
+
+	if (h < 0 || (unsigned int)h >= atomic_load(&r->nr) || nr > r->n)
+		return -EINVAL;
+	for (unsigned int k = 1; k < TLS_SETS && !t; k++)
+		if (tls[k].id == r->id)
+			t = tls[k].t;
+	if (!t) {
+		/* Out of the thread's cache, or it never entered. */
+		pid_t tid = gettid();
+
+		pthread_mutex_lock(&r->lock);
+		for (t = r->threads; t && t->tid != tid; t = t->next)
+			;
+		pthread_mutex_unlock(&r->lock);
+	}
+	if (!t) {
+		*calls = 0;
+		memset(counts, 0, nr * sizeof(*counts));
+		return 0;
+	}
+	s = slot(r, t, (unsigned int)h);
+	*calls = s->calls;
+	memcpy(counts, s->v + r->n, nr * sizeof(*counts));
+	return 0;
+}
+
+int pmuctl_regions_reset(struct pmuctl_regions *r)
+{
+	pthread_mutex_lock(&r->lock);
+	for (struct rthread *t = r->threads; t; t = t->next) {
+		for (unsigned int h = 0; h < r->max; h++) {
+			struct rslot *s = slot(r, t, h);
+
+			/* An open region keeps its start: it closes normally. */
+			s->calls = 0;
+			memset(s->v + r->n, 0, r->n * sizeof(uint64_t));
+		}
+		t->emulated = 0;
+	}
+	pthread_mutex_unlock(&r->lock);
+	for (unsigned int k = 0; k < PMUCTL_REGION_MISUSE_NR; k++)
+		atomic_store(&r->misuse[k], 0);
+	return 0;
+}
+
+int pmuctl_regions_stats(struct pmuctl_regions *r, unsigned int row,
+			 struct pmuctl_region_stats *st)
+{
+	unsigned int nr = atomic_load(&r->nr), i = 0;
+	int ret = -ENOENT;
+
+	memset(st, 0, sizeof(*st));
+	pthread_mutex_lock(&r->lock);
+	for (unsigned int h = 0; h < nr && ret; h++) {
+		for (struct rthread *t = r->threads; t; t = t->next) {
+			struct rslot *s = slot(r, t, h);
+
+			/* A thread that never entered the region has no row. */
+			if (!s->seen)
+				continue;
+			if (i++ != row)
+				continue;
+			st->region = r->name[h];
+			st->handle = (int)h;
+			st->tid = t->tid;
+			st->calls = s->calls;
+			st->emulated_reads = t->emulated;
+			st->nr = r->n;
+			st->counts = s->v + r->n;
+			st->open = s->open;
+			ret = 0;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&r->lock);
+	return ret;
+}
+
+uint64_t pmuctl_regions_misuse(const struct pmuctl_regions *r, unsigned int kind)
+{
+	if (kind >= PMUCTL_REGION_MISUSE_NR)
+		return 0;
+	return atomic_load(&r->misuse[kind]);
+}
+
+static bool ipc_of(const struct pmuctl_regions *r,
+		   const struct pmuctl_region_stats *st, double *ipc)
+{
+	uint64_t cyc;
+
+	if (r->ipc[0] < 0)
+		return false;
+	cyc = st->counts[r->ipc[1]];
+	*ipc = cyc ? (double)st->counts[r->ipc[0]] / (double)cyc : 0;
+	return cyc != 0;
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+/* CSV: a field quoted where it holds the separator, a quote or a newline. */
+static void csv_str(FILE *f, const char *s, const char *sep)
+{
+	if (!strstr(s, sep) && !strpbrk(s, "\"\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void write_json(struct pmuctl_regions *r, FILE *f)
+{
+	struct pmuctl_region_stats st;
+	double ipc;
+
+	for (unsigned int row = 0; !pmuctl_regions_stats(r, row, &st); row++) {
+		fputs("{\"type\":\"region\",\"region\":", f);
+		json_str(f, st.region);
+		fprintf(f, ",\"thread\":%d,\"calls\":%llu,\"emulated_reads\":%llu,\"open\":%u,\"counts\":{",
+			(int)st.tid, (unsigned long long)st.calls,
+			(unsigned long long)st.emulated_reads, st.open);
+		for (unsigned int i = 0; i < st.nr; i++) {
+			if (i)
+				fputc(',', f);
+			json_str(f, r->event[i]);
+			fprintf(f, ":%llu", (unsigned long long)st.counts[i]);
+		}
+		fputs("},\"metrics\":{", f);
+		if (ipc_of(r, &st, &ipc))
+			fprintf(f, "\"IPC\":%.6g", ipc);
+		fputs("}}\n", f);
+	}
+	fputs("{\"type\":\"misuse\"", f);
+	for (unsigned int k = 0; k < PMUCTL_REGION_MISUSE_NR; k++)
+		fprintf(f, ",\"%s\":%llu", misuse_names[k],
+			(unsigned long long)pmuctl_regions_misuse(r, k));
+	fputs("}\n", f);
+}
+
+static void write_csv(struct pmuctl_regions *r, FILE *f, const char *x)
+{
+	struct pmuctl_region_stats st;
+	double ipc;
+
+	fprintf(f, "region%sthread%scalls%semulated_reads%sopen", x, x, x, x);
+	for (unsigned int i = 0; i < r->n; i++) {
+		fputs(x, f);
+		csv_str(f, r->event[i], x);
+	}
+	fprintf(f, "%sIPC\n", x);
+	for (unsigned int row = 0; !pmuctl_regions_stats(r, row, &st); row++) {
+		csv_str(f, st.region, x);
+		fprintf(f, "%s%d%s%llu%s%llu%s%u", x, (int)st.tid, x,
+			(unsigned long long)st.calls, x,
+			(unsigned long long)st.emulated_reads, x, st.open);
+		for (unsigned int i = 0; i < st.nr; i++)
+			fprintf(f, "%s%llu", x, (unsigned long long)st.counts[i]);
+		fputs(x, f);
+		if (ipc_of(r, &st, &ipc))
+			fprintf(f, "%.2f", ipc);
+		fputc('\n', f);
+	}
+	fputs("# misuse", f);
+	for (unsigned int k = 0; k < PMUCTL_REGION_MISUSE_NR; k++)
+		fprintf(f, " %s=%llu", misuse_names[k],
+			(unsigned long long)pmuctl_regions_misuse(r, k));
+	fputc('\n', f);
+}
+
+int pmuctl_regions_write(struct pmuctl_regions *r, FILE *f, unsigned int format,
+			 const char *sep)
+{
+	if (format == PMUCTL_REGIONS_JSON)
+		write_json(r, f);
+	else if (format == PMUCTL_REGIONS_CSV)
+		write_csv(r, f, sep && *sep ? sep : ",");
+	else
+		return -EINVAL;
+	return ferror(f) ? -EIO : 0;
+}
