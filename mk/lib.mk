@@ -13,7 +13,7 @@ LIB_SOVERSION := 1
 LIB_VERSION := $(LIB_SOVERSION).0.0
 LIB_SRCS := user/libpmuctl.c user/open_error.c user/pfm.c user/reason.c \
 	    user/events.c user/expr.c user/metrics.c user/regions.c
-LIB_HDRS := user/libpmuctl.h user/open_error.h user/pfm.h user/reason.h \
+LIB_HDRS := user/libpmuctl.h user/open_error.h user/pfm.h user/reason.h user/regions.h \
 	    user/events.h user/expr.h user/metrics.h uapi/linux/pmuctl.h
 # Intel's event names and metrics: tables generated from the committed lists.
 LIB_GEN := build/gen/events_table.c build/gen/metrics_table.c

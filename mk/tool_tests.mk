@@ -52,6 +52,20 @@ endef
 build/vmtests-pmu/tool_stat_exact_test: selftests/tool/stat_exact_test.sh $(STAT_LIB)
 	$(stat_test_inline)
 
+# pmuctl stat --regions counting regions-demo's regions exactly
+# (selftests/tool/stat_regions_test.sh, selftests/tool/regions_demo.c).
+VMBINS += build/vmbin/regions-demo
+VMTESTS_PMU += build/vmtests-pmu/tool_stat_regions_test
+
+build/vmbin/regions-demo: selftests/tool/regions_demo.c selftests/pmu/loop_asm.S \
+			  build/lib/libpmuctl.a user/libpmuctl.h
+	@mkdir -p $(@D)
+	$(CC) -static -pthread $(CFLAGS) -o $@ $< selftests/pmu/loop_asm.S \
+		build/lib/libpmuctl.a -lpfm
+
+build/vmtests-pmu/tool_stat_regions_test: selftests/tool/stat_regions_test.sh $(STAT_LIB)
+	$(stat_test_inline)
+
 # pmuctl watch -M and its passes, exact per slice (selftests/tool/watch_exact_test.sh).
 VMTESTS_PMU += build/vmtests-pmu/tool_watch_exact_test
 

@@ -24,6 +24,7 @@
 #include "libpmuctl.h"
 #include "open_error.h"
 #include "pfm.h"
+#include "regions.h"
 
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -564,11 +565,10 @@ static uint64_t width_mask(unsigned int bits)
  * a legacy 32-bit write where full-width writes are missing), never more
  * than the counter's width.
  */
-static int program_done(struct pmuctl *p, const struct pmuctl_event *ev,
-			unsigned int nr, bool task)
+/* Describe the group @ev (counters filled in) for the read path. */
+static void describe(struct pmuctl *p, const struct pmuctl_event *ev,
+		     unsigned int nr, bool task)
 {
-	int ret;
-
 	memset(&p->ctr, 0, sizeof(p->ctr));
 	for (unsigned int i = 0; i < nr; i++) {
 		bool fixed = ev[i].counter & PMUCTL_COUNTER_FIXED;
@@ -599,16 +599,33 @@ static int program_done(struct pmuctl *p, const struct pmuctl_event *ev,
 		p->ctr.flags = PMUCTL_COUNTERS_RDPMC;
 	if (task)
 		p->ctr.flags |= PMUCTL_COUNTERS_TASK;
-	if (!(p->flags & PMUCTL_OPEN_NO_EMULATION)) {
-		ret = emu_publish(p);
-		if (ret) {
-			pmuctl_release(p);
-			return ret;
-		}
-		if (!(p->ctr.flags & PMUCTL_COUNTERS_RDPMC))
-			p->ctr.flags |= PMUCTL_COUNTERS_EMULATED;
-	}
+}
+
+/* Publish the emulation for the group described: 0 or -EMFILE. */
+static int publish(struct pmuctl *p)
+{
+	int ret;
+
+	if (p->flags & PMUCTL_OPEN_NO_EMULATION)
+		return 0;
+	ret = emu_publish(p);
+	if (ret)
+		return ret;
+	if (!(p->ctr.flags & PMUCTL_COUNTERS_RDPMC))
+		p->ctr.flags |= PMUCTL_COUNTERS_EMULATED;
 	return 0;
+}
+
+static int program_done(struct pmuctl *p, const struct pmuctl_event *ev,
+			unsigned int nr, bool task)
+{
+	int ret;
+
+	describe(p, ev, nr, task);
+	ret = publish(p);
+	if (ret)
+		pmuctl_release(p);
+	return ret;
 }
 
 int pmuctl_program_task(struct pmuctl *p, unsigned int flags,
@@ -708,6 +725,52 @@ int pmuctl_replace(struct pmuctl *p, struct pmuctl_event *ev,
 	/* No handler may read the old description while it changes. */
 	emu_withdraw(p);
 	return program_done(p, ev, nr, false);
+}
+
+/*
+ * pmuctl_attach() - a handle on a session file inherited across exec
+ * @fd:		the file (taken: pmuctl_close() closes it)
+ * @ecx:	the group's counters, @n of them, as the process that
+ *		programmed it (task scope) got them
+ * @out:	out: the handle
+ *
+ * For the regions' hand-over (regions.c, pmuctl_regions_env()); not
+ * exported.  Return: 0, -EPROTO (another ABI), -ENOMEM, or INFO's -errno.
+ */
+int pmuctl_attach(int fd, const uint32_t *ecx, unsigned int n,
+		  struct pmuctl **out)
+{
+	struct pmuctl_event ev[PMUCTL_MAX_EVENTS];
+	struct pmuctl *p;
+	int ret;
+
+	*out = NULL;
+	if (!n || n > PMUCTL_MAX_EVENTS)
+		return -EINVAL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	p->emu_slot = -1;
+	p->fd = fd;
+	ret = info_get(fd, &p->info, NULL, 0);
+	if (!ret && p->info.abi_version != PMUCTL_ABI_VERSION)
+		ret = -EPROTO;
+	if (ret) {
+		free(p);
+		return ret;
+	}
+	memset(ev, 0, sizeof(ev));
+	for (unsigned int i = 0; i < n; i++)
+		ev[i].counter = ecx[i];
+	describe(p, ev, n, true);
+	/* Never a RELEASE here: the group is the programming process's. */
+	ret = publish(p);
+	if (ret) {
+		free(p);
+		return ret;
+	}
+	*out = p;
+	return 0;
 }
 
 int pmuctl_rdpmc_thread(struct pmuctl *p)

@@ -822,6 +822,29 @@ int pmuctl_regions_new(struct pmuctl *p, const struct pmuctl_event *ev,
 		       unsigned int flags, struct pmuctl_regions **out);
 
 /**
+ * pmuctl_regions_env() - the set "pmuctl stat --regions" hands over
+ * @out:	out: the set, or NULL.
+ *
+ * Under "pmuctl stat --regions -- CMD", CMD inherits the session that
+ * counts it (task scope, its threads from its exec on) and the
+ * description of the group in its environment ($PMUCTL_REGIONS,
+ * $PMUCTL_REGIONS_EVENTS).  The module grants rdpmc by address space, so
+ * CMD's threads (of the address space its exec made) read through the
+ * emulation, which each region's counts then include (the same
+ * instructions every call; the report counts the reads).  The first call makes a set on that session
+ * and arranges that the results go back to pmuctl at exit (atexit(3):
+ * a program that ends by _exit(2) or a signal reports nothing); later
+ * calls give the same set, which stays the library's (not for
+ * pmuctl_regions_free()).  Without the variable (the program run without
+ * pmuctl) it is -ENOENT and *@out is NULL: the program runs unchanged.
+ * Thread-safe.
+ *
+ * Return: 0; -ENOENT (no hand-over); -EINVAL (a malformed variable);
+ * -EPROTO, -ENOMEM, or the -errno of the session's INFO.
+ */
+int pmuctl_regions_env(struct pmuctl_regions **out);
+
+/**
  * pmuctl_regions_free() - free the set and every thread's results
  * @r:	the set, or NULL.  No thread may use it any more.
  */

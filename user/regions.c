@@ -24,10 +24,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "libpmuctl.h"
+#include "regions.h"
 
 #define DEPTH_MAX	32	/* regions open at once in one thread */
 #define TLS_SETS	4	/* sets a thread finds without the slow path */
@@ -299,6 +301,26 @@ static int misuse(struct pmuctl_regions *r, unsigned int kind, int h, int ret)
 }
 
 /*
+ * Task scope refuses the grant (EPERM) to a thread it does not count, and
+ * to one of another address space: a program that execs keeps being
+ * counted (pmuctl stat --regions hands its session over that way), but
+ * the grant follows the address space.  READ of the thread's own counts
+ * tells them apart: ESRCH when the session does not count it.  The
+ * counted thread then reads through the emulation.
+ */
+static bool thread_counted(const struct pmuctl_regions *r)
+{
+	uint64_t v[PMUCTL_MAX_EVENTS];
+	struct pmuctl_read rd;
+
+	memset(&rd, 0, sizeof(rd));
+	rd.flags = PMUCTL_READ_THREAD;
+	rd.nr_values = r->n;
+	rd.values = (uint64_t)(uintptr_t)v;
+	return !ioctl(pmuctl_fd(r->p), PMUCTL_IOC_READ, &rd);
+}
+
+/*
  * The calling thread's block of @r, made on its first entry: the one
  * allocation, lock and system call.  NULL when out of memory.
  */
@@ -323,13 +345,7 @@ static struct rthread *thread_slow(struct pmuctl_regions *r)
 				return NULL;
 			t->tid = tid;
 			ret = pmuctl_rdpmc_thread(r->p);
-			/*
-			 * Task scope: EPERM is a thread the session does not
-			 * count.  CPU scope counts every thread on its CPUs;
-			 * an unprivileged session's threads read through
-			 * the emulation (EPERM too).
-			 */
-			t->counted = !(r->task && ret == -EPERM);
+			t->counted = !(r->task && ret == -EPERM && !thread_counted(r));
 			t->granted = !ret && !r->emulated;
 			pthread_mutex_lock(&r->lock);
 			*r->tail = t;
@@ -663,3 +679,182 @@ int pmuctl_regions_write(struct pmuctl_regions *r, FILE *f, unsigned int format,
 		return -EINVAL;
 	return ferror(f) ? -EIO : 0;
 }
+
+/* ---- the hand-over from "pmuctl stat --regions" ------------------------- */
+
+static pthread_mutex_t env_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pmuctl_regions *env_set;
+static int env_ret = 1;			/* 1: not tried yet */
+static int env_out = -1;
+static unsigned int env_format;
+static char env_sep[8];
+
+/* At exit: the results, to the descriptor the tool gave. */
+static void env_write(void)
+{
+	FILE *f;
+
+	if (!env_set || env_out < 0)
+		return;
+	f = fdopen(env_out, "a");
+	if (!f)
+		return;
+	env_out = -1;
+	pmuctl_regions_write(env_set, f, env_format, env_sep);
+	fclose(f);
+}
+
+/* "0x1f" or "1f": a hex number up to @end (or the string's end). */
+static int hex(const char **s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(*s, &end, 16);
+	if (end == *s || errno)
+		return -EINVAL;
+	*s = end;
+	return 0;
+}
+
+/* One "KEY=VALUE" word of $PMUCTL_REGIONS into the hand-over. */
+struct handover {
+	int fd, out;
+	unsigned int max, format, n;
+	uint32_t ecx[PMUCTL_MAX_EVENTS];
+	struct pmuctl_event ev[PMUCTL_MAX_EVENTS];
+	char sep[8];
+};
+
+static int env_word(struct handover *h, const char *w)
+{
+	uint64_t v;
+
+	if (!strncmp(w, "fd=", 3) || !strncmp(w, "out=", 4) ||
+	    !strncmp(w, "max=", 4)) {
+		char *end;
+		long x = strtol(strchr(w, '=') + 1, &end, 10);
+
+		if (end == strchr(w, '=') + 1 || (*end && *end != ' ') || x < 0 ||
+		    x > 1 << 20)
+			return -EINVAL;
+		if (w[0] == 'f')
+			h->fd = (int)x;
+		else if (w[0] == 'o')
+			h->out = (int)x;
+		else
+			h->max = (unsigned int)x;
+		return 0;
+	}
+	if (!strncmp(w, "fmt=", 4)) {
+		if (!strncmp(w + 4, "csv", 3))
+			h->format = PMUCTL_REGIONS_CSV;
+		else if (!strncmp(w + 4, "json", 4))
+			h->format = PMUCTL_REGIONS_JSON;
+		else
+			return -EINVAL;
+		return 0;
+	}
+	if (!strncmp(w, "sep=", 4)) {
+		const char *s = w + 4;
+
+		/* hex bytes, so that a blank or a comma can be given */
+		for (size_t i = 0; *s && *s != ' '; i++) {
+			char b[3] = { s[0], s[1], 0 };
+
+			if (i + 1 >= sizeof(h->sep) || !s[1] ||
+			    strspn(b, "0123456789abcdefABCDEF") != 2)
+				return -EINVAL;
+			h->sep[i] = (char)strtoul(b, NULL, 16);
+			h->sep[i + 1] = 0;
+			s += 2;
+		}
+		return 0;
+	}
+	if (!strncmp(w, "ev=", 3)) {
+		const char *s = w + 3;
+
+		for (h->n = 0; *s && *s != ' '; h->n++) {
+			if (h->n == PMUCTL_MAX_EVENTS || hex(&s, &v) || *s++ != '/')
+				return -EINVAL;
+			h->ecx[h->n] = (uint32_t)v;
+			if (hex(&s, &v))
+				return -EINVAL;
+			h->ev[h->n].config = v;
+			h->ev[h->n].counter = h->ecx[h->n];
+			if (*s == ',')
+				s++;
+		}
+		return h->n ? 0 : -EINVAL;
+	}
+	return -EINVAL;
+}
+
+/* The events' names: $PMUCTL_REGIONS_EVENTS, a comma-separated list. */
+static char **env_names(unsigned int n, char **buf)
+{
+	const char *list = getenv("PMUCTL_REGIONS_EVENTS");
+	char **names = calloc(n, sizeof(*names)), *save = NULL, *tok;
+	unsigned int i = 0;
+
+	*buf = list ? strdup(list) : NULL;
+	if (!names || !*buf)
+		return names;
+	for (tok = strtok_r(*buf, ",", &save); tok && i < n;
+	     tok = strtok_r(NULL, ",", &save))
+		names[i++] = tok;
+	return names;
+}
+
+static int env_attach(void)
+{
+	const char *env = getenv("PMUCTL_REGIONS");
+	struct handover h = { .fd = -1, .out = -1, .max = 256,
+			      .format = PMUCTL_REGIONS_CSV };
+	struct pmuctl *p;
+	char **names, *buf = NULL;
+	int ret;
+
+	if (!env)
+		return -ENOENT;
+	for (const char *w = env; *w; ) {
+		ret = env_word(&h, w);
+		if (ret)
+			return ret;
+		w = strchr(w, ' ');
+		if (!w)
+			break;
+		w++;
+	}
+	if (h.fd < 0 || !h.n || !h.max || h.max > PMUCTL_REGIONS_MAX)
+		return -EINVAL;
+	ret = pmuctl_attach(h.fd, h.ecx, h.n, &p);
+	if (ret)
+		return ret;
+	names = env_names(h.n, &buf);
+	ret = pmuctl_regions_new(p, h.ev, (const char *const *)names, h.max, 0,
+				 &env_set);
+	free(names);
+	free(buf);
+	if (ret) {
+		pmuctl_close(p);
+		return ret;
+	}
+	env_out = h.out;
+	env_format = h.format;
+	snprintf(env_sep, sizeof(env_sep), "%s", h.sep[0] ? h.sep : ",");
+	if (env_out >= 0)
+		atexit(env_write);
+	return 0;
+}
+
+int pmuctl_regions_env(struct pmuctl_regions **out)
+{
+	pthread_mutex_lock(&env_lock);
+	if (env_ret == 1)
+		env_ret = env_attach();
+	*out = env_ret ? NULL : env_set;
+	pthread_mutex_unlock(&env_lock);
+	return env_ret;
+}
+

@@ -57,12 +57,14 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -81,7 +83,8 @@
 void stat_usage(FILE *f)
 {
 	fputs("usage: pmuctl stat [-e EVENT,... | -M METRIC,...] [--no-passes]\n"
-	      "                   [--all-user] [-C CPU | --per-thread] [-r N]\n"
+	      "                   [--all-user] [-C CPU | --per-thread | --regions]\n"
+	      "                   [-r N]\n"
 	      "                   [-x SEP | --json] [-o FILE] [--] COMMAND [ARGS]...\n"
 	      "\n"
 	      "Count events while COMMAND runs: by default its threads and the\n"
@@ -129,6 +132,11 @@ void stat_usage(FILE *f)
 	      "                      standard error of each mean, ( +- P% )\n"
 	      "      --per-thread    also report each thread's counts (task scope only:\n"
 	      "                      not with -C; one run: not with -r N > 1)\n"
+	      "      --regions       also report the regions COMMAND marks with\n"
+	      "                      libpmuctl (pmuctl_regions_env(3)): per region and\n"
+	      "                      thread, its calls and each event's count (task\n"
+	      "                      scope, one run, one pass: not with -C, -r N > 1,\n"
+	      "                      --per-thread or -M)\n"
 	      "  -x, --field-separator SEP   CSV output, one line per event:\n"
 	      "                      value,unit,event,cpu,counter,stddev%,metric-value,\n"
 	      "                      metric-unit,backend (cpu empty without -C)\n"
@@ -155,6 +163,20 @@ void stat_usage(FILE *f)
 	      "task_max_threads have no entry of their own: a note says how many, and\n"
 	      "their counts are only in the total.  A tid not visible in pmuctl's pid\n"
 	      "namespace is '-' (CSV: empty, JSON: null).\n"
+	      "\n"
+	      "--regions: the child hands COMMAND the session (its file, kept open\n"
+	      "across the exec) and the group's description in the environment\n"
+	      "($PMUCTL_REGIONS, $PMUCTL_REGIONS_EVENTS); COMMAND's libpmuctl\n"
+	      "(pmuctl_regions_env()) counts its regions per thread with rdpmc and\n"
+	      "writes them back at its exit(3).  After the report: the line\n"
+	      "' Regions (...)', then per region ' Region 'NAME'', a header and a row\n"
+	      "per thread: thread, calls, each event's sum, IPC (where instructions\n"
+	      "and cycles are counted), then '(open N deep)' and '(N reads emulated)'\n"
+	      "where they apply, and a line ' misuses: KIND=N ...' when there were\n"
+	      "any.  -x SEP: the library's CSV (header region,thread,calls,\n"
+	      "emulated_reads,open,EVENT...,IPC, a line per row, '# misuse ...');\n"
+	      "--json: its objects {\"type\":\"region\",...} and {\"type\":\"misuse\",...}.\n"
+	      "A COMMAND that reports no regions gets a note.\n"
 	      "\n"
 	      "Without -C (task scope): the child pmuctl forks programs the session it\n"
 	      "shares with pmuctl to count itself and everything it creates, then\n"
@@ -217,6 +239,7 @@ struct stat_opts {
 	const char *sep;		/* -x */
 	bool json;
 	bool per_thread;		/* --per-thread */
+	bool regions;			/* --regions */
 	const char *output;
 	char **argv;			/* the command */
 };
@@ -267,6 +290,7 @@ struct stat_ctx {
 	double pass_secs[TOOL_MSET_PASSES];
 	unsigned int threads_per_core;
 	double tsc_hz;			/* CPUID 15H's, 0: unknown */
+	int regions_fd;			/* --regions: the command's report */
 };
 
 static int stat_parse(int argc, char **argv, struct stat_opts *o)
@@ -282,6 +306,7 @@ static int stat_parse(int argc, char **argv, struct stat_opts *o)
 		{ "metrics",         required_argument, NULL, 'M' },
 		{ "no-passes",       no_argument,       NULL, 'P' },
 		{ "all-user",        no_argument,       NULL, 'U' },
+		{ "regions",         no_argument,       NULL, 'G' },
 		{ "help",            no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -340,6 +365,9 @@ static int stat_parse(int argc, char **argv, struct stat_opts *o)
 		case 'U':	/* long only */
 			o->all_user = true;
 			break;
+		case 'G':	/* long only */
+			o->regions = true;
+			break;
 		case 'h':
 			stat_usage(stdout);
 			return -1;
@@ -362,6 +390,15 @@ static int stat_parse(int argc, char **argv, struct stat_opts *o)
 	if (o->per_thread && o->runs > 1)
 		return tool_usage_error("stat", "--per-thread and -r %u exclude each other: each run has threads of its own, so --per-thread reports one run; drop one",
 					o->runs);
+	if (o->regions && o->cpu >= 0)
+		return tool_usage_error("stat", "--regions and -C exclude each other: the regions are the command's threads' (task scope); drop -C");
+	if (o->regions && o->runs > 1)
+		return tool_usage_error("stat", "--regions and -r %u exclude each other: --regions reports one run; drop -r",
+					o->runs);
+	if (o->regions && o->per_thread)
+		return tool_usage_error("stat", "--regions and --per-thread exclude each other: the regions are reported per thread already; drop --per-thread");
+	if (o->regions && o->metrics)
+		return tool_usage_error("stat", "--regions reports each region's events and IPC; -M metrics are not computed per region: give their events with -e");
 	if (optind >= argc)
 		return tool_usage_error("stat", "no command to run: pmuctl stat [OPTIONS] -- COMMAND [ARGS]");
 	o->argv = argv + optind;
@@ -559,6 +596,45 @@ static int stat_run(struct stat_ctx *s, uint64_t *count, int *status, double *se
 	return 0;
 }
 
+/*
+ * --regions, in the child after its PROGRAM: the session's file without
+ * close-on-exec, and what the command's libpmuctl needs to read the group
+ * (pmuctl_regions_env()): $PMUCTL_REGIONS "fd=F out=O fmt=FMT sep=HEX
+ * ev=ECX/CONFIG,..." (hex) and $PMUCTL_REGIONS_EVENTS, the names.
+ */
+static int stat_regions_handover(struct stat_ctx *s)
+{
+	const struct pmuctl_counters *c = pmuctl_get_counters(s->p);
+	const char *sep = s->o->sep ? s->o->sep : ",";
+	char env[64 + PMUCTL_MAX_EVENTS * 32], names[PMUCTL_MAX_EVENTS * 96];
+	size_t n;
+	int fd;
+
+	fd = fcntl(pmuctl_fd(s->p), F_DUPFD, 3);
+	if (fd < 0)
+		return -errno;
+	n = (size_t)snprintf(env, sizeof(env), "fd=%d out=%d fmt=%s sep=", fd,
+			     s->regions_fd, s->o->json ? "json" : "csv");
+	for (const char *x = sep; *x && n + 3 < sizeof(env) && x - sep < 3; x++)
+		n += (size_t)snprintf(env + n, sizeof(env) - n, "%02x",
+				      (unsigned char)*x);
+	n += (size_t)snprintf(env + n, sizeof(env) - n, " ev=");
+	names[0] = '\0';
+	for (unsigned int i = 0; i < c->nr && n < sizeof(env); i++) {
+		n += (size_t)snprintf(env + n, sizeof(env) - n, "%s%x/%llx",
+				      i ? "," : "", c->ecx[i],
+				      (unsigned long long)s->e.ev[i].config);
+		snprintf(names + strlen(names), sizeof(names) - strlen(names),
+			 "%s%s", i ? "," : "", s->e.name[i]);
+	}
+	if (n >= sizeof(env))
+		return -E2BIG;
+	if (setenv("PMUCTL_REGIONS", env, 1) ||
+	    setenv("PMUCTL_REGIONS_EVENTS", names, 1))
+		return -errno;
+	return 0;
+}
+
 /* Task mode, in the child: PROGRAM the shared session, say how it went. */
 static int stat_child_program(void *arg)
 {
@@ -572,6 +648,8 @@ static int stat_child_program(void *arg)
 				 NULL, 0, &r->err);
 	memcpy(r->ev, s->e.ev, sizeof(r->ev));
 	r->user_only = s->e.user_only;
+	if (!ret && s->o->regions)
+		ret = stat_regions_handover(s);
 	return ret;
 }
 
@@ -1346,6 +1424,146 @@ static int stat_passes(struct stat_ctx *s, struct stat_acc *a)
 	return 0;
 }
 
+/* The next CSV field of @*line (quotes undone) into @buf; false at the end. */
+static bool csv_field(const char **line, char *buf, size_t len)
+{
+	const char *p = *line;
+	size_t n = 0;
+	bool q = *p == '"';
+
+	if (!*p || *p == '\n')
+		return false;
+	if (q)
+		p++;
+	for (; *p && *p != '\n' && (q || *p != ','); p++) {
+		if (q && *p == '"') {
+			if (p[1] != '"') {
+				q = false;
+				continue;
+			}
+			p++;
+		}
+		if (n + 1 < len)
+			buf[n++] = *p;
+	}
+	buf[n] = '\0';
+	*line = *p == ',' ? p + 1 : p;
+	return true;
+}
+
+/* A "# misuse KIND=N ..." line: the kinds that are not 0, or nothing. */
+static void regions_misuse(FILE *f, const char *p)
+{
+	char kinds[256] = "", k[64];
+	unsigned long long v;
+	int used;
+
+	while (sscanf(p, " %63[a-z_]=%llu%n", k, &v, &used) == 2) {
+		if (v)
+			snprintf(kinds + strlen(kinds), sizeof(kinds) - strlen(kinds),
+				 " %s=%llu", k, v);
+		p += used;
+	}
+	if (kinds[0])
+		fprintf(f, "\n misuses:%s (see libpmuctl.h, \"Regions\")\n", kinds);
+}
+
+/*
+ * --regions' table, from the command's CSV report: a block per region, a
+ * row per thread (its calls, each event's sum, IPC), and what a row
+ * cannot say (a region still open, reads the emulation answered).
+ */
+static void regions_table(const struct stat_ctx *s, const char *text)
+{
+	char col[PMUCTL_MAX_EVENTS + 1][96], region[256], last[256] = "";
+	char field[256], thread[32], calls[32];
+	unsigned long long emu, open;
+	unsigned int ncol = 0, k;
+	FILE *f = s->out;
+	const char *line, *p;
+
+	fprintf(f, "\n Regions (libpmuctl, per thread: the code between each enter and its exit):\n");
+	for (line = text; *line; line = (p = strchr(line, '\n')) ? p + 1 : "") {
+		p = line;
+		if (!strncmp(line, "# misuse", 8)) {
+			regions_misuse(f, line + 8);
+			continue;
+		}
+		/* region,thread,calls,emulated_reads,open,EVENT...,IPC */
+		if (!strncmp(line, "region,", 7)) {
+			for (k = 0, ncol = 0; csv_field(&p, field, sizeof(field)); k++)
+				if (k >= 5 && ncol <= PMUCTL_MAX_EVENTS)
+					snprintf(col[ncol++], sizeof(col[0]), "%s", field);
+			last[0] = '\0';
+			continue;
+		}
+		if (!ncol || !csv_field(&p, region, sizeof(region)) ||
+		    !csv_field(&p, thread, sizeof(thread)) ||
+		    !csv_field(&p, calls, sizeof(calls)))
+			continue;
+		csv_field(&p, field, sizeof(field));
+		emu = strtoull(field, NULL, 10);
+		csv_field(&p, field, sizeof(field));
+		open = strtoull(field, NULL, 10);
+		if (strcmp(region, last)) {
+			snprintf(last, sizeof(last), "%s", region);
+			fprintf(f, "\n Region '%s'\n %10s %10s", region, "thread", "calls");
+			for (k = 0; k < ncol; k++)
+				fprintf(f, "  %14s", col[k]);
+			fprintf(f, "\n");
+		}
+		fprintf(f, " %10s %10s", thread, calls);
+		for (k = 0; k < ncol; k++) {
+			if (!csv_field(&p, field, sizeof(field)))
+				field[0] = '\0';
+			fprintf(f, "  %*s", (int)(strlen(col[k]) > 14 ? strlen(col[k]) : 14),
+				field);
+		}
+		if (open)
+			fprintf(f, "  (open %llu deep)", open);
+		if (emu)
+			fprintf(f, "  (%llu reads emulated)", emu);
+		fprintf(f, "\n");
+	}
+}
+
+/*
+ * --regions: what the command wrote at its exit (pmuctl_regions_env()),
+ * as the table, or as it is for -x and --json (written in that format).
+ */
+static void print_regions(const struct stat_ctx *s)
+{
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+	ssize_t n;
+
+	for (;;) {
+		if (len + 4096 > cap) {
+			char *t = realloc(text, cap = cap * 2 + 8192);
+
+			if (!t)
+				break;
+			text = t;
+		}
+		n = pread(s->regions_fd, text + len, cap - len - 1, (off_t)len);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	if (!text || !len) {
+		fprintf(stderr, "pmuctl stat: note: '%s' reported no regions: it did not call libpmuctl's pmuctl_regions_env(), or it ended without exit(3)\n",
+			s->cmdline);
+		free(text);
+		return;
+	}
+	text[len] = '\0';
+	if (s->o->json || s->o->sep)
+		fputs(text, s->out);
+	else
+		regions_table(s, text);
+	free(text);
+}
+
 static int stat_main(struct stat_ctx *s)
 {
 	struct metric m[PMUCTL_MAX_EVENTS];
@@ -1387,6 +1605,8 @@ static int stat_main(struct stat_ctx *s)
 	else
 		print_table(s, a, m);
 	free(a);
+	if (s->o->regions)
+		print_regions(s);
 	return fflush(s->out) ? tool_fail("stat", "writing the report: %s",
 					  strerror(errno)) : 0;
 }
@@ -1457,13 +1677,14 @@ static int stat_event_passes(struct stat_ctx *s)
 		tool_mset_free(ms);
 		return 0;
 	}
-	if (s->o->no_passes || s->o->per_thread) {
+	if (s->o->no_passes || s->o->per_thread || s->o->regions) {
 		unsigned int passes = ms->passes;
+		const char *opt = s->o->no_passes ? "--no-passes" :
+				  s->o->per_thread ? "--per-thread" : "--regions";
 
 		tool_mset_free(ms);
 		return tool_fail("stat", "the %u events need %u passes (COMMAND run once per pass: the PMU counts fewer at once) and %s allows one: name fewer events, or drop %s ('pmuctl check --group' shows what fits)",
-				 s->e.nr, passes, s->o->no_passes ? "--no-passes" : "--per-thread",
-				 s->o->no_passes ? "--no-passes" : "--per-thread");
+				 s->e.nr, passes, opt, opt);
 	}
 	s->ms = ms;
 	return 0;
@@ -1593,9 +1814,19 @@ int cmd_stat(int argc, char **argv)
 	 * pmuctl stat did before it.
 	 */
 	s->task = o.cpu < 0 && (s->info->program_flags & PMUCTL_PROGRAM_TASK);
-	if (!s->task && o.per_thread) {
-		ret = tool_fail("stat", "this pmuctl module cannot count tasks (no task scope), which --per-thread needs: load a pmuctl.ko with task scope, or drop --per-thread");
+	if (!s->task && (o.per_thread || o.regions)) {
+		ret = tool_fail("stat", "this pmuctl module cannot count tasks (no task scope), which %s needs: load a pmuctl.ko with task scope, or drop %s",
+				o.regions ? "--regions" : "--per-thread",
+				o.regions ? "--regions" : "--per-thread");
 		goto close;
+	}
+	if (o.regions) {
+		s->regions_fd = memfd_create("pmuctl-regions", 0);
+		if (s->regions_fd < 0) {
+			ret = tool_fail("stat", "cannot make the file for the regions' report: %s",
+					strerror(errno));
+			goto close;
+		}
 	}
 	if (!s->task && o.cpu < 0) {
 		ret = stat_pick_cpu(s, aff);
@@ -1622,7 +1853,8 @@ int cmd_stat(int argc, char **argv)
 		tool_events_user_only(&s->e);	/* named NAME:u */
 	for (unsigned int i = 0; !ret && o.all_user && i < s->e.nr; i++)
 		user_mode_only(&s->e.ev[i]);
-	if (!ret && s->e.defaults && !o.per_thread)
+	/* --regions: deltas of PERF_METRICS's bytes mean nothing. */
+	if (!ret && s->e.defaults && !o.per_thread && !o.regions)
 		stat_default_topdown(s);
 	if (!ret && !s->ms)
 		ret = stat_event_passes(s);
@@ -1639,6 +1871,8 @@ int cmd_stat(int argc, char **argv)
 	}
 close:
 	pmuctl_close(s->p);
+	if (s->regions_fd > 0)
+		close(s->regions_fd);
 out:
 	if (s->out != stderr && fclose(s->out) && !ret)
 		ret = tool_fail("stat", "writing '%s': %s", o.output, strerror(errno));

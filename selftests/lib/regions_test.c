@@ -304,16 +304,43 @@ TEST(a_thread_the_task_session_does_not_count_is_refused_once)
 	int h = pmuctl_region_register(r, "solve");
 	struct pmuctl_region_stats st;
 
+	/* the grant refused, and the thread's own READ: not counted */
 	fake.rdpmc_errno = EPERM;
+	fake.read_errno[0] = ESRCH;
 	fake.nr_read = 0;
 	EXPECT_EQ(-EPERM, pmuctl_region_enter(r, h));
 	EXPECT_EQ(-EPERM, pmuctl_region_exit(r, h));
 	EXPECT_EQ(1U, pmuctl_regions_misuse(r, PMUCTL_REGION_MISUSE_UNCOUNTED_THREAD));
 	EXPECT_EQ(0U, pmuctl_regions_misuse(r, PMUCTL_REGION_MISUSE_EXIT_WITHOUT_ENTER));
-	/* nothing read, no row */
-	EXPECT_EQ(0U, fake.nr_read);
+	/* one READ_THREAD asked, no counter read, no row */
+	EXPECT_EQ(1U, fake.nr_read);
+	EXPECT_EQ(PMUCTL_READ_THREAD, fake.read.flags);
 	EXPECT_EQ(1U, fake.nr_rdpmc);
 	EXPECT_EQ(-ENOENT, pmuctl_regions_stats(r, 0, &st));
+	pmuctl_regions_free(r);
+	pmuctl_close(p);
+}
+
+/*
+ * The grant refused to a thread the session counts (a program that
+ * exec'd after its PROGRAM: the grant follows the address space): the
+ * thread is counted, every read emulated.
+ */
+TEST(a_counted_thread_without_a_grant_reads_through_the_emulation)
+{
+	struct pmuctl_regions *r;
+	struct pmuctl *p = setup(_metadata, &r, true);
+	int h = pmuctl_region_register(r, "solve");
+	struct pmuctl_region_stats st;
+
+	fake.rdpmc_errno = EPERM;
+	fake.nr_read = 0;
+	ASSERT_EQ(0, pair(r, h, 100, 150));
+	NEED_EMULATION();
+	EXPECT_EQ(0U, pmuctl_regions_misuse(r, PMUCTL_REGION_MISUSE_UNCOUNTED_THREAD));
+	expect_row(_metadata, r, 0, "solve", 1, 50);
+	ASSERT_EQ(0, pmuctl_regions_stats(r, 0, &st));
+	EXPECT_EQ(2U, st.emulated_reads);
 	pmuctl_regions_free(r);
 	pmuctl_close(p);
 }
