@@ -1748,20 +1748,4 @@ TEST_F(emu, control_registers_are_left_as_found)
 }
 
 /* The harness's main, preceded by the one SKIP for a machine without the emulation. */
-static void __attribute__((constructor)) __constructor_order_last(void)
-{
-	if (!__constructor_order)
-		__constructor_order = _CONSTRUCTOR_ORDER_BACKWARD;
-}
-
-int main(int argc, char **argv)
-{
-	const char *why = pmu_emulation_absent(true);
-
-	if (why) {
-		ksft_print_header();
-		ksft_exit_skip("%s\n", why);
-	}
-	found_snapshot();
-	return test_harness_run(argc, argv);
-}
+PMU_TEST_MAIN(true, found_snapshot())

@@ -806,19 +806,4 @@ TEST_F(oracle, pmuctl_counts_survive_a_switch_after_perf_used_the_counters)
 	pmuctl_across_switches(_metadata, self, 2, "right after perf released the counters");
 }
 
-static void __attribute__((constructor)) __constructor_order_last(void)
-{
-	if (!__constructor_order)
-		__constructor_order = _CONSTRUCTOR_ORDER_BACKWARD;
-}
-
-int main(int argc, char **argv)
-{
-	const char *why = pmu_emulation_absent(false);
-
-	if (why) {
-		ksft_print_header();
-		ksft_exit_skip("%s\n", why);
-	}
-	return test_harness_run(argc, argv);
-}
+PMU_TEST_MAIN(false, (void)0)

@@ -123,6 +123,30 @@ uint64_t pmu_metrics_expect(const struct pmu_rig_model *m, uint64_t s0,
  */
 const char *pmu_emulation_absent(bool need_msr);
 
+/*
+ * main() for an emulated-PMU test program (after kselftest_harness.h):
+ * without the emulation (pmu_emulation_absent(@need_msr)) the whole
+ * program is one SKIP with the reason; else @before, then the harness.
+ */
+#define PMU_TEST_MAIN(need_msr, before)					\
+	static void __attribute__((constructor))			\
+	__constructor_order_last(void)					\
+	{								\
+		if (!__constructor_order)				\
+			__constructor_order = _CONSTRUCTOR_ORDER_BACKWARD; \
+	}								\
+	int main(int argc, char **argv)					\
+	{								\
+		const char *why = pmu_emulation_absent(need_msr);	\
+									\
+		if (why) {						\
+			ksft_print_header();				\
+			ksft_exit_skip("%s\n", why);			\
+		}							\
+		before;							\
+		return test_harness_run(argc, argv);			\
+	}
+
 static inline uint64_t pmu_width_mask(unsigned int width)
 {
 	return width >= 64 ? ~0ULL : (1ULL << width) - 1;

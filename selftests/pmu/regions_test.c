@@ -269,13 +269,4 @@ TEST(a_thread_made_before_the_session_is_refused_and_counted)
 	pmuctl_close(p);
 }
 
-int main(int argc, char **argv)
-{
-	const char *why = pmu_emulation_absent(false);
-
-	if (why) {
-		ksft_print_header();
-		ksft_exit_skip("%s\n", why);
-	}
-	return test_harness_run(argc, argv);
-}
+PMU_TEST_MAIN(false, (void)0)

@@ -1464,19 +1464,4 @@ TEST_F(task, enable_on_exec_counts_the_exec_d_program_alone)
 	close(fd);
 }
 
-static void __attribute__((constructor)) __constructor_order_last(void)
-{
-	if (!__constructor_order)
-		__constructor_order = _CONSTRUCTOR_ORDER_BACKWARD;
-}
-
-int main(int argc, char **argv)
-{
-	const char *why = pmu_emulation_absent(false);
-
-	if (why) {
-		ksft_print_header();
-		ksft_exit_skip("%s\n", why);
-	}
-	return test_harness_run(argc, argv);
-}
+PMU_TEST_MAIN(false, (void)0)
