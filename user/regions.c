@@ -320,6 +320,18 @@ static bool thread_counted(const struct pmuctl_regions *r)
 	return !ioctl(pmuctl_fd(r->p), PMUCTL_IOC_READ, &rd);
 }
 
+/* Thread @tid's block of @r on the set's list, or NULL. */
+static struct rthread *find_thread(struct pmuctl_regions *r, pid_t tid)
+{
+	struct rthread *t;
+
+	pthread_mutex_lock(&r->lock);
+	for (t = r->threads; t && t->tid != tid; t = t->next)
+		;
+	pthread_mutex_unlock(&r->lock);
+	return t;
+}
+
 /*
  * The calling thread's block of @r, made on its first entry: the one
  * allocation, lock and system call.  NULL when out of memory.
@@ -335,10 +347,7 @@ static struct rthread *thread_slow(struct pmuctl_regions *r)
 		if (tls[k].id == r->id)
 			break;
 	if (k == TLS_SETS) {
-		pthread_mutex_lock(&r->lock);
-		for (t = r->threads; t && t->tid != tid; t = t->next)
-			;
-		pthread_mutex_unlock(&r->lock);
+		t = find_thread(r, tid);
 		if (!t) {
 			t = calloc(1, sizeof(*t) + r->max * r->slot_size);
 			if (!t)
@@ -486,15 +495,9 @@ int pmuctl_region_get(struct pmuctl_regions *r, int h, uint64_t *calls,
 	for (unsigned int k = 1; k < TLS_SETS && !t; k++)
 		if (tls[k].id == r->id)
 			t = tls[k].t;
-	if (!t) {
-		/* Out of the thread's cache, or it never entered. */
-		pid_t tid = gettid();
-
-		pthread_mutex_lock(&r->lock);
-		for (t = r->threads; t && t->tid != tid; t = t->next)
-			;
-		pthread_mutex_unlock(&r->lock);
-	}
+	/* Out of the thread's cache, or it never entered. */
+	if (!t)
+		t = find_thread(r, gettid());
 	if (!t) {
 		*calls = 0;
 		memset(counts, 0, nr * sizeof(*counts));
