@@ -199,10 +199,9 @@ out:
 static int program_check(const struct pmuctl_program *p, u32 *reason,
 			 u32 *index)
 {
-	bool task = p->flags & PMUCTL_PROGRAM_TASK;
-
 	const u32 task_only = PMUCTL_PROGRAM_INHERIT |
 			      PMUCTL_PROGRAM_ENABLE_ON_EXEC;
+	bool task = p->flags & PMUCTL_PROGRAM_TASK;
 
 	if ((p->flags & ~PMUCTL_PROGRAM_FLAGS_ALL) ||
 	    (!task && (p->flags & task_only)) ||
