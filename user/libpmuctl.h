@@ -919,6 +919,25 @@ int pmuctl_region_get(struct pmuctl_regions *r, int h, uint64_t *calls,
 		      uint64_t *counts, unsigned int nr);
 
 /**
+ * pmuctl_regions_nr_events() - the events each region counts
+ * @r:	the set.
+ *
+ * Return: the events of the group the set reads (1..PMUCTL_MAX_EVENTS),
+ * in the order of its reports.
+ */
+unsigned int pmuctl_regions_nr_events(const struct pmuctl_regions *r);
+
+/**
+ * pmuctl_region_reset() - zero the calling thread's calls and counts of
+ * a region
+ * @r:	the set.
+ * @h:	the region.  Open, it stays open and counts from its entry.
+ *
+ * Return: 0 (also for a thread that never entered the set); -EINVAL.
+ */
+int pmuctl_region_reset(struct pmuctl_regions *r, int h);
+
+/**
  * struct pmuctl_region_stats - one region in one thread
  * @region:	its name.
  * @handle:	its handle.

@@ -33,6 +33,14 @@
 
 #define DEPTH_MAX	32	/* regions open at once in one thread */
 #define TLS_SETS	4	/* sets a thread finds without the slow path */
+#define NAME_CACHE	16	/* names a thread finds without the lock */
+
+static inline unsigned int name_hash(const char *name)
+{
+	uintptr_t a = (uintptr_t)name;
+
+	return (unsigned int)((a ^ a >> 4 ^ a >> 8) % NAME_CACHE);
+}
 
 /* A region in one thread: the calls, then start[n] and sum[n]. */
 struct rslot {
@@ -50,6 +58,10 @@ struct rthread {
 	bool counted;		/* the session counts this thread */
 	bool granted;		/* it reads with rdpmc, not the emulation */
 	uint64_t emulated;	/* reads the emulation answered */
+	struct name_cache {	/* the name forms' last handles */
+		const char *name;
+		int h;
+	} names[NAME_CACHE];
 	unsigned char slots[];	/* max x slot_size */
 };
 
@@ -387,9 +399,33 @@ static int enter_misuse(struct pmuctl_regions *r, struct rthread *t, int h)
 	return misuse(r, PMUCTL_REGION_MISUSE_TOO_DEEP, h, -ERANGE);
 }
 
-int pmuctl_region_enter(struct pmuctl_regions *r, int h)
+/*
+ * Events n-1..0 into @v, unrolled for up to 8 events (a jump into the
+ * sequence, no loop): per event, load ECX, rdpmc, two stores.
+ */
+#define RD(i)	__pmuctl_rdpmc_store(c->ecx[i], &v[i])
+
+static inline __attribute__((always_inline)) void
+read_start(const struct pmuctl_counters *c, uint64_t *v, unsigned int n)
 {
-	struct rthread *t = tls[0].id == r->id ? tls[0].t : thread_slow(r);
+	switch (n) {
+	case 8: RD(7); __attribute__((fallthrough));
+	case 7: RD(6); __attribute__((fallthrough));
+	case 6: RD(5); __attribute__((fallthrough));
+	case 5: RD(4); __attribute__((fallthrough));
+	case 4: RD(3); __attribute__((fallthrough));
+	case 3: RD(2); __attribute__((fallthrough));
+	case 2: RD(1); __attribute__((fallthrough));
+	case 1: RD(0);
+		break;
+	default:
+		pmuctl_read_counters(c, v, n);
+	}
+}
+
+static inline __attribute__((always_inline)) int
+enter(struct pmuctl_regions *r, struct rthread *t, int h)
+{
 	struct rslot *s;
 
 	if (__builtin_expect(!t || (unsigned int)h >=
@@ -401,28 +437,91 @@ int pmuctl_region_enter(struct pmuctl_regions *r, int h)
 	if (s->open++)
 		return 0;
 	s->seen = 1;
-	t->emulated += !t->granted;
+	if (__builtin_expect(!t->granted, 0))
+		t->emulated++;
 	/* Last: the region's counts start here. */
-	pmuctl_read_counters(&r->c, s->v, r->n);
+	read_start(&r->c, s->v, r->n);
 	return 0;
 }
 
-/* Add the deltas from the outermost entry to @v, when this exit closes it. */
-static void close_slot(const struct pmuctl_regions *r, struct rthread *t,
-		       struct rslot *s, const uint64_t *v)
+/*
+ * Out of line: a thread's first entry, or a set out of its cache.  Once
+ * the set is first in the cache it goes through the fast path again, so
+ * that every entry ends with the same instructions after its reads (what
+ * the region counts of the entry).
+ */
+static __attribute__((noinline)) int enter_slow(struct pmuctl_regions *r, int h)
 {
-	uint64_t *sum = s->v + r->n;
+	if (!thread_slow(r))
+		return enter_misuse(r, NULL, h);
+	return pmuctl_region_enter(r, h);
+}
 
+/*
+ * The hot paths are leaves: whatever needs a call (the slow path, a
+ * misuse) is a tail call, so that the common case saves no register.
+ */
+int pmuctl_region_enter(struct pmuctl_regions *r, int h)
+{
+	if (__builtin_expect(tls[0].id != r->id, 0))
+		return enter_slow(r, h);
+	return enter(r, tls[0].t, h);
+}
+
+/*
+ * Event i's delta since the outermost entry, added to its sum as it is
+ * read: load ECX, rdpmc, shift, or, subtract, mask, add.
+ */
+#define ACC(i)	do {							\
+	uint64_t x = pmuctl_rdpmc(c->ecx[i]);				\
+									\
+	sum[i] += (x - start[i]) & c->mask[i];				\
+} while (0)
+
+static inline __attribute__((always_inline)) void
+read_close(const struct pmuctl_counters *c, const uint64_t *start,
+	   uint64_t *sum, unsigned int n)
+{
+	uint64_t v[PMUCTL_MAX_EVENTS];
+
+	switch (n) {
+	case 8: ACC(0); ACC(1); ACC(2); ACC(3); ACC(4); ACC(5); ACC(6); ACC(7);
+		break;
+	case 7: ACC(0); ACC(1); ACC(2); ACC(3); ACC(4); ACC(5); ACC(6);
+		break;
+	case 6: ACC(0); ACC(1); ACC(2); ACC(3); ACC(4); ACC(5);
+		break;
+	case 5: ACC(0); ACC(1); ACC(2); ACC(3); ACC(4);
+		break;
+	case 4: ACC(0); ACC(1); ACC(2); ACC(3);
+		break;
+	case 3: ACC(0); ACC(1); ACC(2);
+		break;
+	case 2: ACC(0); ACC(1);
+		break;
+	case 1: ACC(0);
+		break;
+	default:
+		/* First every read, then the sums. */
+		pmuctl_read_counters(c, v, n);
+		for (unsigned int i = 0; i < n; i++)
+			sum[i] += (v[i] - start[i]) & c->mask[i];
+	}
+}
+
+/* Close @s out of line (a misuse's repair): read, then add. */
+static void close_slot(const struct pmuctl_regions *r, struct rthread *t,
+		       struct rslot *s)
+{
 	s->calls++;
 	if (--s->open)
 		return;
-	t->emulated += !t->granted;
-	for (unsigned int i = 0; i < r->n; i++)
-		sum[i] += (v[i] - s->v[i]) & r->c.mask[i];
+	read_close(&r->c, s->v, s->v + r->n, r->n);
+	if (!t->granted)
+		t->emulated++;
 }
 
-static int exit_misuse(struct pmuctl_regions *r, struct rthread *t, int h,
-		       const uint64_t *v)
+static int exit_misuse(struct pmuctl_regions *r, struct rthread *t, int h)
 {
 	uint32_t d;
 
@@ -440,48 +539,102 @@ static int exit_misuse(struct pmuctl_regions *r, struct rthread *t, int h,
 	/* Open, but not innermost: closed all the same, the others stay open. */
 	memmove(&t->stack[d - 1], &t->stack[d], (t->depth - d) * sizeof(t->stack[0]));
 	t->depth--;
-	close_slot(r, t, slot(r, t, (unsigned int)h), v);
+	close_slot(r, t, slot(r, t, (unsigned int)h));
 	return misuse(r, PMUCTL_REGION_MISUSE_UNBALANCED, h, -EPROTO);
+}
+
+static inline __attribute__((always_inline)) int
+leave(struct pmuctl_regions *r, struct rthread *t, int h)
+{
+	struct rslot *s;
+
+	if (__builtin_expect(!t || !t->depth || t->stack[t->depth - 1] != h ||
+			     !t->counted, 0))
+		return exit_misuse(r, t, h);
+	t->depth--;
+	s = slot(r, t, (unsigned int)h);
+	s->calls++;
+	if (--s->open)
+		return 0;
+	/* The outermost exit: the region's counts end here. */
+	read_close(&r->c, s->v, s->v + r->n, r->n);
+	if (__builtin_expect(!t->granted, 0))
+		t->emulated++;
+	return 0;
+}
+
+/* As enter_slow(): every exit starts with the same instructions. */
+static __attribute__((noinline)) int leave_slow(struct pmuctl_regions *r, int h)
+{
+	if (!thread_slow(r))
+		return exit_misuse(r, NULL, h);
+	return pmuctl_region_exit(r, h);
 }
 
 int pmuctl_region_exit(struct pmuctl_regions *r, int h)
 {
-	struct rthread *t = tls[0].id == r->id ? tls[0].t : thread_slow(r);
-	uint64_t v[PMUCTL_MAX_EVENTS];
-
-	/* First: the region's counts end here. */
-	if (__builtin_expect(t && t->counted, 1))
-		pmuctl_read_counters(&r->c, v, r->n);
-	if (__builtin_expect(!t || !t->depth || t->stack[t->depth - 1] != h ||
-			     !t->counted, 0))
-		return exit_misuse(r, t, h, v);
-	t->depth--;
-	close_slot(r, t, slot(r, t, (unsigned int)h), v);
-	return 0;
+	if (__builtin_expect(tls[0].id != r->id, 0))
+		return leave_slow(r, h);
+	return leave(r, tls[0].t, h);
 }
 
-/* The handle of @name, registered on first use: a lookup under the lock. */
-static int by_name(struct pmuctl_regions *r, const char *name)
+/*
+ * The name forms.  Each thread keeps the handles of the names it used
+ * last, by the name's address; a hit is checked against the region's
+ * name (a strcmp: a buffer reused for another name finds its own
+ * region), a miss looks the name up under the set's lock and registers
+ * it on first use.
+ */
+static int by_name_slow(struct pmuctl_regions *r, struct rthread *t,
+			const char *name)
 {
 	int h = pmuctl_region_register(r, name);
 
 	if (h < 0)
 		return misuse(r, PMUCTL_REGION_MISUSE_BAD_REGION, -1, h);
+	if (t) {
+		struct name_cache *nc = &t->names[name_hash(name)];
+
+		nc->name = name;
+		nc->h = h;
+	}
 	return h;
+}
+
+static inline __attribute__((always_inline)) int
+by_name(struct pmuctl_regions *r, struct rthread *t, const char *name)
+{
+	const struct name_cache *nc;
+
+	if (__builtin_expect(!t, 0))
+		return by_name_slow(r, t, name);
+	nc = &t->names[name_hash(name)];
+	if (__builtin_expect(nc->name == name && !strcmp(r->name[nc->h], name), 1))
+		return nc->h;
+	return by_name_slow(r, t, name);
+}
+
+/* The calling thread's block of @r: one thread-local compare when cached. */
+static inline __attribute__((always_inline)) struct rthread *
+thread_of(struct pmuctl_regions *r)
+{
+	return __builtin_expect(tls[0].id == r->id, 1) ? tls[0].t : thread_slow(r);
 }
 
 int pmuctl_region_enter_name(struct pmuctl_regions *r, const char *name)
 {
-	int h = by_name(r, name);
+	struct rthread *t = thread_of(r);
+	int h = by_name(r, t, name);
 
-	return h < 0 ? h : pmuctl_region_enter(r, h);
+	return h < 0 ? h : enter(r, t, h);
 }
 
 int pmuctl_region_exit_name(struct pmuctl_regions *r, const char *name)
 {
-	int h = by_name(r, name);
+	struct rthread *t = thread_of(r);
+	int h = by_name(r, t, name);
 
-	return h < 0 ? h : pmuctl_region_exit(r, h);
+	return h < 0 ? h : leave(r, t, h);
 }
 
 int pmuctl_region_get(struct pmuctl_regions *r, int h, uint64_t *calls,
@@ -506,6 +659,32 @@ int pmuctl_region_get(struct pmuctl_regions *r, int h, uint64_t *calls,
 	s = slot(r, t, (unsigned int)h);
 	*calls = s->calls;
 	memcpy(counts, s->v + r->n, nr * sizeof(*counts));
+	return 0;
+}
+
+unsigned int pmuctl_regions_nr_events(const struct pmuctl_regions *r)
+{
+	return r->n;
+}
+
+int pmuctl_region_reset(struct pmuctl_regions *r, int h)
+{
+	struct rthread *t = tls[0].id == r->id ? tls[0].t : NULL;
+	struct rslot *s;
+
+	if (h < 0 || (unsigned int)h >= atomic_load(&r->nr))
+		return -EINVAL;
+	for (unsigned int k = 1; k < TLS_SETS && !t; k++)
+		if (tls[k].id == r->id)
+			t = tls[k].t;
+	if (!t)
+		t = find_thread(r, gettid());
+	if (!t)
+		return 0;
+	s = slot(r, t, (unsigned int)h);
+	/* Open, it keeps its start: it closes normally. */
+	s->calls = 0;
+	memset(s->v + r->n, 0, r->n * sizeof(uint64_t));
 	return 0;
 }
 

@@ -432,6 +432,69 @@ TEST(names_register_on_first_use_and_reset_zeroes)
 	pmuctl_close(p);
 }
 
+/*
+ * The name forms find a name again by its address: a buffer that holds
+ * another name the next time finds that name's region, not the last one.
+ */
+TEST(a_reused_name_buffer_finds_the_region_it_names_now)
+{
+	struct pmuctl_regions *r;
+	struct pmuctl *p = setup(_metadata, &r, false);
+	char buf[16];
+
+	fake.nr_read = 0;
+	strcpy(buf, "first");
+	set_values(1, 2, 3);
+	ASSERT_EQ(0, pmuctl_region_enter_name(r, buf));
+	NEED_EMULATION();
+	set_values(2, 4, 6);
+	ASSERT_EQ(0, pmuctl_region_exit_name(r, buf));
+	strcpy(buf, "second");
+	set_values(10, 20, 30);
+	ASSERT_EQ(0, pmuctl_region_enter_name(r, buf));
+	set_values(17, 34, 51);
+	ASSERT_EQ(0, pmuctl_region_exit_name(r, buf));
+	expect_row(_metadata, r, 0, "first", 1, 1);
+	expect_row(_metadata, r, 1, "second", 1, 7);
+	EXPECT_EQ(3U, pmuctl_regions_nr_events(r));
+	for (unsigned int k = 0; k < PMUCTL_REGION_MISUSE_NR; k++)
+		EXPECT_EQ(0U, pmuctl_regions_misuse(r, k));
+	pmuctl_regions_free(r);
+	pmuctl_close(p);
+}
+
+/* pmuctl_region_reset(): this thread's one region, nothing else. */
+TEST(region_reset_zeroes_one_region_of_the_calling_thread)
+{
+	struct pmuctl_regions *r;
+	struct pmuctl *p = setup(_metadata, &r, false);
+	int a = pmuctl_region_register(r, "a");
+	int b = pmuctl_region_register(r, "b");
+	uint64_t calls, counts[3];
+
+	fake.nr_read = 0;
+	ASSERT_EQ(0, pair(r, a, 1, 3));
+	NEED_EMULATION();
+	ASSERT_EQ(0, pair(r, b, 1, 4));
+	set_values(10, 20, 30);
+	ASSERT_EQ(0, pmuctl_region_enter(r, a));
+	ASSERT_EQ(0, pmuctl_region_reset(r, a));
+	/* open across the reset: it counts from its entry */
+	set_values(15, 30, 45);
+	ASSERT_EQ(0, pmuctl_region_exit(r, a));
+	ASSERT_EQ(0, pmuctl_region_get(r, a, &calls, counts, 3));
+	EXPECT_EQ(1U, calls);
+	EXPECT_EQ(5U, counts[0]);
+	EXPECT_EQ(15U, counts[2]);
+	ASSERT_EQ(0, pmuctl_region_get(r, b, &calls, counts, 3));
+	EXPECT_EQ(1U, calls);
+	EXPECT_EQ(3U, counts[0]);
+	EXPECT_EQ(-EINVAL, pmuctl_region_reset(r, 2));
+	EXPECT_EQ(-EINVAL, pmuctl_region_reset(r, -1));
+	pmuctl_regions_free(r);
+	pmuctl_close(p);
+}
+
 TEST(a_forked_child_counts_from_zero_and_the_parent_keeps_its_own)
 {
 	struct pmuctl_regions *r;
