@@ -10,9 +10,14 @@
 #
 # puts (each directory may be overridden on the command line):
 #   $(BINDIR)           pmuctl
-#   $(LIBDIR)           libpmuctl.so.1.0.0, .so.1, .so, libpmuctl.a
-#   $(INCLUDEDIR)       libpmuctl.h, linux/pmuctl.h
-#   $(PKGCONFIGDIR)     libpmuctl.pc (prefix, libdir, includedir as above)
+#   $(LIBDIR)           libpmuctl.so.1.0.0, .so.1, .so, libpmuctl.a; the
+#                       same four of libpmuctl-likwid and libpmuctl-papi-hl
+#   $(INCLUDEDIR)       libpmuctl.h, linux/pmuctl.h,
+#                       pmuctl-likwid/likwid-marker.h, pmuctl-likwid/likwid.h,
+#                       pmuctl-papi-hl/papi.h (in folders of their own, so
+#                       that LIKWID's and PAPI's own headers stay theirs)
+#   $(PKGCONFIGDIR)     libpmuctl.pc, pmuctl-likwid.pc, pmuctl-papi-hl.pc
+#                       (prefix, libdir, includedir as above)
 #   $(MANDIR)           man1/pmuctl.1, man3/ (user/man/)
 #   $(UDEVRULESDIR)     60-pmuctl.rules: /dev/pmuctl for group "pmu"
 #   $(DOCDIR)           pmuctl.conf, a modprobe.d example (not active)
@@ -58,12 +63,16 @@ DKMS_FILES := Kbuild $(sort $(wildcard kmod/*.[ch] kmod/core/*.[ch])) \
 	      uapi/linux/pmuctl.h
 
 PC := build/lib/libpmuctl.pc
+SHIM_PC := build/lib/pmuctl-likwid.pc build/lib/pmuctl-papi-hl.pc
+SHIM_NAMES := likwid papi-hl
 DKMS_CONF := build/dist/dkms.conf
 
-BINS += $(PC) $(DKMS_CONF)
+BINS += $(PC) $(SHIM_PC) $(DKMS_CONF)
 # selftests/install/: symbols.sh reads the library, man.sh the tool's help,
 # install.sh installs everything.
-TESTS += build/lib/libpmuctl.so.1.0.0 build/lib/libpmuctl.a $(PC) \
+TESTS += build/lib/libpmuctl.so.1.0.0 build/lib/libpmuctl.a $(PC) $(SHIM_PC) \
+	 build/lib/libpmuctl-likwid.so.1.0.0 build/lib/libpmuctl-likwid.a \
+	 build/lib/libpmuctl-papi-hl.so.1.0.0 build/lib/libpmuctl-papi-hl.a \
 	 $(DKMS_CONF) build/bin/pmuctl
 
 .PHONY: FORCE
@@ -94,14 +103,21 @@ endef
 $(PC): user/libpmuctl.pc.in FORCE
 	$(call subst_in,$<,$@)
 
+$(SHIM_PC): build/lib/%.pc: user/%.pc.in FORCE
+	$(call subst_in,$<,$@)
+
 $(DKMS_CONF): dist/dkms.conf.in FORCE
 	$(call subst_in,$<,$@)
 
 #: library, tool, man pages, udev rule, DKMS source (PREFIX=)
 install: build/lib/libpmuctl.so.1.0.0 build/lib/libpmuctl.a $(PC) \
-	 $(DKMS_CONF) build/bin/pmuctl
+	 build/lib/libpmuctl-likwid.so.1.0.0 build/lib/libpmuctl-likwid.a \
+	 build/lib/libpmuctl-papi-hl.so.1.0.0 build/lib/libpmuctl-papi-hl.a \
+	 $(SHIM_PC) $(DKMS_CONF) build/bin/pmuctl
 	$(INSTALL) -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(LIBDIR)' \
 		'$(DESTDIR)$(INCLUDEDIR)/linux' '$(DESTDIR)$(PKGCONFIGDIR)' \
+		'$(DESTDIR)$(INCLUDEDIR)/pmuctl-likwid' \
+		'$(DESTDIR)$(INCLUDEDIR)/pmuctl-papi-hl' \
 		'$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(MANDIR)/man3' \
 		'$(DESTDIR)$(UDEVRULESDIR)' '$(DESTDIR)$(DOCDIR)' \
 		'$(DESTDIR)$(BASHCOMPDIR)' '$(DESTDIR)$(DKMSDIR)'
@@ -112,7 +128,16 @@ install: build/lib/libpmuctl.so.1.0.0 build/lib/libpmuctl.a $(PC) \
 	$(INSTALL) -m 644 $(LIB_A) '$(DESTDIR)$(LIBDIR)/'
 	$(INSTALL) -m 644 user/libpmuctl.h '$(DESTDIR)$(INCLUDEDIR)/'
 	$(INSTALL) -m 644 uapi/linux/pmuctl.h '$(DESTDIR)$(INCLUDEDIR)/linux/'
-	$(INSTALL) -m 644 $(PC) '$(DESTDIR)$(PKGCONFIGDIR)/'
+	$(INSTALL) -m 644 $(PC) $(SHIM_PC) '$(DESTDIR)$(PKGCONFIGDIR)/'
+	for s in $(SHIM_NAMES); do \
+		$(INSTALL) -m 755 build/lib/libpmuctl-$$s.so.$(LIB_VERSION) '$(DESTDIR)$(LIBDIR)/' && \
+		ln -sfn libpmuctl-$$s.so.$(LIB_VERSION) '$(DESTDIR)$(LIBDIR)'/libpmuctl-$$s.so.$(LIB_SOVERSION) && \
+		ln -sfn libpmuctl-$$s.so.$(LIB_VERSION) '$(DESTDIR)$(LIBDIR)'/libpmuctl-$$s.so && \
+		$(INSTALL) -m 644 build/lib/libpmuctl-$$s.a '$(DESTDIR)$(LIBDIR)/' || exit 1; \
+	done
+	$(INSTALL) -m 644 user/likwid/likwid-marker.h user/likwid/likwid.h \
+		'$(DESTDIR)$(INCLUDEDIR)/pmuctl-likwid/'
+	$(INSTALL) -m 644 user/papi-hl/papi.h '$(DESTDIR)$(INCLUDEDIR)/pmuctl-papi-hl/'
 	$(INSTALL) -m 644 $(MAN1:%=user/man/man1/%) '$(DESTDIR)$(MANDIR)/man1/'
 	$(INSTALL) -m 644 $(MAN3:%=user/man/man3/%) '$(DESTDIR)$(MANDIR)/man3/'
 	$(INSTALL) -m 644 dist/60-pmuctl.rules '$(DESTDIR)$(UDEVRULESDIR)/'
@@ -134,7 +159,16 @@ uninstall:
 	      '$(DESTDIR)$(LIBDIR)/libpmuctl.so' '$(DESTDIR)$(LIBDIR)/libpmuctl.a'
 	rm -f '$(DESTDIR)$(INCLUDEDIR)/libpmuctl.h' \
 	      '$(DESTDIR)$(INCLUDEDIR)/linux/pmuctl.h'
-	rm -f '$(DESTDIR)$(PKGCONFIGDIR)/libpmuctl.pc'
+	rm -f '$(DESTDIR)$(PKGCONFIGDIR)/libpmuctl.pc' \
+	      $(SHIM_PC:build/lib/%='$(DESTDIR)$(PKGCONFIGDIR)/%')
+	for s in $(SHIM_NAMES); do \
+		rm -f '$(DESTDIR)$(LIBDIR)'/libpmuctl-$$s.so.$(LIB_VERSION) \
+		      '$(DESTDIR)$(LIBDIR)'/libpmuctl-$$s.so.$(LIB_SOVERSION) \
+		      '$(DESTDIR)$(LIBDIR)'/libpmuctl-$$s.so '$(DESTDIR)$(LIBDIR)'/libpmuctl-$$s.a || exit 1; \
+	done
+	rm -f '$(DESTDIR)$(INCLUDEDIR)/pmuctl-likwid/likwid-marker.h' \
+	      '$(DESTDIR)$(INCLUDEDIR)/pmuctl-likwid/likwid.h' \
+	      '$(DESTDIR)$(INCLUDEDIR)/pmuctl-papi-hl/papi.h'
 	rm -f $(MAN1:%='$(DESTDIR)$(MANDIR)/man1/%')
 	rm -f $(MAN3:%='$(DESTDIR)$(MANDIR)/man3/%')
 	rm -f '$(DESTDIR)$(UDEVRULESDIR)/60-pmuctl.rules'
@@ -142,7 +176,9 @@ uninstall:
 	rm -f '$(DESTDIR)$(BASHCOMPDIR)/pmuctl'
 	rm -f $(DKMS_FILES:%='$(DESTDIR)$(DKMSDIR)/%') '$(DESTDIR)$(DKMSDIR)/dkms.conf'
 	@# pmuctl's own directories, when empty (someone's file left keeps it).
-	@for d in '$(DESTDIR)$(DOCDIR)' '$(DESTDIR)$(DKMSDIR)'; do \
+	@for d in '$(DESTDIR)$(DOCDIR)' '$(DESTDIR)$(DKMSDIR)' \
+		  '$(DESTDIR)$(INCLUDEDIR)/pmuctl-likwid' \
+		  '$(DESTDIR)$(INCLUDEDIR)/pmuctl-papi-hl'; do \
 		[ ! -d "$$d" ] || find "$$d" -depth -type d -empty -delete || exit 1; \
 	done
 	@if [ -z '$(DESTDIR)' ] && command -v ldconfig >/dev/null; then \

@@ -80,3 +80,42 @@ build/lib/libpmuctl.so.$(LIB_SOVERSION) build/lib/libpmuctl.so: $(LIB_SO)
 $(LIB_A): $(LIB_OBJS_STATIC)
 	@rm -f $@
 	$(AR) rcs $@ $^
+
+# The drop-ins: LIKWID's MarkerAPI (libpmuctl-likwid) and PAPI's
+# high-level regions (libpmuctl-papi-hl), each a small library of its own
+# on libpmuctl, so that a program linked with LIKWID or PAPI never finds
+# their names in libpmuctl.  Headers in user/likwid/ and user/papi-hl/,
+# pkg-config files pmuctl-likwid.pc and pmuctl-papi-hl.pc (mk/install.mk).
+SHIMS := likwid papi-hl
+SHIM_HDRS := user/likwid/likwid-marker.h user/likwid/likwid.h user/papi-hl/papi.h
+SHIM_SO := $(SHIMS:%=build/lib/libpmuctl-%.so.$(LIB_VERSION))
+SHIM_A := $(SHIMS:%=build/lib/libpmuctl-%.a)
+
+BINS += $(SHIM_SO) $(SHIMS:%=build/lib/libpmuctl-%.so.$(LIB_SOVERSION)) \
+	$(SHIMS:%=build/lib/libpmuctl-%.so) $(SHIM_A)
+
+# $(call shim_rules,NAME,SOURCE,MAP)
+define shim_rules
+build/lib/shim-pic/$(1).o: $(2) $$(SHIM_HDRS) user/libpmuctl.h
+	@mkdir -p $$(@D)
+	$$(CC) $$(CPPFLAGS) $$(CFLAGS) -fPIC -c -o $$@ $$<
+
+build/lib/shim-static/$(1).o: $(2) $$(SHIM_HDRS) user/libpmuctl.h
+	@mkdir -p $$(@D)
+	$$(CC) $$(CPPFLAGS) $$(CFLAGS) -fPIE -c -o $$@ $$<
+
+build/lib/libpmuctl-$(1).so.$$(LIB_VERSION): build/lib/shim-pic/$(1).o $(3) build/lib/libpmuctl.so
+	$$(CC) $$(CFLAGS) $$(LDFLAGS) -shared -Wl,-soname,libpmuctl-$(1).so.$$(LIB_SOVERSION) \
+		-Wl,--version-script=$(3) -Wl,-z,defs -o $$@ $$< -Lbuild/lib -lpmuctl
+
+build/lib/libpmuctl-$(1).so.$$(LIB_SOVERSION) build/lib/libpmuctl-$(1).so: \
+		build/lib/libpmuctl-$(1).so.$$(LIB_VERSION)
+	ln -sf $$(notdir $$<) $$@
+
+build/lib/libpmuctl-$(1).a: build/lib/shim-static/$(1).o
+	@rm -f $$@
+	$$(AR) rcs $$@ $$^
+endef
+
+$(eval $(call shim_rules,likwid,user/likwid.c,user/likwid.map))
+$(eval $(call shim_rules,papi-hl,user/papi_hl.c,user/papi_hl.map))

@@ -63,6 +63,26 @@ build/vmbin/regions-demo: selftests/tool/regions_demo.c selftests/pmu/loop_asm.S
 	$(CC) -static -pthread $(CFLAGS) -o $@ $< selftests/pmu/loop_asm.S \
 		build/lib/libpmuctl.a -lpfm
 
+# The same regions, written against LIKWID's MarkerAPI and PAPI's
+# high-level API and built with the drop-ins' flags as their users build
+# them (selftests/tool/likwid_demo.c, papi_demo.c): the in-tree
+# equivalents of "pkg-config --cflags --libs --static pmuctl-likwid".
+VMBINS += build/vmbin/likwid-demo build/vmbin/papi-demo
+
+build/vmbin/likwid-demo: selftests/tool/likwid_demo.c selftests/pmu/loop_asm.S \
+			 build/lib/libpmuctl-likwid.a build/lib/libpmuctl.a
+	@mkdir -p $(@D)
+	$(CC) -static -pthread $(CFLAGS) -DLIKWID_PERFMON -Iuser/likwid -o $@ $< \
+		selftests/pmu/loop_asm.S build/lib/libpmuctl-likwid.a \
+		build/lib/libpmuctl.a -lpfm
+
+build/vmbin/papi-demo: selftests/tool/papi_demo.c selftests/pmu/loop_asm.S \
+		       build/lib/libpmuctl-papi-hl.a build/lib/libpmuctl.a
+	@mkdir -p $(@D)
+	$(CC) -static -pthread $(CFLAGS) -Iuser/papi-hl -o $@ $< \
+		selftests/pmu/loop_asm.S build/lib/libpmuctl-papi-hl.a \
+		build/lib/libpmuctl.a -lpfm
+
 build/vmtests-pmu/tool_stat_regions_test: selftests/tool/stat_regions_test.sh $(STAT_LIB)
 	$(stat_test_inline)
 

@@ -102,33 +102,40 @@ sed -e "s|@VERSION@|$version|g" -e "s|@SOURCE@|$from|g" \
     dist/debian/changelog.in >"$src/debian/changelog"
 rm -f "$src/debian/changelog.in"
 
-# The symbols file: each name of each version node of the map, and the
-# node itself, as dpkg-gensymbols lists them.
-{
-	echo "libpmuctl.so.1 libpmuctl1 #MINVER#"
+# The symbols file: for each library of libpmuctl1 (libpmuctl, the
+# LIKWID and PAPI drop-ins), each name of each version node of its map,
+# and the node itself, as dpkg-gensymbols lists them.
+# map_symbols SONAME MAP
+map_symbols() {
+	echo "$1 libpmuctl1 #MINVER#"
 	echo "* Build-Depends-Package: libpmuctl-dev"
 	awk -v def="$symbols_since" -v since="$node_since" '
-		BEGIN {
-			n = split(since, a, " ")
-			for (i = 1; i <= n; i++) {
-				split(a[i], kv, "=")
-				ver[kv[1]] = kv[2]
+			BEGIN {
+				n = split(since, a, " ")
+				for (i = 1; i <= n; i++) {
+					split(a[i], kv, "=")
+					ver[kv[1]] = kv[2]
+				}
 			}
-		}
-		/^[A-Za-z0-9_.]+[ \t]*\{/ {
-			node = $1
-			v = (node in ver) ? ver[node] : def
-			print " " node "@" node " " v
-			next
-		}
-		/^}/ { node = ""; glob = 0; next }
-		node != "" && /global:/ { glob = 1; next }
-		node != "" && /local:/ { glob = 0; next }
-		node != "" && glob && /^[ \t]*[A-Za-z_][A-Za-z0-9_]*;/ {
-			s = $1
-			sub(/;.*/, "", s)
-			print " " s "@" node " " v
-		}' user/libpmuctl.map | LC_ALL=C sort
+			/^[A-Za-z0-9_.]+[ \t]*\{/ {
+				node = $1
+				v = (node in ver) ? ver[node] : def
+				print " " node "@" node " " v
+				next
+			}
+			/^}/ { node = ""; glob = 0; next }
+			node != "" && /global:/ { glob = 1; next }
+			node != "" && /local:/ { glob = 0; next }
+			node != "" && glob && /^[ \t]*[A-Za-z_][A-Za-z0-9_]*;/ {
+				s = $1
+				sub(/;.*/, "", s)
+				print " " s "@" node " " v
+			}' "$2" | LC_ALL=C sort
+}
+{
+	map_symbols libpmuctl.so.1 user/libpmuctl.map
+	map_symbols libpmuctl-likwid.so.1 user/likwid.map
+	map_symbols libpmuctl-papi-hl.so.1 user/papi_hl.map
 } >"$src/debian/libpmuctl1.symbols"
 
 # Without the make variables of a calling make (make -j, make check).

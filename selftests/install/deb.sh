@@ -13,7 +13,8 @@
 #  - pmuctl-dkms's postinst runs DKMS's common.postinst (dkms add, build,
 #    install) for pmuctl/VERSION and its prerm "dkms remove" (dpkg-deb -I);
 #  - libpmuctl1's shlibs and symbols control files: the symbols are
-#    exactly what the packaged library exports (nm -D), each in its node;
+#    exactly what the packaged libraries (libpmuctl and the LIKWID and
+#    PAPI drop-ins) export (nm -D), each in its node;
 #  - lintian's output (build/deb/lintian.log) has no error;
 #  - debian/copyright gives each tracked file the licence its
 #    SPDX-License-Identifier line says.
@@ -88,13 +89,21 @@ doc() {
 	doc pmuctl-dkms
 } | LC_ALL=C sort >"$tmp/want.pmuctl-dkms"
 {
-	printf '%s\n' "usr/lib/$ma/libpmuctl.so.1" "usr/lib/$ma/libpmuctl.so.1.0.0"
+	for l in libpmuctl libpmuctl-likwid libpmuctl-papi-hl; do
+		printf '%s\n' "usr/lib/$ma/$l.so.1" "usr/lib/$ma/$l.so.1.0.0"
+	done
 	doc libpmuctl1
 } | LC_ALL=C sort >"$tmp/want.libpmuctl1"
 {
 	printf '%s\n' usr/include/libpmuctl.h usr/include/linux/pmuctl.h \
 		"usr/lib/$ma/libpmuctl.so" "usr/lib/$ma/libpmuctl.a" \
-		"usr/lib/$ma/pkgconfig/libpmuctl.pc"
+		"usr/lib/$ma/pkgconfig/libpmuctl.pc" \
+		usr/include/pmuctl-likwid/likwid-marker.h usr/include/pmuctl-likwid/likwid.h \
+		usr/include/pmuctl-papi-hl/papi.h
+	for l in libpmuctl-likwid libpmuctl-papi-hl; do
+		printf '%s\n' "usr/lib/$ma/$l.so" "usr/lib/$ma/$l.a" \
+			"usr/lib/$ma/pkgconfig/${l#lib}.pc"
+	done
 	(cd user/man && find man3 -type f) | sed 's|^\(.*\)$|usr/share/man/\1.gz|'
 	doc libpmuctl-dev
 } | LC_ALL=C sort >"$tmp/want.libpmuctl-dev"
@@ -124,9 +133,11 @@ done
 # Links, and contents equal to the tree's.
 r=$tmp/root
 d=()
-for l in "usr/lib/$ma/libpmuctl.so.1" "usr/lib/$ma/libpmuctl.so"; do
-	[ -L "$r/$l" ] && [ "$(readlink "$r/$l")" = libpmuctl.so.1.0.0 ] ||
-		d+=("$l: want a link to libpmuctl.so.1.0.0")
+for l in libpmuctl libpmuctl-likwid libpmuctl-papi-hl; do
+	for k in "usr/lib/$ma/$l.so.1" "usr/lib/$ma/$l.so"; do
+		[ -L "$r/$k" ] && [ "$(readlink "$r/$k")" = "$l.so.1.0.0" ] ||
+			d+=("$k: want a link to $l.so.1.0.0")
+	done
 done
 while IFS= read -r f; do
 	case $f in
@@ -208,13 +219,16 @@ grep -qE '^libpmuctl 1 libpmuctl1 \(>= [0-9.]+\)$' <<<"$shlibs" ||
 	d+=("shlibs: want 'libpmuctl 1 libpmuctl1 (>= VERSION)', is: $shlibs")
 ctl libpmuctl1 symbols >"$tmp/symbols.file"
 [ -s "$tmp/symbols.file" ] || d+=("libpmuctl1 has no symbols file")
-head -n 1 "$tmp/symbols.file" | grep -qx 'libpmuctl.so.1 libpmuctl1 #MINVER#' ||
-	d+=("symbols: first line $(head -n 1 "$tmp/symbols.file")")
+for l in libpmuctl libpmuctl-likwid libpmuctl-papi-hl; do
+	grep -qx "$l.so.1 libpmuctl1 #MINVER#" "$tmp/symbols.file" ||
+		d+=("symbols: no line '$l.so.1 libpmuctl1 #MINVER#'")
+done
 awk '/^ / { print $1 }' "$tmp/symbols.file" | LC_ALL=C sort >"$tmp/symbols"
-# What the packaged library exports, as dpkg-gensymbols names it: NAME@NODE
+# What the packaged libraries export, as dpkg-gensymbols names it: NAME@NODE
 # (nm prints NAME@@NODE), and each node NODE@NODE (nm: NODE alone).
-nm -D --defined-only "$r/usr/lib/$ma/libpmuctl.so.1.0.0" |
-	awk '{ n = $3; if (n ~ /@@/) sub(/@@/, "@", n); else n = n "@" n; print n }' |
+for l in libpmuctl libpmuctl-likwid libpmuctl-papi-hl; do
+	nm -D --defined-only "$r/usr/lib/$ma/$l.so.1.0.0"
+done | awk '{ n = $3; if (n ~ /@@/) sub(/@@/, "@", n); else n = n "@" n; print n }' |
 	LC_ALL=C sort >"$tmp/exports"
 if ! cmp -s "$tmp/symbols" "$tmp/exports"; then
 	d+=("in the symbols file only: $(LC_ALL=C comm -23 "$tmp/symbols" "$tmp/exports" | tr '\n' ' ')"

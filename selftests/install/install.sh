@@ -57,9 +57,16 @@ src=usr/src/pmuctl-$version
 		usr/include/linux/pmuctl.h usr/lib/libpmuctl.a usr/lib/libpmuctl.so \
 		usr/lib/libpmuctl.so.1 usr/lib/libpmuctl.so.1.0.0 \
 		usr/lib/pkgconfig/libpmuctl.pc usr/lib/udev/rules.d/60-pmuctl.rules \
+		usr/include/pmuctl-likwid/likwid-marker.h usr/include/pmuctl-likwid/likwid.h \
+		usr/include/pmuctl-papi-hl/papi.h \
+		usr/lib/pkgconfig/pmuctl-likwid.pc usr/lib/pkgconfig/pmuctl-papi-hl.pc \
 		usr/share/doc/pmuctl/pmuctl.conf usr/share/bash-completion/completions/pmuctl \
 		"$src/Kbuild" "$src/dkms.conf" \
 		"$src/uapi/linux/pmuctl.h"
+	for l in likwid papi-hl; do
+		printf '%s\n' "usr/lib/libpmuctl-$l.a" "usr/lib/libpmuctl-$l.so" \
+			"usr/lib/libpmuctl-$l.so.1" "usr/lib/libpmuctl-$l.so.1.0.0"
+	done
 	(cd user/man && find man1 man3 -type f) | sed 's|^|usr/share/man/|'
 	find kmod -type f -name '*.[ch]' | sed "s|^|$src/|"
 } | LC_ALL=C sort >"$tmp/expected"
@@ -77,11 +84,13 @@ d=()
 while read -r f; do
 	p=$root/$f
 	case $f in
-	usr/lib/libpmuctl.so | usr/lib/libpmuctl.so.1)
-		[ -L "$p" ] && [ "$(readlink "$p")" = libpmuctl.so.1.0.0 ] ||
-			d+=("$f: want a link to libpmuctl.so.1.0.0, is $(ls -l "$p")")
+	usr/lib/libpmuctl*.so | usr/lib/libpmuctl*.so.1)
+		t=${f#usr/lib/}
+		t=${t%.so*}.so.1.0.0
+		[ -L "$p" ] && [ "$(readlink "$p")" = "$t" ] ||
+			d+=("$f: want a link to $t, is $(ls -l "$p")")
 		continue ;;
-	usr/bin/pmuctl | usr/lib/libpmuctl.so.1.0.0) want=755 ;;
+	usr/bin/pmuctl | usr/lib/libpmuctl*.so.1.0.0) want=755 ;;
 	*) want=644 ;;
 	esac
 	if [ ! -f "$p" ] || [ -L "$p" ]; then
@@ -98,7 +107,11 @@ for pair in user/libpmuctl.h:usr/include/libpmuctl.h \
 	    dist/pmuctl.bash:usr/share/bash-completion/completions/pmuctl \
 	    build/bin/pmuctl:usr/bin/pmuctl build/lib/libpmuctl.a:usr/lib/libpmuctl.a \
 	    build/lib/libpmuctl.so.1.0.0:usr/lib/libpmuctl.so.1.0.0 \
-	    build/dist/dkms.conf:$src/dkms.conf Kbuild:$src/Kbuild; do
+	    build/dist/dkms.conf:$src/dkms.conf Kbuild:$src/Kbuild \
+	    user/likwid/likwid-marker.h:usr/include/pmuctl-likwid/likwid-marker.h \
+	    user/papi-hl/papi.h:usr/include/pmuctl-papi-hl/papi.h \
+	    build/lib/libpmuctl-likwid.so.1.0.0:usr/lib/libpmuctl-likwid.so.1.0.0 \
+	    build/lib/libpmuctl-papi-hl.a:usr/lib/libpmuctl-papi-hl.a; do
 	cmp -s "${pair%%:*}" "$root/${pair#*:}" || d+=("${pair#*:} differs from ${pair%%:*}")
 done
 if [ ${#d[@]} = 0 ]; then
@@ -134,20 +147,25 @@ awk '/^\.SH EXAMPLES/ { ex = 1 } ex && /^\.EE/ { exit } ex && on { print } ex &&
 	user/man/man3/libpmuctl.3 | sed -e 's/\\-/-/g' -e 's/\\e/\\/g' >"$tmp/example.c"
 cp selftests/install/probe.c "$tmp/probe.c"
 
-# build_run NAME PROG LINK: compile $tmp/PROG.c with LINK ("shared" or
-# "static") and run it with no device; its stdout and stderr must be
+# build_run NAME PROG LINK [PC [CFLAG]]: compile $tmp/PROG.c with LINK
+# ("shared" or "static") and pkg-config's flags of PC (default libpmuctl)
+# and CFLAG, and run it with no device; its stdout and stderr must be
 # $tmp/PROG.want.
 build_run() {
-	local name=$1 prog=$2 link=$3 bin=$tmp/$2-$3 flags out
+	local name=$1 prog=$2 link=$3 pc=${4:-libpmuctl} bin=$tmp/$2-$3 flags out
 	local -a extra=()
 
+	[ -z "${5:-}" ] || extra=("$5")
 	if [ "$link" = static ]; then
-		flags=$(pkg-config --static --cflags --libs libpmuctl) || {
-			not_ok "$name" "pkg-config --static failed"; return; }
-		extra=(-static)
+		flags=$(pkg-config --static --cflags --libs "$pc") || {
+			not_ok "$name" "pkg-config --static $pc failed"; return; }
+		extra+=(-static)
 	else
-		flags=$(pkg-config --cflags --libs libpmuctl) || {
-			not_ok "$name" "pkg-config failed"; return; }
+		flags=$(pkg-config --cflags --libs "$pc") || {
+			not_ok "$name" "pkg-config $pc failed"; return; }
+		# A drop-in needs libpmuctl.so.1, which ld looks for in the
+		# system's folders: here it is in the staged tree.
+		extra+=(-Wl,-rpath-link,"$root/usr/lib")
 	fi
 	# shellcheck disable=SC2086 # flags is a list of words
 	if ! out=$("$cc" "${extra[@]}" -std=gnu11 -Wall -Wextra -Werror -o "$bin" \
@@ -181,6 +199,50 @@ build_run probe_links_shared_and_runs probe shared
 build_run probe_links_static_and_runs probe static
 build_run libpmuctl_3_example_links_shared_and_runs example shared
 build_run libpmuctl_3_example_links_static_and_runs example static
+
+# The drop-ins: an unmodified LIKWID-instrumented program and a PAPI
+# high-level one, built with pmuctl-likwid's and pmuctl-papi-hl's flags as
+# their users build them; run without pmuctl they run unchanged.
+cat >"$tmp/likwid.c" <<'EOF'
+#include <stdio.h>
+#include <likwid-marker.h>
+
+int main(void)
+{
+	double ev[4], t = -1;
+	int n = 4, c = -1;
+
+	LIKWID_MARKER_INIT;
+	LIKWID_MARKER_THREADINIT;
+	LIKWID_MARKER_REGISTER("solve");
+	LIKWID_MARKER_START("solve");
+	LIKWID_MARKER_STOP("solve");
+	LIKWID_MARKER_GET("solve", &n, ev, &t, &c);
+	printf("solve: %d events, %d calls, time %g\n", n, c, t);
+	LIKWID_MARKER_CLOSE;
+	return 0;
+}
+EOF
+echo "solve: 0 events, 0 calls, time 0" >"$tmp/likwid.want"
+cat >"$tmp/papi.c" <<'EOF'
+#include <stdio.h>
+#include "papi.h"
+
+int main(void)
+{
+	int b = PAPI_hl_region_begin("solve");
+	int r = PAPI_hl_read("solve");
+	int e = PAPI_hl_region_end("solve");
+
+	printf("%d %d %d %d\n", b, r, e, PAPI_hl_stop());
+	return b != PAPI_OK;
+}
+EOF
+echo "0 0 0 0" >"$tmp/papi.want"
+build_run likwid_program_links_shared_and_runs likwid shared pmuctl-likwid -DLIKWID_PERFMON
+build_run likwid_program_links_static_and_runs likwid static pmuctl-likwid -DLIKWID_PERFMON
+build_run papi_hl_program_links_shared_and_runs papi shared pmuctl-papi-hl
+build_run papi_hl_program_links_static_and_runs papi static pmuctl-papi-hl
 
 if command -v "$cxx" >/dev/null; then
 	printf '#include <libpmuctl.h>\nint main() { return pmuctl_get_counters(0) == 0; }\n' \
