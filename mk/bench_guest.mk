@@ -59,6 +59,24 @@ build/bench/vm/taskswitch: selftests/bench/taskswitch.c selftests/hw/emulated.h 
 	@mkdir -p $(@D)
 	$(CC) -static -pthread $(CFLAGS) -o $@ $<
 
+# What a region's enter and exit pair costs, per API (handle, name, the
+# LIKWID and PAPI drop-ins), in instructions retired: regions-cost and
+# papi-cost (selftests/bench/regions_cost.c), run by scripts/bench-guest.sh
+# in an Ice Lake server guest (8 region events and 2 measuring ones).
+BINS += build/bench/vm/regions-cost build/bench/vm/papi-cost
+
+build/bench/vm/regions-cost: selftests/bench/regions_cost.c build/lib/libpmuctl.a \
+			     build/lib/libpmuctl-likwid.a user/libpmuctl.h
+	@mkdir -p $(@D)
+	$(CC) -static $(CFLAGS) -o $@ $< build/lib/libpmuctl-likwid.a \
+		build/lib/libpmuctl.a -lpfm
+
+build/bench/vm/papi-cost: selftests/bench/regions_cost.c build/lib/libpmuctl.a \
+			  build/lib/libpmuctl-papi-hl.a user/libpmuctl.h
+	@mkdir -p $(@D)
+	$(CC) -static $(CFLAGS) -DCOST_PAPI -o $@ $< build/lib/libpmuctl-papi-hl.a \
+		build/lib/libpmuctl.a -lpfm
+
 build/bench/vm/compare: selftests/bench/compare.c $(BENCHG_A) $(BENCHG_HDRS)
 	@mkdir -p $(@D)
 	$(CC) -static $(CFLAGS) -o $@ $< $(BENCHG_A) -lpfm
@@ -88,5 +106,6 @@ build/vmtests/waves_test: selftests/bench/waves.c selftests/device/lib.c \
 # runs waves_test and compare: the table of costs per operation, and the
 # timed rows under QEMU TCG (about 2-4 minutes).
 #: bench's guest part alone (costs per operation)
-bench-guest: build/vmtests/waves_test build/bench/vm/compare build/bench/vm/taskswitch
+bench-guest: build/vmtests/waves_test build/bench/vm/compare build/bench/vm/taskswitch \
+	     build/bench/vm/regions-cost build/bench/vm/papi-cost
 	@bash scripts/bench-guest.sh

@@ -23,6 +23,13 @@
 #    ping-pong between two threads on one CPU, the time per round trip
 #    without counting, with a pmuctl task-scope session on each thread and
 #    with perf counting each thread, every row labelled "TCG emulation".
+# Then ONE emulated-PMU guest of -cpu Icelake-Server (8 generic counters)
+# runs build/bench/vm/regions-cost and papi-cost
+# (selftests/bench/regions_cost.c): instructions retired, user and
+# kernel, per region enter+exit pair with 1, 4 and 8 events, for the
+# handle and name forms, the LIKWID and PAPI drop-ins, and the drop-ins
+# with their markers off (no session), counted by a CPU-scope group around
+# a loop of 10,000 pairs.
 # Then ONE register-model guest (pmuctl_regmodel.ko, Skylake-Server, -smp
 # 2) runs "taskswitch -m": MSR writes per context switch of a monitored
 # thread, from the model's debugfs log (writes only: the model logs no
@@ -72,8 +79,9 @@ fi
 
 waves=build/vmtests/waves_test compare=build/bench/vm/compare
 tswitch=build/bench/vm/taskswitch
-if ! ${MAKE:-make} -s "$waves" "$compare" "$tswitch"; then
-	echo "bench-guest.sh: cannot build $waves, $compare and $tswitch (see above)" >&2
+rcost=build/bench/vm/regions-cost pcost=build/bench/vm/papi-cost
+if ! ${MAKE:-make} -s "$waves" "$compare" "$tswitch" "$rcost" "$pcost"; then
+	echo "bench-guest.sh: cannot build $waves, $compare, $tswitch, $rcost and $pcost (see above)" >&2
 	exit 1
 fi
 mkdir -p "$logs"
@@ -139,6 +147,34 @@ else
 fi
 EOF
 chmod +x "$rdir/taskswitch-msr"
+# The regions guest's folder: every API at 1, 4 and 8 events.
+gdir=build/bench-guest-regions
+rm -rf "$gdir"
+mkdir -p "$gdir"
+cat >"$gdir/regions-cost" <<'EOF'
+#!/bin/sh
+# make bench's region pairs (scripts/bench-guest.sh): one row per API and N.
+echo "TAP version 13"
+echo "1..1"
+ev=instructions:u,cycles:u,branches:u,branch-misses:u,instructions:u,cycles:u,branches:u,branch-misses:u
+bad=0
+for n in 1 4 8; do
+	for api in handle name likwid likwid-off; do
+		/bin/regions-cost $api $n >>/tmp/rc.out 2>&1 || bad=1
+	done
+	for api in papi papi-off; do
+		PAPI_EVENTS=$(echo "$ev" | cut -d, -f1-$n) /bin/papi-cost $api $n \
+			>>/tmp/rc.out 2>&1 || bad=1
+	done
+done
+sed 's/^/# /' /tmp/rc.out
+if [ $bad = 0 ] && [ "$(grep -c '^regions-cost ' /tmp/rc.out)" = 18 ]; then
+	echo "ok 1 regions-cost"
+else
+	echo "not ok 1 regions-cost"
+fi
+EOF
+chmod +x "$gdir/regions-cost"
 rm -f "$logs"/vm-*.bench*
 
 echo "bench-guest: booting $kver, -cpu Skylake-Server with the emulated PMU, -smp 4 (TCG), pmuctl.ko's default build"
@@ -187,6 +223,31 @@ if [ -n "$ttap" ] && grep -q '^# TCG emulation ' "$ttap"; then
 	sed -n '/^# check\.sh:/d; /^# /s/^# \{0,1\}/  /p' "$ttap"
 else
 	echo "context switches: taskswitch printed no rows; see $logs/rig.log${ttap:+ and $ttap}"
+	rc=1
+fi
+
+echo
+echo "bench-guest: booting $kver, -cpu Icelake-Server with the emulated PMU, -smp 2: region pairs"
+QEMU=$qemu bash scripts/vm/run.sh -P -t "$gdir" -x "$rcost" -x "$pcost" -o "$logs" -l bench-regions \
+	-k "$kver" -c Icelake-Server -s 2 -T 300 </dev/null >"$logs/rig-regions.log" 2>&1 || rc=1
+sed -n 's/^vm: /  rig: /p' "$logs/rig-regions.log"
+gtap=$(ls "$logs"/vm-*-Icelake-Server.bench-regions-regions-cost.tap 2>/dev/null | head -n 1)
+if [ -n "$gtap" ] && grep -q '^ok 1 regions-cost' "$gtap"; then
+	echo "region enter+exit pairs: instructions retired per pair (exact under TCG; kernel: the"
+	echo "least of 200 runs of 100 pairs), and user instructions against the handle form's"
+	sed -n 's/^# regions-cost //p' "$gtap" | awk '
+		{ api[NR] = $1; n[NR] = $2; u[NR] = $3; k[NR] = $4
+		  if ($1 == "handle") h[$2] = $3 }
+		END {
+			printf "  %-11s %6s %6s %7s %9s\n", "API", "events", "user", "kernel", "vs handle"
+			for (i = 1; i <= NR; i++)
+				printf "  %-11s %6s %6s %7s %9.2f\n", api[i], n[i], u[i], k[i], u[i] / h[n[i]]
+			printf "  target: the handle pair with 4 events in at most 60 user and 0 kernel instructions: %s (%s, %s)\n",
+				(h[4] <= 60 ? "met" : "not met"), h[4], "see doc/regions.md"
+		}'
+	echo "  LIKWID's and PAPI's own (Debian's likwid, libpapi): not run in the guest yet"
+else
+	echo "region pairs: regions-cost printed no rows; see $logs/rig-regions.log${gtap:+ and $gtap}"
 	rc=1
 fi
 

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * regions-cost API N (papi-cost N): what one enter and exit pair of a
+ * region costs, in instructions retired, user and kernel, in the
+ * emulated-PMU guest of "make bench" (scripts/bench-guest.sh).
+ *
+ * The region's session is a task-scope group of N events (1..8) on the
+ * calling thread, which holds its rdpmc grant; a second session, CPU
+ * scope on CPU 0 where the thread is pinned, counts instructions retired
+ * in user mode and in kernel mode on two generic counters, read with
+ * rdpmc around a loop of 10,000 pairs and around the same loop without
+ * them.  The difference over 10,000 is the pair's cost, with the loads of
+ * its arguments.  User counts are exact under TCG (the same each run);
+ * kernel counts are the least of 200 runs of 100 pairs (a timer
+ * interrupt lands in some), scaled.  API:
+ *   handle     pmuctl_region_enter()/_exit() with a handle
+ *   name       pmuctl_region_enter_name()/_exit_name()
+ *   likwid     LIKWID_MARKER_START/STOP (pmuctl-likwid), the session
+ *              handed over in $PMUCTL_REGIONS as "pmuctl stat --regions"
+ *              does
+ *   likwid-off the same without LIKWID_MARKER_INIT: markers off
+ *   papi       PAPI_hl_region_begin/end (pmuctl-papi-hl: papi-cost, whose
+ *              library programs the task session itself from $PAPI_EVENTS
+ *              when the program starts; the caller sets it to N events)
+ *   papi-off   the same after PAPI_hl_stop()
+ * Prints "regions-cost API N USER KERNEL" (instructions per pair, one
+ * decimal) and exits 0; 1 with a message.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libpmuctl.h"
+#ifdef COST_PAPI
+#include "papi-hl/papi.h"
+#else
+#define LIKWID_PERFMON
+#include "likwid/likwid-marker.h"
+#endif
+
+#define PAIRS	10000L
+#define RUNS	5
+
+/* Events 0..7 of a region's group: on the fixed counters and six more. */
+static const uint64_t configs[8] = {
+	0x00c0, 0x003c, 0x00c4, 0x00c5, 0x0300, 0x013c, 0x412e, 0x4f2e,
+};
+
+
+static __attribute__((noinline)) void loop_none(long n)
+{
+	for (long i = 0; i < n; i++)
+		__asm__ __volatile__("" ::: "memory");
+}
+
+#ifdef COST_PAPI
+static __attribute__((noinline)) void loop_api(long n)
+{
+	for (long i = 0; i < n; i++) {
+		PAPI_hl_region_begin("solve");
+		PAPI_hl_region_end("solve");
+	}
+}
+#else
+static struct pmuctl_regions *set;
+static int handle;
+static int api;		/* 0 handle, 1 name, 2 likwid */
+
+static __attribute__((noinline)) void loop_api(long n)
+{
+	if (api == 0) {
+		for (long i = 0; i < n; i++) {
+			pmuctl_region_enter(set, handle);
+			pmuctl_region_exit(set, handle);
+		}
+	} else if (api == 1) {
+		for (long i = 0; i < n; i++) {
+			pmuctl_region_enter_name(set, "solve");
+			pmuctl_region_exit_name(set, "solve");
+		}
+	} else {
+		for (long i = 0; i < n; i++) {
+			LIKWID_MARKER_START("solve");
+			LIKWID_MARKER_STOP("solve");
+		}
+	}
+}
+#endif
+
+static int fail(const char *what, int ret, const struct pmuctl_error *err)
+{
+	char buf[512];
+
+	fprintf(stderr, "regions-cost: %s: %s\n", what,
+		pmuctl_strerror(ret, err, buf, sizeof(buf)));
+	return 1;
+}
+
+/*
+ * User: @fn(PAIRS) (the same count every run under TCG; the least of
+ * RUNS).  Kernel: the least over BATCHES runs of @fn(BATCH), short
+ * enough that most see no timer interrupt: what the pairs themselves
+ * cost in the kernel, scaled to PAIRS.
+ */
+#define BATCH	100L
+#define BATCHES	200
+
+static void measure(const struct pmuctl_counters *c, void (*fn)(long),
+		    uint64_t *user, uint64_t *kernel)
+{
+	uint64_t a[2], b[2];
+
+	*user = *kernel = UINT64_MAX;
+	for (int run = 0; run < RUNS; run++) {
+		pmuctl_read_counters(c, a, 2);
+		fn(PAIRS);
+		pmuctl_read_counters(c, b, 2);
+		if (pmuctl_delta(c, 0, a[0], b[0]) < *user)
+			*user = pmuctl_delta(c, 0, a[0], b[0]);
+	}
+	for (int run = 0; run < BATCHES; run++) {
+		pmuctl_read_counters(c, a, 2);
+		fn(BATCH);
+		pmuctl_read_counters(c, b, 2);
+		if (pmuctl_delta(c, 1, a[1], b[1]) * (PAIRS / BATCH) < *kernel)
+			*kernel = pmuctl_delta(c, 1, a[1], b[1]) * (PAIRS / BATCH);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct pmuctl_event ev[8], mev[2];
+	struct pmuctl_error err;
+	struct pmuctl *m;
+	uint64_t u0, k0, u1, k1;
+	unsigned int n;
+	int ret, cpu;
+	const char *name;
+#ifdef COST_PAPI
+	bool off;
+
+	if (argc != 3 || (strcmp(argv[1], "papi") && strcmp(argv[1], "papi-off"))) {
+		fprintf(stderr, "usage: papi-cost papi|papi-off N (with PAPI_EVENTS of N events)\n");
+		return 2;
+	}
+	off = !strcmp(argv[1], "papi-off");
+#else
+	struct pmuctl *p;
+	bool off = false;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: regions-cost handle|name|likwid|likwid-off N\n");
+		return 2;
+	}
+	if (!strcmp(argv[1], "handle"))
+		api = 0;
+	else if (!strcmp(argv[1], "name"))
+		api = 1;
+	else if (!strcmp(argv[1], "likwid") || !strcmp(argv[1], "likwid-off"))
+		api = 2, off = !strcmp(argv[1], "likwid-off");
+	else
+		return fprintf(stderr, "regions-cost: unknown API '%s'\n", argv[1]), 2;
+#endif
+	name = argv[1];
+	n = (unsigned int)atoi(argv[2]);
+	if (n < 1 || n > 8)
+		return fprintf(stderr, "regions-cost: N is 1..8\n"), 2;
+	memset(&err, 0, sizeof(err));
+
+	/* Pinned to CPU 0, where the measuring group counts. */
+	ret = pmuctl_open(NULL, 0, &m);
+	if (ret)
+		return fail("open", ret, NULL);
+	memset(mev, 0, sizeof(mev));
+	mev[0].config = 0x00c0 | PMUCTL_CFG_USR;
+	mev[1].config = 0x00c0 | PMUCTL_CFG_OS;
+	/* Generic counters: the fixed ones are the region group's. */
+	mev[0].flags = PMUCTL_EVENT_GENERIC_ONLY;
+	mev[1].flags = PMUCTL_EVENT_GENERIC_ONLY;
+
+#ifndef COST_PAPI
+	memset(ev, 0, sizeof(ev));
+	for (unsigned int i = 0; i < n; i++)
+		ev[i].config = configs[i] | PMUCTL_CFG_USR;
+	ret = pmuctl_open(NULL, 0, &p);
+	if (ret)
+		return fail("open", ret, NULL);
+	ret = pmuctl_program_task(p, 0, ev, n, &err);
+	if (ret)
+		return fail("PROGRAM (task)", ret, &err);
+	ret = pmuctl_start(p);
+	if (ret)
+		return fail("START (task)", ret, NULL);
+	if (api == 2) {
+		/* The hand-over "pmuctl stat --regions" makes. */
+		const struct pmuctl_counters *c = pmuctl_get_counters(p);
+		char env[512];
+		int len = snprintf(env, sizeof(env), "fd=%d ev=", pmuctl_fd(p));
+
+		for (unsigned int i = 0; i < n; i++)
+			len += snprintf(env + len, sizeof(env) - (size_t)len, "%s%x/%llx",
+					i ? "," : "", c->ecx[i],
+					(unsigned long long)ev[i].config);
+		setenv("PMUCTL_REGIONS", env, 1);
+		if (!off)
+			LIKWID_MARKER_INIT;
+		LIKWID_MARKER_REGISTER("solve");
+	} else {
+		ret = pmuctl_regions_new(p, ev, NULL, 16, 0, &set);
+		if (ret)
+			return fail("pmuctl_regions_new", ret, NULL);
+		handle = pmuctl_region_register(set, "solve");
+	}
+#else
+	(void)configs;
+	(void)ev;
+	if (off)
+		PAPI_hl_stop();
+#endif
+	cpu = pmuctl_program_cpu(m, 0, mev, 2, &err);
+	if (cpu < 0)
+		return fail("PROGRAM (CPU 0)", cpu, &err);
+	ret = pmuctl_start(m);
+	if (ret)
+		return fail("START (CPU 0)", ret, NULL);
+	if (!(pmuctl_get_counters(m)->flags & PMUCTL_COUNTERS_RDPMC))
+		return fprintf(stderr, "regions-cost: no rdpmc for the measuring group\n"), 1;
+
+	/* The first pair of a thread makes its block: not measured. */
+	loop_api(100);
+	measure(pmuctl_get_counters(m), loop_none, &u0, &k0);
+	measure(pmuctl_get_counters(m), loop_api, &u1, &k1);
+	printf("regions-cost %s %u %.1f %.1f\n", name, n,
+	       ((double)u1 - (double)u0) / PAIRS, ((double)k1 - (double)k0) / PAIRS);
+	return 0;
+}
