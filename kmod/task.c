@@ -17,6 +17,7 @@
 #include <linux/cpumask.h>
 #include <linux/module.h>
 #include <linux/sched.h>
+#include <linux/sched/coredump.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
@@ -130,21 +131,29 @@ int pmuctl_task_program(struct pmuctl_session *s, struct pmuctl_tctx *t,
  * @g:		from pmuctl_grant_alloc(), not NULL; taken (set to NULL) when
  *		granted
  *
- * A thread that INHERIT counts, in the process that programmed, asks for
- * the rdpmc its creator got at PROGRAM.  Its mon is registered again after
- * the grant, so that at sched_in it runs first: its counters are loaded
- * before the grant zeroes what is not the thread's (grant.c).
+ * A thread the session counts asks for the rdpmc its creator got at
+ * PROGRAM: a thread of the process that programmed, or of a process that
+ * INHERIT counts (forked after PROGRAM, or that exec'd since: "pmuctl
+ * stat --regions" counts its command so).  What it reads is its own:
+ * while it runs, the group's counters hold its counts (its mon loads
+ * them) and the grant zeroes the rest (grant.c).  The grant lives in the
+ * mm it is given in (exec ends it); an mm that is not dumpable by its
+ * user (set-user-ID, or credentials changed since) gets none, as the exec
+ * probe counts no such image.  Its mon is registered again after the
+ * grant, so that at sched_in it runs first: its counters are loaded
+ * before the grant zeroes what is not the thread's.
  *
  * Context: process, the thread to grant; pmuctl_lock held.
  * Return: 0 (granted, or held already); -EPERM when the session does not
- * count the caller or the caller is in another process.
+ * count the caller, or its mm is not dumpable by its user.
  */
 int pmuctl_task_grant(struct pmuctl_session *s, struct pmuctl_grant **g)
 {
 	struct pmuctl_mon *m = pmuctl_mon_current();
 	unsigned long flags;
 
-	if (!m || m->t != s->task || !s->mm || s->mm != current->mm)
+	if (!m || m->t != s->task || !current->mm ||
+	    get_dumpable(current->mm) != SUID_DUMP_USER)
 		return -EPERM;
 	if (pmuctl_grant_held(s))
 		return 0;

@@ -828,10 +828,10 @@ int pmuctl_regions_new(struct pmuctl *p, const struct pmuctl_event *ev,
  * Under "pmuctl stat --regions -- CMD", CMD inherits the session that
  * counts it (task scope, its threads from its exec on) and the
  * description of the group in its environment ($PMUCTL_REGIONS,
- * $PMUCTL_REGIONS_EVENTS).  The module grants rdpmc by address space, so
- * CMD's threads (of the address space its exec made) read through the
- * emulation, which each region's counts then include (the same
- * instructions every call; the report counts the reads).  The first call makes a set on that session
+ * $PMUCTL_REGIONS_EVENTS).  Each of CMD's threads asks for its rdpmc
+ * grant at its first entry and reads with rdpmc from then on (where the
+ * module grants none, through the emulation, which the report counts).
+ * The first call makes a set on that session
  * and arranges that the results go back to pmuctl at exit (atexit(3):
  * a program that ends by _exit(2) or a signal reports nothing); later
  * calls give the same set, which stays the library's (not for

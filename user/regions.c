@@ -314,11 +314,11 @@ static int misuse(struct pmuctl_regions *r, unsigned int kind, int h, int ret)
 
 /*
  * Task scope refuses the grant (EPERM) to a thread it does not count, and
- * to one of another address space: a program that execs keeps being
- * counted (pmuctl stat --regions hands its session over that way), but
- * the grant follows the address space.  READ of the thread's own counts
- * tells them apart: ESRCH when the session does not count it.  The
- * counted thread then reads through the emulation.
+ * to one the session counts in a process not dumpable by its user (a
+ * module before the grant followed counted processes refused every other
+ * process).  READ of the thread's own counts tells them apart: ESRCH
+ * when the session does not count it.  A counted thread then reads
+ * through the emulation.
  */
 static bool thread_counted(const struct pmuctl_regions *r)
 {

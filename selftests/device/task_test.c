@@ -1402,6 +1402,75 @@ TEST_F(task, inherited_threads_of_the_process_get_rdpmc_when_they_ask)
 	before->fd = after->fd = -1;
 }
 
+/* Set in the exec'd image of a_counted_process_gets_rdpmc_after_its_exec. */
+#define EXEC_GRANT_ENV	"PMUCTL_TASK_TEST_EXEC_GRANT"
+
+/*
+ * In that image: "FD,ECX" in the variable.  Exit bits: 1 rdpmc ran
+ * before the image asked, 2 the session does not count it (READ_THREAD),
+ * 4 RDPMC refused, 8 rdpmc still faults after it.
+ */
+static void __attribute__((constructor)) exec_grant_probe(void)
+{
+	const char *env = getenv(EXEC_GRANT_ENV);
+	__u64 v[PMUCTL_MAX_EVENTS];
+	struct pmuctl_read r;
+	unsigned int ecx;
+	int fd, bits = 0;
+
+	if (!env)
+		return;
+	if (sscanf(env, "%d,%u", &fd, &ecx) != 2)
+		_exit(100);
+	if (rdpmc_granted(rdpmc_probe(ecx)))
+		bits |= 1;
+	if (dev_read_task(fd, PMUCTL_READ_THREAD, v, PMUCTL_MAX_EVENTS, &r))
+		bits |= 2;
+	if (dev_ctl(fd, PMUCTL_IOC_RDPMC))
+		bits |= 4;
+	else if (!rdpmc_granted(rdpmc_probe(ecx)))
+		bits |= 8;
+	_exit(bits);
+}
+
+/*
+ * A process the session counts (forked after PROGRAM with INHERIT, then
+ * exec'ing a dumpable image, as "pmuctl stat --regions" runs its command)
+ * gets rdpmc for its threads when they ask, as the programming process's
+ * threads do: the grant follows the counted threads, not the address
+ * space that programmed.
+ */
+TEST_F(task, a_counted_process_gets_rdpmc_after_its_exec)
+{
+	struct pmuctl_event ev = ev_make(EV_INST | USR, 0, 0);
+	struct pmuctl_program p;
+	int status;
+	pid_t pid;
+
+	if (self->info.rdpmc == PMUCTL_RDPMC_NONE)
+		SKIP(return, "the module grants no rdpmc (parameter rdpmc=0)");
+	ASSERT_EQ(0, dev_program_task(self->fd, &ev, 1, PMUCTL_PROGRAM_INHERIT, &p));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		char *argv[] = { "task_test", NULL };
+		char env[64];
+
+		snprintf(env, sizeof(env), "%d,%u", self->fd, ev.counter);
+		if (fcntl(self->fd, F_SETFD, 0) || setenv(EXEC_GRANT_ENV, env, 1))
+			_exit(101);
+		execv("/proc/self/exe", argv);
+		_exit(102);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("status %#x", status);
+	EXPECT_EQ(0, WEXITSTATUS(status)) {
+		TH_LOG("exit %d: 1 rdpmc before asking, 2 not counted, 4 RDPMC refused, 8 rdpmc faults after RDPMC, 100+ setup",
+		       WEXITSTATUS(status));
+	}
+	ASSERT_EQ(0, dev_ctl(self->fd, PMUCTL_IOC_RELEASE));
+}
+
 TEST_F(task, inherit_counts_threads_and_children_until_they_exit)
 {
 	struct pmuctl_event ev = ev_make(EV_INST | USR, 0, 0);

@@ -53,6 +53,7 @@ echo "1..8"
 # check_csv FILE: FILE holds regions' CSV (region,thread,calls,
 # emulated_reads,open,instructions:u,branches:u,...) of a program run
 # with N and THREADS: one row per region and thread, exact differences,
+# every read an rdpmc (the module grants it to the command's threads),
 # no misuse.  What is wrong goes to $tmp/why.
 check_csv() {
 	awk -F, -v n=$N -v threads=$THREADS '
@@ -60,6 +61,7 @@ check_csv() {
 			rows[$1]++
 			if ($3 != 5) printf "%s thread %s: %s calls, want 5\n", $1, $2, $3
 			if ($5 != 0) printf "%s thread %s: open %s\n", $1, $2, $5
+			if ($4 != 0) printf "%s thread %s: %s reads through the emulation, want 0 (each thread asks for rdpmc)\n", $1, $2, $4
 			ins[$1 "," $2] = $6; br[$1 "," $2] = $7; tids[$2] = 1
 		}
 		/^# misuse/ {

@@ -601,9 +601,14 @@ struct pmuctl_info {
  *    deltas masked with 2^32 - 1 are exact for spans below 2^32 events.
  *    READ returns 64-bit totals either way.
  *  - rdpmc: granted, as for CPU scope, to the thread that programmed, and
- *    to each thread the session counts (INHERIT) in that process that
- *    asks with PMUCTL_IOC_RDPMC, never to another process or to a thread
- *    the session does not count (EPERM); unprivileged sessions get it
+ *    to each thread the session counts that asks with PMUCTL_IOC_RDPMC:
+ *    one of that process (INHERIT), or of a process INHERIT counts (a
+ *    child, after its exec too: the command "pmuctl stat --regions" runs)
+ *    whose mm is dumpable by its user (get_dumpable() SUID_DUMP_USER: not
+ *    a set-user-ID image, no credentials changed since); never to a
+ *    thread the session does not count (EPERM).  What such a thread
+ *    reads is its own counts (the grant zeroes the rest), and its grant
+ *    ends at its next exec, as every grant does.  Unprivileged sessions get it
  *    too, but not on a CPU where a CPU-scope session holds counters
  *    (rdpmc cannot hide those; the thread then reads through the
  *    library's emulation, PMUCTL_READ_THREAD).
