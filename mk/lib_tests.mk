@@ -14,6 +14,11 @@
 #   regions_test the regions (user/regions.c) against the same module,
 #                every count known: sums, nesting, threads, misuses,
 #                fork, the reports;
+#   likwid_test  the LIKWID MarkerAPI drop-in (user/likwid.c) on a handed
+#                over session: counts, GET, RESET, misuse, CLOSE;
+#   papi_hl_test the PAPI high-level drop-in (user/papi_hl.c): the hand-
+#                over, $PAPI_EVENTS's own session and report, a bad event,
+#                no device (each case in a child that execs the test);
 #   resolve_test pmuctl_event_resolve() on every model against 'pmuctl
 #                check' (build/bin/pmuctl): perf's generic names and more;
 #   intel_test   Intel's names of every event of every events/intel list
@@ -28,7 +33,8 @@
 # Included by the top Makefile after mk/lib.mk (LIB_A, LIB_LIBS), with
 # CC, CFLAGS and KSFT_CFLAGS defined.
 
-LIB_TEST_NAMES := names parse delta open task resolve intel expr metrics regions
+LIB_TEST_NAMES := names parse delta open task resolve intel expr metrics regions \
+		  likwid papi_hl
 LIB_TESTS := $(LIB_TEST_NAMES:%=build/tests/lib-%_test)
 
 TESTS += $(LIB_TESTS)
@@ -36,7 +42,13 @@ TESTS += $(LIB_TESTS)
 $(LIB_TESTS): build/tests/lib-%_test: selftests/lib/%_test.c $(LIB_A) $(LIB_HDRS) \
 		selftests/lib/fake_dev.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(KSFT_CFLAGS) -o $@ $< $(LIB_A) $(LIB_LIBS)
+	$(CC) $(CFLAGS) $(KSFT_CFLAGS) -o $@ $< $(lib_test_pre) $(LIB_A) $(LIB_LIBS)
+
+# The drop-ins' tests link their library before libpmuctl.
+build/tests/lib-likwid_test: lib_test_pre := build/lib/libpmuctl-likwid.a
+build/tests/lib-likwid_test: build/lib/libpmuctl-likwid.a $(SHIM_HDRS)
+build/tests/lib-papi_hl_test: lib_test_pre := build/lib/libpmuctl-papi-hl.a
+build/tests/lib-papi_hl_test: build/lib/libpmuctl-papi-hl.a $(SHIM_HDRS)
 
 # resolve_test and intel_test run the tool's check on the same strings.
 build/tests/lib-resolve_test build/tests/lib-intel_test: build/bin/pmuctl

@@ -183,8 +183,8 @@ static void fake_reset(uint32_t rdpmc, uint32_t backend, uint8_t width,
 	fake.counters[2] = 1;
 }
 
-static struct pmuctl *fake_open(struct __test_metadata *_metadata,
-				unsigned int flags)
+static __attribute__((unused)) struct pmuctl *
+fake_open(struct __test_metadata *_metadata, unsigned int flags)
 {
 	struct pmuctl *p = NULL;
 
