@@ -46,7 +46,12 @@ GROUP_dkernel="linux-source-6.12 gcc make bc bison flex libelf-dev libssl-dev xz
 # installed; lintian checks the packages.
 # shellcheck disable=SC2034
 GROUP_deb="dpkg-dev debhelper dh-dkms dkms lintian"
-PKG_GROUPS="core kernel vm qemu dkernel deb"
+# "make bench": PAPI's own library (libpapi-dev: its static libpapi.a and
+# papi.pc), whose high-level regions are timed beside pmuctl's drop-in
+# (selftests/bench/regions_cost.c).  Not for make check.
+# shellcheck disable=SC2034
+GROUP_bench="libpapi-dev"
+PKG_GROUPS="core kernel vm qemu dkernel deb bench"
 
 apt_updated=false
 apt_update() {

@@ -23,6 +23,12 @@
  *              library programs the task session itself from $PAPI_EVENTS
  *              when the program starts; the caller sets it to N events)
  *   papi-off   the same after PAPI_hl_stop()
+ * Built with COST_PAPI_NATIVE (papi7-cost, linked with Debian's static
+ * libpapi): PAPI's own PAPI_hl_region_begin/end on its perf_event
+ * component, PAPI_EVENTS set by the caller; printed as "PAPI-7".  Its
+ * perf events keep pmuctl off the counters (PERF_BUSY), so that build
+ * counts with two perf events of the thread instead, read with read(2);
+ * the difference of the two loops is the same measure.
  * Prints "regions-cost API N USER KERNEL" (instructions per pair, one
  * decimal) and exits 0; 1 with a message.
  */
@@ -33,9 +39,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "libpmuctl.h"
-#ifdef COST_PAPI
+#if defined(COST_PAPI_NATIVE)
+#include <papi.h>		/* PAPI's own (libpapi-dev) */
+#define COST_PAPI
+#elif defined(COST_PAPI)
 #include "papi-hl/papi.h"
 #else
 #define LIKWID_PERFMON
@@ -109,25 +121,71 @@ static int fail(const char *what, int ret, const struct pmuctl_error *err)
 #define BATCH	100L
 #define BATCHES	200
 
-static void measure(const struct pmuctl_counters *c, void (*fn)(long),
-		    uint64_t *user, uint64_t *kernel)
+/*
+ * The measuring counts now: instructions retired in user and kernel mode
+ * on this CPU.  pmuctl's CPU-scope group, read with rdpmc; for PAPI's
+ * own, whose perf events keep pmuctl off the counters (PERF_BUSY), two
+ * perf events of this thread, read with read(2): the same counts, exact
+ * under TCG, and what reading them costs is the same in both loops.
+ */
+static const struct pmuctl_counters *meas_c;
+static int meas_fd[2] = { -1, -1 };
+
+static void meas_read(uint64_t *v)
+{
+	if (meas_c) {
+		pmuctl_read_counters(meas_c, v, 2);
+		return;
+	}
+	for (int i = 0; i < 2; i++)
+		if (read(meas_fd[i], &v[i], sizeof(v[i])) != sizeof(v[i]))
+			v[i] = 0;
+}
+
+static uint64_t meas_delta(int i, uint64_t a, uint64_t b)
+{
+	return meas_c ? pmuctl_delta(meas_c, (unsigned int)i, a, b) : b - a;
+}
+
+#ifdef COST_PAPI_NATIVE
+static int meas_perf(void)
+{
+	for (int i = 0; i < 2; i++) {
+		struct perf_event_attr a;
+
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		a.type = PERF_TYPE_HARDWARE;
+		a.config = PERF_COUNT_HW_INSTRUCTIONS;
+		a.exclude_kernel = i == 0;
+		a.exclude_user = i == 1;
+		a.exclude_hv = 1;
+		meas_fd[i] = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+		if (meas_fd[i] < 0)
+			return -errno;
+	}
+	return 0;
+}
+#endif
+
+static void measure(void (*fn)(long), uint64_t *user, uint64_t *kernel)
 {
 	uint64_t a[2], b[2];
 
 	*user = *kernel = UINT64_MAX;
 	for (int run = 0; run < RUNS; run++) {
-		pmuctl_read_counters(c, a, 2);
+		meas_read(a);
 		fn(PAIRS);
-		pmuctl_read_counters(c, b, 2);
-		if (pmuctl_delta(c, 0, a[0], b[0]) < *user)
-			*user = pmuctl_delta(c, 0, a[0], b[0]);
+		meas_read(b);
+		if (meas_delta(0, a[0], b[0]) < *user)
+			*user = meas_delta(0, a[0], b[0]);
 	}
 	for (int run = 0; run < BATCHES; run++) {
-		pmuctl_read_counters(c, a, 2);
+		meas_read(a);
 		fn(BATCH);
-		pmuctl_read_counters(c, b, 2);
-		if (pmuctl_delta(c, 1, a[1], b[1]) * (PAIRS / BATCH) < *kernel)
-			*kernel = pmuctl_delta(c, 1, a[1], b[1]) * (PAIRS / BATCH);
+		meas_read(b);
+		if (meas_delta(1, a[1], b[1]) * (PAIRS / BATCH) < *kernel)
+			*kernel = meas_delta(1, a[1], b[1]) * (PAIRS / BATCH);
 	}
 }
 
@@ -166,6 +224,9 @@ int main(int argc, char **argv)
 		return fprintf(stderr, "regions-cost: unknown API '%s'\n", argv[1]), 2;
 #endif
 	name = argv[1];
+#ifdef COST_PAPI_NATIVE
+	name = off ? "PAPI-7-off" : "PAPI-7";
+#endif
 	n = (unsigned int)atoi(argv[2]);
 	if (n < 1 || n > 8)
 		return fprintf(stderr, "regions-cost: N is 1..8\n"), 2;
@@ -218,9 +279,22 @@ int main(int argc, char **argv)
 #else
 	(void)configs;
 	(void)ev;
+	/*
+	 * PAPI's own sets its events up at its first call, before pmuctl
+	 * holds the measuring counters (perf could not have them then).
+	 */
+	loop_api(1);
 	if (off)
 		PAPI_hl_stop();
 #endif
+#ifdef COST_PAPI_NATIVE
+	(void)cpu;
+	(void)mev;
+	(void)m;
+	ret = meas_perf();
+	if (ret)
+		return fail("perf_event_open", ret, NULL);
+#else
 	cpu = pmuctl_program_cpu(m, 0, mev, 2, &err);
 	if (cpu < 0)
 		return fail("PROGRAM (CPU 0)", cpu, &err);
@@ -229,11 +303,13 @@ int main(int argc, char **argv)
 		return fail("START (CPU 0)", ret, NULL);
 	if (!(pmuctl_get_counters(m)->flags & PMUCTL_COUNTERS_RDPMC))
 		return fprintf(stderr, "regions-cost: no rdpmc for the measuring group\n"), 1;
+	meas_c = pmuctl_get_counters(m);
+#endif
 
 	/* The first pair of a thread makes its block: not measured. */
 	loop_api(100);
-	measure(pmuctl_get_counters(m), loop_none, &u0, &k0);
-	measure(pmuctl_get_counters(m), loop_api, &u1, &k1);
+	measure(loop_none, &u0, &k0);
+	measure(loop_api, &u1, &k1);
 	printf("regions-cost %s %u %.1f %.1f\n", name, n,
 	       ((double)u1 - (double)u0) / PAIRS, ((double)k1 - (double)k0) / PAIRS);
 	return 0;
