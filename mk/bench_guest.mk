@@ -77,6 +77,19 @@ build/bench/vm/papi-cost: selftests/bench/regions_cost.c build/lib/libpmuctl.a \
 	$(CC) -static $(CFLAGS) -DCOST_PAPI -o $@ $< build/lib/libpmuctl-papi-hl.a \
 		build/lib/libpmuctl.a -lpfm
 
+# The same programs in the emulated-PMU guests of make check, held to
+# bounds (selftests/bench/regions_cost_test.sh).
+VMBINS += build/vmbin/regions-cost build/vmbin/papi-cost
+VMTESTS_PMU += build/vmtests-pmu/regions_cost_test
+
+build/vmbin/regions-cost build/vmbin/papi-cost: build/vmbin/%: build/bench/vm/%
+	@mkdir -p $(@D)
+	cp $< $@
+
+build/vmtests-pmu/regions_cost_test: selftests/bench/regions_cost_test.sh
+	@mkdir -p $(@D)
+	install -m 755 $< $@
+
 # PAPI's own high-level regions, for the same table: built by make bench
 # only (scripts/deps.sh bench installs libpapi-dev; pkg-config asked when
 # the recipe runs), never by make check.
