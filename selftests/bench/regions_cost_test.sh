@@ -23,6 +23,11 @@
 # (PERF_BUSY: the rig's "pmu-wd" guests).
 
 echo "TAP version 13"
+# First: make check runs it on the host too, where it skips.
+if [ ! -c /dev/pmuctl ]; then
+	echo "1..0 # SKIP no /dev/pmuctl"
+	exit 0
+fi
 for p in regions-cost papi-cost perf-count pmuctl; do
 	if ! command -v "$p" >/dev/null 2>&1; then
 		echo "1..0"
@@ -30,10 +35,6 @@ for p in regions-cost papi-cost perf-count pmuctl; do
 		exit 1
 	fi
 done
-if [ ! -c /dev/pmuctl ]; then
-	echo "1..0 # SKIP no /dev/pmuctl"
-	exit 0
-fi
 if ! perf-count --emulated >/dev/null; then
 	echo "1..0 # SKIP not QEMU TCG's emulated PMU: counts are exact only there"
 	exit 0
