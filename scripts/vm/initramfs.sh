@@ -12,9 +12,10 @@
 # usage: scripts/vm/initramfs.sh -o OUT.cpio.gz [-m MODULE.ko]... [-t PROG]...
 #                                [-x PROG]... [-K]
 #
-# Test and extra programs must run without a libc: static ELF binaries or busybox sh
-# scripts.  kmod (-K) is the one dynamic program: it brings its loader and
-# libraries (ldd) at their own paths, 8 MB that make the guest boot about
+# Test programs must run without a libc: static ELF binaries or busybox sh
+# scripts.  An extra program (-x) may be dynamic: it brings its loader and
+# libraries (ldd) at their own paths (make bench's LIKWID program, linked
+# with Debian's liblikwid).  So does kmod (-K), 8 MB that make the guest boot about
 # 1.5 s later under TCG, so only the guests that run the autoload test
 # carry it (scripts/vm/run.sh -K).  It is there for the autoload test
 # (selftests/device/autoload_test.sh): its libkmod is what udev's kmod
@@ -75,16 +76,22 @@ for a in $("$busybox" --list); do
 	[ "$a" = busybox ] || ln -s busybox "$stage/bin/$a"
 done
 install -m 0755 "$vmexit" "$stage/bin/vm-exit"
+# with_libs PROG: its loader and libraries, ldd's "=> PATH"s and the
+# loader's path, at their own paths.
+with_libs() {
+	local l
+
+	for l in $(ldd "$1" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
+		mkdir -p "$stage$(dirname "$l")"
+		install -m 0755 "$(readlink -f "$l")" "$stage$l"
+	done
+}
 if $with_kmod; then
 	mkdir -p "$stage/usr/bin" "$stage/usr/sbin"
 	install -m 0755 "$kmod" "$stage/usr/bin/kmod"
 	ln -s ../bin/kmod "$stage/usr/sbin/depmod"
 	ln -s ../bin/kmod "$stage/usr/sbin/modprobe"
-	# Its loader and libraries: ldd's "=> PATH"s and the loader's path.
-	for l in $(ldd "$kmod" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
-		mkdir -p "$stage$(dirname "$l")"
-		install -m 0755 "$(readlink -f "$l")" "$stage$l"
-	done
+	with_libs "$kmod"
 fi
 install -m 0755 "$here/init" "$stage/init"
 for m in "${mods[@]}"; do
@@ -102,7 +109,9 @@ for t in "${tests[@]}"; do
 	install -m 0755 "$t" "$stage/tests/$(basename "$t")"
 done
 for t in "${bins[@]}"; do
-	static_prog "$t"
+	if readelf -l "$t" 2>/dev/null | grep -q INTERP; then
+		with_libs "$t"
+	fi
 	install -m 0755 "$t" "$stage/bin/$(basename "$t")"
 done
 

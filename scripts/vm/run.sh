@@ -80,8 +80,11 @@
 #                /pmuctl-msr.ko; its vermagic must be the KVER's
 #   -t DIR       test programs: every executable file in DIR (default
 #                build/vmtests); static ELF or busybox sh scripts
-#   -x PROG      an extra static program for the guest's /bin (the tests
-#                call it by name), repeatable
+#   -x PROG      an extra program for the guest's /bin (the tests call it
+#                by name), repeatable; a dynamic one brings its loader and
+#                libraries at their own paths (scripts/vm/initramfs.sh)
+#   -Q ARGS      more QEMU arguments, split at blanks (e.g. a TCG plugin:
+#                "-plugin build/vm/insn-count.so,out=FILE" with -s 1)
 #   -K           carry Debian's kmod (/usr/sbin/depmod, /usr/sbin/modprobe
 #                and their libraries) for the autoload test
 #                (selftests/device/autoload_test.sh, a SKIP without it);
@@ -161,7 +164,7 @@ qemu=${QEMU:-}
 kernels=() cpus=() smp=2 mem=512 params_all='' extra='' kbuild_vars="PMUCTL_REGMODEL=y"
 kbuild_set=false pmu=false dkernel=false dvariant='' gp='' watchdog=false boots='' no_reboot=''
 accel=''
-src='' prebuilt='' testdir=$top/build/vmtests label='' bins=() kmod_arg=() jobs=2 test_timeout=60 host_timeout=''
+src='' prebuilt='' testdir=$top/build/vmtests label='' bins=() qemu_more=() kmod_arg=() jobs=2 test_timeout=60 host_timeout=''
 logs=$top/build/logs
 declare -A params_cpu
 
@@ -170,7 +173,7 @@ usage() {
 	exit 2
 }
 
-while getopts k:c:s:m:p:a:b:A:S:M:t:x:KDEPg:WNl:R:j:T:H:o:h opt; do
+while getopts k:c:s:m:p:a:b:A:S:M:t:x:Q:KDEPg:WNl:R:j:T:H:o:h opt; do
 	case $opt in
 	k) kernels+=("$OPTARG") ;;
 	c) cpus+=("$OPTARG") ;;
@@ -190,6 +193,7 @@ while getopts k:c:s:m:p:a:b:A:S:M:t:x:KDEPg:WNl:R:j:T:H:o:h opt; do
 	M) prebuilt=$OPTARG ;;
 	t) testdir=$OPTARG ;;
 	x) bins+=("$OPTARG") ;;
+	Q) read -r -a qemu_more <<<"$OPTARG" ;;
 	K) kmod_arg=(-K) ;;
 	D)
 		$dkernel && [ -n "$dvariant" ] && { echo "run.sh: -D or -E, not both" >&2; usage; }
@@ -862,7 +866,8 @@ guest() {
 			-device isa-debug-exit,iobase=0xf4,iosize=4 \
 			-serial "file:$raw" -serial "file:$out" \
 			-kernel "$d/vmlinuz" -initrd "$d/initrd.cpio.gz" \
-			-append "$cmdline" </dev/null >"$work/$id.qemu.log" 2>&1 &
+			-append "$cmdline" ${qemu_more[@]+"${qemu_more[@]}"} \
+			</dev/null >"$work/$id.qemu.log" 2>&1 &
 		qpid=$!
 		# A guest that prints nothing on either port for stall_s seconds
 		# (the in-guest test timeout, after which /init reports the test
