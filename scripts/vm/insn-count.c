@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * insn-count.so: a QEMU TCG plugin that counts the instructions a
+ * one-CPU guest executes, user and kernel apart, between markers the
+ * guest program executes; what "make bench" measures with when the
+ * guest's PMU cannot be used (a tool that programs the counters itself,
+ * such as LIKWID, would reprogram a pmuctl group measuring it).
+ *
+ * Every instruction adds one, by an inline operation QEMU generates in
+ * the translated code, to the user count (address below the canonical
+ * hole) or the kernel count (above).  The counts are global: run the
+ * guest with -smp 1.  A marker is an 8-byte NOP the guest cannot
+ * otherwise contain, nopl DISP(%rax,%rax,1) (0f 1f 84 00 DISP32) with
+ * DISP = 0x504d0000 | OP << 12 | ARG:
+ *   OP 1 START   the window of this vCPU starts: the counts are noted
+ *   OP 2 STOP    it ends: one line "stop LABEL ARG USER KERNEL" with the
+ *                instructions from the START's to the STOP's (their own
+ *                counts included: the same in every window)
+ *   OP 3 TICK    the label goes up by one
+ *   OP 4 CLEAR   the label goes back to 0
+ * so that a program labels its windows with a number it knows only at
+ * run time (TICK executed LABEL times).  A marker outside a guest that
+ * loads this plugin is a NOP, 8 bytes, one instruction.
+ *
+ * usage: qemu-system-x86_64 -smp 1 -plugin PATH/insn-count.so,out=FILE ...
+ * Lines go to FILE (opened when QEMU starts, written as they come).
+ * Built by "make build/vm/insn-count.so" against QEMU's qemu-plugin.h,
+ * taken from Debian's QEMU source at build time
+ * (scripts/vm/insn-plugin.sh).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <qemu-plugin.h>
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
+
+#define MARK_MAGIC	0x504d0000u
+#define OP_START	1
+#define OP_STOP		2
+#define OP_TICK		3
+#define OP_CLEAR	4
+
+/* x86-64: kernel text and data lie above the canonical hole. */
+#define KERNEL_START	0xffff800000000000ull
+
+static uint64_t user, kernel;
+static uint64_t user0, kernel0;
+static unsigned int label;
+static FILE *out;
+
+static void marker(unsigned int vcpu, void *udata)
+{
+	uint32_t disp = (uint32_t)(uintptr_t)udata;
+	unsigned int arg = disp & 0xfff;
+
+	(void)vcpu;
+	switch (disp >> 12 & 0xf) {
+	case OP_START:
+		user0 = user;
+		kernel0 = kernel;
+		break;
+	case OP_STOP:
+		fprintf(out, "stop %u %u %" PRIu64 " %" PRIu64 "\n", label, arg,
+			user - user0, kernel - kernel0);
+		break;
+	case OP_TICK:
+		label++;
+		break;
+	case OP_CLEAR:
+		label = 0;
+		break;
+	}
+}
+
+/* The marker's DISP, or 0 when @insn is no marker. */
+static uint32_t marker_disp(const struct qemu_plugin_insn *insn)
+{
+	static const unsigned char op[4] = { 0x0f, 0x1f, 0x84, 0x00 };
+	const unsigned char *b = qemu_plugin_insn_data(insn);
+	uint32_t disp;
+
+	if (qemu_plugin_insn_size(insn) != 8 || memcmp(b, op, sizeof(op)))
+		return 0;
+	memcpy(&disp, b + 4, sizeof(disp));	/* little-endian, as x86 */
+	return (disp & 0xffff0000u) == MARK_MAGIC ? disp : 0;
+}
+
+static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t n = qemu_plugin_tb_n_insns(tb);
+
+	(void)id;
+	for (size_t i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		uint64_t va = qemu_plugin_insn_vaddr(insn);
+		uint32_t disp = marker_disp(insn);
+
+		qemu_plugin_register_vcpu_insn_exec_inline(insn,
+			QEMU_PLUGIN_INLINE_ADD_U64,
+			va >= KERNEL_START ? &kernel : &user, 1);
+		if (disp)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, marker,
+				QEMU_PLUGIN_CB_NO_REGS, (void *)(uintptr_t)disp);
+	}
+}
+
+static void at_exit(qemu_plugin_id_t id, void *p)
+{
+	(void)id;
+	(void)p;
+	fprintf(out, "end %" PRIu64 " %" PRIu64 "\n", user, kernel);
+	fclose(out);
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
+					   const qemu_info_t *info,
+					   int argc, char **argv)
+{
+	const char *path = NULL;
+
+	for (int i = 0; i < argc; i++) {
+		if (!strncmp(argv[i], "out=", 4)) {
+			path = argv[i] + 4;
+		} else {
+			fprintf(stderr, "insn-count: unknown argument '%s' (out=FILE)\n", argv[i]);
+			return -1;
+		}
+	}
+	if (!path) {
+		fprintf(stderr, "insn-count: no out=FILE\n");
+		return -1;
+	}
+	if (info->system_emulation && info->system.max_vcpus != 1) {
+		fprintf(stderr, "insn-count: the counts are global: run with -smp 1, not %d CPUs\n",
+			info->system.max_vcpus);
+		return -1;
+	}
+	out = fopen(path, "w");
+	if (!out) {
+		perror(path);
+		return -1;
+	}
+	setvbuf(out, NULL, _IOLBF, 0);
+	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+	return 0;
+}
