@@ -48,7 +48,8 @@ TESTS += build/tests/bench-readpath_test
 #: the read path's cost: instructions, vs perf, in a guest
 bench: build/bench/readpath.o build/bench/compare build/vmtests/waves_test \
        build/bench/vm/compare build/bench/vm/taskswitch \
-       build/bench/vm/regions-cost build/bench/vm/papi-cost build/bench/vm/papi7-cost
+       build/bench/vm/regions-cost build/bench/vm/papi-cost build/bench/vm/papi7-cost \
+       build/bench/vm/likwid5-cost
 	@bash scripts/bench.sh build/bench/readpath.o
 	@echo
 	@build/bench/compare

@@ -66,13 +66,15 @@ build/bench/vm/taskswitch: selftests/bench/taskswitch.c selftests/hw/emulated.h 
 BINS += build/bench/vm/regions-cost build/bench/vm/papi-cost
 
 build/bench/vm/regions-cost: selftests/bench/regions_cost.c build/lib/libpmuctl.a \
-			     build/lib/libpmuctl-likwid.a user/libpmuctl.h
+			     build/lib/libpmuctl-likwid.a user/libpmuctl.h \
+			     selftests/bench/insn_marks.h
 	@mkdir -p $(@D)
 	$(CC) -static $(CFLAGS) -o $@ $< build/lib/libpmuctl-likwid.a \
 		build/lib/libpmuctl.a -lpfm
 
 build/bench/vm/papi-cost: selftests/bench/regions_cost.c build/lib/libpmuctl.a \
-			  build/lib/libpmuctl-papi-hl.a user/libpmuctl.h
+			  build/lib/libpmuctl-papi-hl.a user/libpmuctl.h \
+			  selftests/bench/insn_marks.h
 	@mkdir -p $(@D)
 	$(CC) -static $(CFLAGS) -DCOST_PAPI -o $@ $< build/lib/libpmuctl-papi-hl.a \
 		build/lib/libpmuctl.a -lpfm
@@ -94,11 +96,20 @@ build/vmtests-pmu/regions_cost_test: selftests/bench/regions_cost_test.sh
 # only (scripts/deps.sh bench installs libpapi-dev; pkg-config asked when
 # the recipe runs), never by make check.
 build/bench/vm/papi7-cost: selftests/bench/regions_cost.c build/lib/libpmuctl.a \
-			   user/libpmuctl.h
+			   user/libpmuctl.h selftests/bench/insn_marks.h
 	@mkdir -p $(@D)
 	@bash scripts/deps.sh bench
 	$(CC) -static $(CFLAGS) -DCOST_PAPI_NATIVE -o $@ $< build/lib/libpmuctl.a \
 		$$(pkg-config --static --libs papi) -lpfm
+
+# Debian's own LIKWID (5.2, direct MSR access), for the same table:
+# likwid5-cost (selftests/bench/likwid_cost.c), dynamic (Debian ships no
+# static liblikwid; the guest carries its libraries), measured by the TCG
+# plugin scripts/vm/insn-count.c in a guest of its own.  make bench only.
+build/bench/vm/likwid5-cost: selftests/bench/likwid_cost.c selftests/bench/insn_marks.h
+	@mkdir -p $(@D)
+	@bash scripts/deps.sh bench
+	$(CC) $(CFLAGS) -o $@ $< -llikwid
 
 build/bench/vm/compare: selftests/bench/compare.c $(BENCHG_A) $(BENCHG_HDRS)
 	@mkdir -p $(@D)
@@ -130,5 +141,6 @@ build/vmtests/waves_test: selftests/bench/waves.c selftests/device/lib.c \
 # timed rows under QEMU TCG (about 2-4 minutes).
 #: bench's guest part alone (costs per operation)
 bench-guest: build/vmtests/waves_test build/bench/vm/compare build/bench/vm/taskswitch \
-	     build/bench/vm/regions-cost build/bench/vm/papi-cost build/bench/vm/papi7-cost
+	     build/bench/vm/regions-cost build/bench/vm/papi-cost build/bench/vm/papi7-cost \
+	     build/bench/vm/likwid5-cost
 	@bash scripts/bench-guest.sh

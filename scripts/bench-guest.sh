@@ -33,6 +33,20 @@
 # libpapi 7, build/bench/vm/papi7-cost, static, on its perf_event
 # component), counted by two perf events of the thread instead (PAPI's
 # perf events keep pmuctl off the counters).
+# Then ONE emulated-PMU guest of -cpu Denverton (Goldmont), -smp 1, with
+# the TCG plugin scripts/vm/insn-count.c counting every instruction, user
+# and kernel apart, between markers the programs execute: Debian's own
+# LIKWID (build/bench/vm/likwid5-cost, selftests/bench/likwid_cost.c:
+# LIKWID_MARKER_START/STOP in direct MSR mode with 1, 4 and 7 events)
+# cannot be measured by a pmuctl group, as it programs the counters
+# itself.  regions-cost -p measures pmuctl's handle pair and LIKWID
+# drop-in there too, and the handle pair's user count must equal the one
+# the PMU measured in the Ice Lake guest: the plugin checked against the
+# counters.  LIKWID 5.2 runs on no other model QEMU offers (it wants the
+# uncore PCI devices of server parts or the memory-controller BAR of
+# client ones, which QEMU has not); the guest gets a bash (busybox sh)
+# and likwid-accessD at /bin for LIKWID's start-up, which looks for the
+# daemon with bash even in direct mode.
 # Then ONE register-model guest (pmuctl_regmodel.ko, Skylake-Server, -smp
 # 2) runs "taskswitch -m": MSR writes per context switch of a monitored
 # thread, from the model's debugfs log (writes only: the model logs no
@@ -83,9 +97,13 @@ fi
 waves=build/vmtests/waves_test compare=build/bench/vm/compare
 tswitch=build/bench/vm/taskswitch
 rcost=build/bench/vm/regions-cost pcost=build/bench/vm/papi-cost
-p7cost=build/bench/vm/papi7-cost
-if ! ${MAKE:-make} -s "$waves" "$compare" "$tswitch" "$rcost" "$pcost" "$p7cost"; then
-	echo "bench-guest.sh: cannot build $waves, $compare, $tswitch, $rcost, $pcost and $p7cost (see above)" >&2
+p7cost=build/bench/vm/papi7-cost lcost=build/bench/vm/likwid5-cost
+if ! ${MAKE:-make} -s "$waves" "$compare" "$tswitch" "$rcost" "$pcost" "$p7cost" "$lcost"; then
+	echo "bench-guest.sh: cannot build $waves, $compare, $tswitch, $rcost, $pcost, $p7cost and $lcost (see above)" >&2
+	exit 1
+fi
+if ! plugin=$(bash scripts/vm/insn-plugin.sh); then
+	echo "bench-guest.sh: cannot build the TCG plugin (see above)" >&2
 	exit 1
 fi
 mkdir -p "$logs"
@@ -191,6 +209,39 @@ else
 fi
 EOF
 chmod +x "$gdir/regions-cost"
+# The plugin guest's folder: pmuctl's pairs and LIKWID's own.
+idir=build/bench-guest-plugin ibin=build/bench-guest-plugin-bin
+rm -rf "$idir" "$ibin"
+mkdir -p "$idir" "$ibin"
+cat >"$idir/insn-cost" <<'EOF'
+#!/bin/sh
+# make bench's pairs counted by the TCG plugin (scripts/bench-guest.sh).
+echo "TAP version 13"
+echo "1..1"
+bad=0
+for n in 1 4; do
+	for api in handle likwid; do
+		/bin/regions-cost -p $api $n >>/tmp/ic.out 2>&1 || bad=1
+	done
+done
+for n in 1 4 7; do
+	/bin/likwid5-cost $n >>/tmp/ic.out 2>&1 || bad=1
+done
+sed 's/^/# /' /tmp/ic.out
+if [ $bad = 0 ] && [ "$(grep -c '^insn-label ' /tmp/ic.out)" = 7 ]; then
+	echo "ok 1 insn-cost"
+else
+	echo "not ok 1 insn-cost"
+fi
+EOF
+chmod +x "$idir/insn-cost"
+# LIKWID's start-up runs "bash --noprofile -c 'which likwid-accessD'".
+cat >"$ibin/bash" <<'EOF'
+#!/bin/sh
+# bash for LIKWID's start-up (scripts/bench-guest.sh)
+exec /bin/sh "$@"
+EOF
+chmod +x "$ibin/bash"
 rm -f "$logs"/vm-*.bench*
 
 echo "bench-guest: booting $kver, -cpu Skylake-Server with the emulated PMU, -smp 4 (TCG), pmuctl.ko's default build"
@@ -261,11 +312,33 @@ if [ -n "$gtap" ] && grep -q '^ok 1 regions-cost' "$gtap"; then
 			printf "  target: the handle pair with 4 events in at most 60 user and 0 kernel instructions: %s (%s, %s)\n",
 				(h[4] <= 60 ? "met" : "not met"), h[4], "see doc/regions.md"
 		}'
-	echo "  (PAPI-7: Debian's libpapi 7.0 on perf, measured with perf.  LIKWID's own is not run:"
-	echo "   Debian's likwid 5.2 is built for MSR access (direct or its access daemon, no"
-	echo "   perf_event backend): it would program the counters that measure it)"
+	echo "  (PAPI-7: Debian's libpapi 7.0 on perf, measured with perf.  LIKWID's own: below)"
 else
 	echo "region pairs: regions-cost printed no rows; see $logs/rig-regions.log${gtap:+ and $gtap}"
+	rc=1
+fi
+
+echo
+echo "bench-guest: booting $kver, -cpu Denverton with the emulated PMU, -smp 1, the TCG plugin counting: LIKWID's own"
+rm -f "$logs/insn-count.out"
+QEMU=$qemu bash scripts/vm/run.sh -P -t "$idir" -x "$rcost" -x "$lcost" -x "$ibin/bash" \
+	-x /usr/sbin/likwid-accessD -o "$logs" -l bench-plugin -k "$kver" -c Denverton -s 1 -T 500 \
+	-Q "-plugin $plugin,out=$top/$logs/insn-count.out" </dev/null >"$logs/rig-plugin.log" 2>&1 || rc=1
+sed -n 's/^vm: /  rig: /p' "$logs/rig-plugin.log"
+itap=$(ls "$logs"/vm-*-Denverton.bench-plugin-insn-cost.tap 2>/dev/null | head -n 1)
+if [ -n "$itap" ] && grep -q '^ok 1 insn-cost' "$itap" && [ -s "$logs/insn-count.out" ]; then
+	echo "region enter+exit pairs counted by the TCG plugin (every instruction executed, user"
+	echo "and kernel; user: the least of 5 loops of 10,000 pairs; kernel: the least of 200"
+	echo "loops of 100, scaled), on a Goldmont: LIKWID's own in direct MSR mode beside pmuctl's"
+	# The labels the programs printed, then the plugin's window lines;
+	# the PMU's handle rows of the Ice Lake guest, to check the plugin.
+	pmu=$(sed -n 's/^# regions-cost handle \([0-9]*\) \([0-9.]*\) .*/\1=\2/p' "${gtap:-/dev/null}" | tr '\n' ' ')
+	{ sed -n 's/^# insn-label /label /p' "$itap"; cat "$logs/insn-count.out"; } |
+	awk -v pmu="$pmu" -f scripts/insn-table.awk ||
+		{ echo "  the plugin and the PMU disagree: the plugin's rows are not trusted"; rc=1; }
+else
+	echo "LIKWID's own: the plugin guest printed no rows; see $logs/rig-plugin.log${itap:+ and $itap}"
+	[ -z "$itap" ] || grep -v '^ok\|^TAP\|^1\.\.' "$itap" | tail -n 8 | sed 's/^/  /'
 	rc=1
 fi
 

@@ -47,10 +47,11 @@ GROUP_dkernel="linux-source-6.12 gcc make bc bison flex libelf-dev libssl-dev xz
 # shellcheck disable=SC2034
 GROUP_deb="dpkg-dev debhelper dh-dkms dkms lintian"
 # "make bench": PAPI's own library (libpapi-dev: its static libpapi.a and
-# papi.pc), whose high-level regions are timed beside pmuctl's drop-in
-# (selftests/bench/regions_cost.c).  Not for make check.
+# papi.pc) and LIKWID's (likwid: liblikwid and its likwid-marker.h), whose
+# regions are counted beside pmuctl's drop-ins
+# (selftests/bench/regions_cost.c, likwid_cost.c).  Not for make check.
 # shellcheck disable=SC2034
-GROUP_bench="libpapi-dev"
+GROUP_bench="libpapi-dev likwid"
 PKG_GROUPS="core kernel vm qemu dkernel deb bench"
 
 apt_updated=false

@@ -31,6 +31,13 @@
  * the difference of the two loops is the same measure.
  * Prints "regions-cost API N USER KERNEL" (instructions per pair, one
  * decimal) and exits 0; 1 with a message.
+ *
+ * regions-cost -p API N measures with the TCG plugin instead
+ * (scripts/vm/insn-count.c, markers of insn_marks.h; no measuring group):
+ * make bench's plugin guest runs it beside Debian's LIKWID
+ * (likwid_cost.c), so that the plugin's count of a pmuctl pair can be
+ * checked against the PMU's.  Prints "insn-label LABEL API N"; the host
+ * reads the counts from the plugin's lines.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -44,6 +51,7 @@
 #include <unistd.h>
 
 #include "libpmuctl.h"
+#include "insn_marks.h"
 #if defined(COST_PAPI_NATIVE)
 #include <papi.h>		/* PAPI's own (libpapi-dev) */
 #define COST_PAPI
@@ -208,10 +216,15 @@ int main(int argc, char **argv)
 	off = !strcmp(argv[1], "papi-off");
 #else
 	struct pmuctl *p;
-	bool off = false;
+	bool off = false, plugin = false;
 
+	if (argc == 4 && !strcmp(argv[1], "-p")) {
+		plugin = true;
+		argc--;
+		argv++;
+	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: regions-cost handle|name|likwid|likwid-off N\n");
+		fprintf(stderr, "usage: regions-cost [-p] handle|name|likwid|likwid-off N\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "handle"))
@@ -286,6 +299,17 @@ int main(int argc, char **argv)
 	loop_api(1);
 	if (off)
 		PAPI_hl_stop();
+#endif
+#ifndef COST_PAPI
+	if (plugin) {
+		unsigned int label = 0x10 * (unsigned int)(api + 1 + off) + n;
+
+		loop_api(100);
+		marks_label(label);
+		marks_measure(loop_none, loop_api, PAIRS, RUNS, BATCH, BATCHES);
+		printf("insn-label %u %s %u\n", label, name, n);
+		return 0;
+	}
 #endif
 #ifdef COST_PAPI_NATIVE
 	(void)cpu;
