@@ -128,8 +128,14 @@ build/tests/bench-workload_test: selftests/bench/workload_test.c build/vmbin/wor
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(KSFT_CFLAGS) -o $@ $<
 
+# make bench on a checkout where make check never ran extracts the
+# harness itself (scripts/ksrc.sh), as make check's second step does.
+$(KSRC)/tools/testing/selftests/kselftest_harness.h:
+	@bash scripts/ksrc.sh $(KSRC)
+
 build/vmtests/waves_test: selftests/bench/waves.c selftests/device/lib.c \
-		selftests/device/lib.h $(BENCHG_A) $(BENCHG_HDRS) $(CORE_HDRS)
+		selftests/device/lib.h $(BENCHG_A) $(BENCHG_HDRS) $(CORE_HDRS) \
+		| $(KSRC)/tools/testing/selftests/kselftest_harness.h
 	@mkdir -p $(@D)
 	$(CC) -static $(CFLAGS) $(KSFT_CFLAGS) -o $@ $< selftests/device/lib.c \
 		$(BENCHG_A) -lpfm
