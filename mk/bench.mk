@@ -49,7 +49,7 @@ TESTS += build/tests/bench-readpath_test
 bench: build/bench/readpath.o build/bench/compare build/vmtests/waves_test \
        build/bench/vm/compare build/bench/vm/taskswitch \
        build/bench/vm/regions-cost build/bench/vm/papi-cost build/bench/vm/papi7-cost \
-       build/bench/vm/likwid5-cost
+       build/bench/vm/likwid5-cost build/bench/vm/compare-papi
 	@bash scripts/bench.sh build/bench/readpath.o
 	@echo
 	@build/bench/compare

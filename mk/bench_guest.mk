@@ -47,7 +47,8 @@ VMTESTS += build/vmtests/waves_test
 VMBINS += build/vmbin/workload build/vmbin/perf-count
 TESTS += build/tests/bench-workload_test
 
-build/bench/compare: selftests/bench/compare.c $(BENCHG_A) $(BENCHG_HDRS)
+build/bench/compare: selftests/bench/compare.c selftests/bench/insn_marks.h \
+		     $(BENCHG_A) $(BENCHG_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(BENCH_PAPI_CFLAGS) -o $@ $< $(BENCHG_A) -lpfm \
 		$(BENCH_PAPI_LIBS)
@@ -111,9 +112,20 @@ build/bench/vm/likwid5-cost: selftests/bench/likwid_cost.c selftests/bench/insn_
 	@bash scripts/deps.sh bench
 	$(CC) $(CFLAGS) -o $@ $< -llikwid
 
-build/bench/vm/compare: selftests/bench/compare.c $(BENCHG_A) $(BENCHG_HDRS)
+build/bench/vm/compare: selftests/bench/compare.c selftests/bench/insn_marks.h \
+			$(BENCHG_A) $(BENCHG_HDRS)
 	@mkdir -p $(@D)
 	$(CC) -static $(CFLAGS) -o $@ $< $(BENCHG_A) -lpfm
+
+# The same with Debian's static libpapi, for the plugin guest's counted
+# rows (compare-papi -i): PAPI_read() beside pmuctl's and perf's reads.
+# make bench only, as papi7-cost.
+build/bench/vm/compare-papi: selftests/bench/compare.c selftests/bench/insn_marks.h \
+			     $(BENCHG_A) $(BENCHG_HDRS)
+	@mkdir -p $(@D)
+	@bash scripts/deps.sh bench
+	$(CC) -static $(CFLAGS) -DBENCH_PAPI -o $@ $< $(BENCHG_A) \
+		$$(pkg-config --static --libs papi) -lpfm
 
 # No libc, no start files: _start is the workload's first instruction.
 build/vmbin/workload: selftests/bench/workload.S
@@ -148,5 +160,5 @@ build/vmtests/waves_test: selftests/bench/waves.c selftests/device/lib.c \
 #: bench's guest part alone (costs per operation)
 bench-guest: build/vmtests/waves_test build/bench/vm/compare build/bench/vm/taskswitch \
 	     build/bench/vm/regions-cost build/bench/vm/papi-cost build/bench/vm/papi7-cost \
-	     build/bench/vm/likwid5-cost
+	     build/bench/vm/likwid5-cost build/bench/vm/compare-papi
 	@bash scripts/bench-guest.sh

@@ -47,6 +47,12 @@
 # client ones, which QEMU has not); the guest gets a bash (busybox sh)
 # and likwid-accessD at /bin for LIKWID's start-up, which looks for the
 # daemon with bash even in direct mode.
+# Then ONE emulated-PMU guest of -cpu Skylake-Server, -smp 2 on one TCG
+# thread, the plugin counting the whole guest, runs "compare-papi -i"
+# (compare.c with Debian's static libpapi): every operation of the timed
+# table, counted instead (instructions user and kernel, system calls,
+# RDMSR/WRMSR), pmuctl beside perf and PAPI 7.0, with the targets
+# (scripts/insn-ops.awk).
 # Then ONE register-model guest (pmuctl_regmodel.ko, Skylake-Server, -smp
 # 2) runs "taskswitch -m": MSR writes per context switch of a monitored
 # thread, from the model's debugfs log (writes only: the model logs no
@@ -98,8 +104,9 @@ waves=build/vmtests/waves_test compare=build/bench/vm/compare
 tswitch=build/bench/vm/taskswitch
 rcost=build/bench/vm/regions-cost pcost=build/bench/vm/papi-cost
 p7cost=build/bench/vm/papi7-cost lcost=build/bench/vm/likwid5-cost
-if ! ${MAKE:-make} -s "$waves" "$compare" "$tswitch" "$rcost" "$pcost" "$p7cost" "$lcost"; then
-	echo "bench-guest.sh: cannot build $waves, $compare, $tswitch, $rcost, $pcost, $p7cost and $lcost (see above)" >&2
+cpapi=build/bench/vm/compare-papi
+if ! ${MAKE:-make} -s "$waves" "$compare" "$tswitch" "$rcost" "$pcost" "$p7cost" "$lcost" "$cpapi"; then
+	echo "bench-guest.sh: cannot build $waves, $compare, $tswitch, $rcost, $pcost, $p7cost, $lcost and $cpapi (see above)" >&2
 	exit 1
 fi
 if ! plugin=$(bash scripts/vm/insn-plugin.sh); then
@@ -242,6 +249,27 @@ cat >"$ibin/bash" <<'EOF'
 exec /bin/sh "$@"
 EOF
 chmod +x "$ibin/bash"
+# The counted operations' folder: compare -i.
+odir=build/bench-guest-ops
+rm -rf "$odir"
+mkdir -p "$odir"
+cat >"$odir/ops-cost" <<'EOF'
+#!/bin/sh
+# make bench's operations counted by the TCG plugin (scripts/bench-guest.sh).
+echo "TAP version 13"
+echo "1..1"
+# PAPI refuses every event at Debian's perf_event_paranoid 3, root too.
+echo 1 >/proc/sys/kernel/perf_event_paranoid
+compare-papi -i -n 1000 >/tmp/ops.out 2>&1
+rc=$?
+sed 's/^/# /' /tmp/ops.out
+if [ $rc = 0 ] && grep -q '^insn-cmp ' /tmp/ops.out; then
+	echo "ok 1 ops-cost"
+else
+	echo "not ok 1 ops-cost # exit $rc"
+fi
+EOF
+chmod +x "$odir/ops-cost"
 rm -f "$logs"/vm-*.bench*
 
 echo "bench-guest: booting $kver, -cpu Skylake-Server with the emulated PMU, -smp 4 (TCG), pmuctl.ko's default build"
@@ -339,6 +367,24 @@ if [ -n "$itap" ] && grep -q '^ok 1 insn-cost' "$itap" && [ -s "$logs/insn-count
 else
 	echo "LIKWID's own: the plugin guest printed no rows; see $logs/rig-plugin.log${itap:+ and $itap}"
 	[ -z "$itap" ] || grep -v '^ok\|^TAP\|^1\.\.' "$itap" | tail -n 8 | sed 's/^/  /'
+	rc=1
+fi
+
+echo
+echo "bench-guest: booting $kver, -cpu Skylake-Server with the emulated PMU, -smp 2 on one TCG thread, the TCG plugin counting: each operation"
+rm -f "$logs/insn-ops.out"
+QEMU=$qemu bash scripts/vm/run.sh -P -t "$odir" -x "$cpapi" -o "$logs" -l bench-ops \
+	-k "$kver" -c Skylake-Server -s 2 -A tcg,thread=single -T 500 \
+	-Q "-plugin $plugin,out=$top/$logs/insn-ops.out" </dev/null >"$logs/rig-ops.log" 2>&1 || rc=1
+sed -n 's/^vm: /  rig: /p' "$logs/rig-ops.log"
+otap=$(ls "$logs"/vm-*-Skylake-Server.bench-ops-ops-cost.tap 2>/dev/null | head -n 1)
+if [ -n "$otap" ] && grep -q '^ok 1 ops-cost' "$otap" && [ -s "$logs/insn-ops.out" ]; then
+	echo "pmuctl against perf and PAPI, each operation counted by the TCG plugin (selftests/bench/compare.c -i)"
+	{ sed -n 's/^# \(insn-[a-z]* \)/\1/p' "$otap"; cat "$logs/insn-ops.out"; } |
+		awk -f scripts/insn-ops.awk || rc=1
+else
+	echo "operations: the plugin guest printed no rows; see $logs/rig-ops.log${otap:+ and $otap}"
+	[ -z "$otap" ] || grep -v '^ok\|^TAP\|^1\.\.' "$otap" | tail -n 8 | sed 's/^/  /'
 	rc=1
 fi
 

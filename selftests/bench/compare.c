@@ -61,10 +61,21 @@
  * the label "TCG timings (...: no ratio is claimed from them)", and its
  * ratio, target and verdict columns say "-", "-" and "tcg".
  *
- * usage: compare [-c CPU] [-n SAMPLES]
+ * usage: compare [-c CPU] [-n SAMPLES] [-i]
  *   -c CPU      the CPU to pin to (default: the one it starts on)
  *   -n SAMPLES  samples per read row (default 10000; control rows take
  *               at most 2000, program rows 500 on one CPU, 100 on all)
+ *   -i          count, not time: each sample is a window of the TCG plugin
+ *               scripts/vm/insn-count.c (markers of insn_marks.h in place
+ *               of the TSC reads, the sample's row as the plugin's label),
+ *               which counts the instructions the whole guest executes in
+ *               it, user and kernel, and its SYSCALL, RDMSR, WRMSR and
+ *               RDPMC instructions.  Prints "insn-row LABEL ROW" for every
+ *               row that ran and "insn-cmp" lines with the comparisons;
+ *               scripts/insn-ops.awk makes the table from them and the
+ *               plugin's lines (make bench's plugin guest,
+ *               scripts/bench-guest.sh).  Without the plugin the markers
+ *               are NOPs and nothing is measured.
  */
 #define _GNU_SOURCE
 #include <cpuid.h>
@@ -86,6 +97,7 @@
 
 #include "libpmuctl.h"
 #include "../hw/emulated.h"
+#include "insn_marks.h"
 
 #if defined(BENCH_PAPI) && __has_include(<papi.h>)
 #include <papi.h>
@@ -165,6 +177,16 @@ struct sample {
 
 static uint64_t overhead;	/* minimum of the empty pair */
 static bool tcg;		/* QEMU TCG's emulated PMU: timings, no claims */
+static bool imode;		/* -i: plugin windows, not TSC reads */
+static const struct sample *sample0;	/* the first; labels are indexes */
+
+/*
+ * A sample's bounds: the TSC reads, or with -i the plugin's window,
+ * labelled with the sample's row (its index in struct results).
+ */
+#define T_BEGIN(s) ({								uint64_t t_ = 0;																if (imode) {									marks_label((unsigned int)((s) - sample0));				MARK(MARK_START, 0);						} else {									t_ = tsc_begin();						}									t_;								})
+
+#define T_END() ({								uint64_t t_ = 0;																if (imode)									MARK(MARK_STOP, 0);						else										t_ = tsc_end();							t_;								})
 
 static bool sample_ok(const struct sample *s)
 {
@@ -222,9 +244,9 @@ static void sample_finish(struct sample *s, bool subtract)
 		uint64_t t0_, t1_;					\
 									\
 		setup;							\
-		t0_ = tsc_begin();					\
+		t0_ = T_BEGIN(s);					\
 		op;							\
-		t1_ = tsc_end();					\
+		t1_ = T_END();						\
 		if (i_ >= (warm))					\
 			(s)->v[i_ - (warm)] = t1_ - t0_;		\
 		after;							\
@@ -507,15 +529,15 @@ static void pm_phase(struct results *r, struct pmuctl *p, int cpu,
 		uint64_t t[6];
 		int e[3];
 
-		t[0] = tsc_begin();
+		t[0] = T_BEGIN(&r->pm_stop);
 		e[0] = pmuctl_stop(p);
-		t[1] = tsc_end();
-		t[2] = tsc_begin();
+		t[1] = T_END();
+		t[2] = T_BEGIN(&r->pm_reset);
 		e[1] = pmuctl_reset(p);
-		t[3] = tsc_end();
-		t[4] = tsc_begin();
+		t[3] = T_END();
+		t[4] = T_BEGIN(&r->pm_start);
 		e[2] = pmuctl_start(p);
-		t[5] = tsc_end();
+		t[5] = T_END();
 		if (e[0] || e[1] || e[2]) {
 			ret = e[0] ? e[0] : e[1] ? e[1] : e[2];
 			sample_skip(&r->pm_stop, "pmuctl: stop/reset/start: %s",
@@ -674,15 +696,15 @@ static void pf_phase(struct results *r, int cpu, const cpu_set_t *all,
 			uint64_t t[6];
 			int e[3];
 
-			t[0] = tsc_begin();
+			t[0] = T_BEGIN(&r->pf_stop);
 			e[0] = perf_group_ioctl(fd[0], PERF_EVENT_IOC_DISABLE);
-			t[1] = tsc_end();
-			t[2] = tsc_begin();
+			t[1] = T_END();
+			t[2] = T_BEGIN(&r->pf_reset);
 			e[1] = perf_group_ioctl(fd[0], PERF_EVENT_IOC_RESET);
-			t[3] = tsc_end();
-			t[4] = tsc_begin();
+			t[3] = T_END();
+			t[4] = T_BEGIN(&r->pf_start);
 			e[2] = perf_group_ioctl(fd[0], PERF_EVENT_IOC_ENABLE);
-			t[5] = tsc_end();
+			t[5] = T_END();
 			if (e[0] || e[1] || e[2]) {
 				ret = e[0] ? e[0] : e[1] ? e[1] : e[2];
 				sample_skip(&r->pf_stop, "perf: disable/reset/enable: %s",
@@ -915,6 +937,30 @@ static unsigned int row_print(const struct row *w)
 	return 1;
 }
 
+/*
+ * -i: the labels of the comparisons, for scripts/insn-ops.awk: "insn-row
+ * LABEL empty" (the windows with nothing in them), "insn-cmp OP|PMUCTL|
+ * LABEL|AGAINST|LABEL" per comparison both sides of which ran, and
+ * "insn-skip OP|AGAINST|WHY" for the others.
+ */
+static void print_insn(const struct results *r, const struct row *rows,
+		       unsigned int nr)
+{
+	printf("insn-row %u empty\n", (unsigned int)(&r->empty - sample0));
+	for (unsigned int i = 0; i < nr; i++) {
+		const struct row *w = &rows[i];
+
+		if (!sample_ok(w->pm) || !sample_ok(w->other)) {
+			printf("insn-skip %s|%s|%s\n", w->op, w->other_what,
+			       w->pm->why[0] ? w->pm->why : w->other->why);
+			continue;
+		}
+		printf("insn-cmp %s|%s|%u|%s|%u\n", w->op, w->pm_what,
+		       (unsigned int)(w->pm - sample0), w->other_what,
+		       (unsigned int)(w->other - sample0));
+	}
+}
+
 /* The comparisons, one line each; how many were timed. */
 static void print_table(const struct results *r)
 {
@@ -953,6 +999,10 @@ static void print_table(const struct results *r)
 		{ all_op, "program+start", &r->pm_progall, all_pf, &r->pf_progall, T_INFO, 0 },
 	};
 
+	if (imode) {
+		print_insn(r, rows, sizeof(rows) / sizeof(rows[0]));
+		return;
+	}
 	printf("\n%-18s %-22s %13s %-24s %13s %8s %7s %s\n", "operation", "pmuctl",
 	       "min/med", "against", "min/med", "ratio", "target", "verdict");
 	for (unsigned int i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
@@ -970,9 +1020,10 @@ static void print_table(const struct results *r)
 
 static void usage(const char *prog)
 {
-	fprintf(stderr, "usage: %s [-c CPU] [-n SAMPLES]\n"
+	fprintf(stderr, "usage: %s [-c CPU] [-n SAMPLES] [-i]\n"
 		"  -c CPU      pin to this CPU (default: the one it starts on)\n"
-		"  -n SAMPLES  samples per read row, 100..10000000 (default 10000)\n",
+		"  -n SAMPLES  samples per read row, 100..10000000 (default 10000)\n"
+		"  -i          windows of the TCG plugin scripts/vm/insn-count.c, not timings\n",
 		prog);
 	exit(2);
 }
@@ -1005,8 +1056,11 @@ int main(int argc, char **argv)
 	bool invariant, can_time;
 	int cpu = -1, opt;
 
-	while ((opt = getopt(argc, argv, "c:n:h")) != -1) {
+	while ((opt = getopt(argc, argv, "c:n:ih")) != -1) {
 		switch (opt) {
+		case 'i':
+			imode = true;
+			break;
 		case 'c':
 			cpu = (int)number(argv[0], "-c", optarg, 0, CPU_SETSIZE - 1);
 			break;
@@ -1041,6 +1095,7 @@ int main(int argc, char **argv)
 	}
 
 	memset(&r, 0, sizeof(r));
+	sample0 = &r.empty;
 	r.ncpus = (unsigned int)CPU_COUNT(&all);
 
 	/* The clock: rdtscp ends each sample; an invariant TSC ticks evenly. */
@@ -1082,7 +1137,9 @@ int main(int argc, char **argv)
 	if (r.n < 3)
 		r.n = GROUP_MAX;	/* no PMU: name the full group */
 
-	if (tcg)
+	if (imode)
+		printf("instructions per operation, counted by the TCG plugin (-i)\n");
+	else if (tcg)
 		printf("TCG timings (emulated PMU under QEMU TCG, not silicon: no ratio is claimed from them)\n");
 	printf("pmuctl vs perf%s, timed side by side on CPU %d: %s family %u model %#x, %u generic and %u fixed counters (%s)\n",
 	       HAVE_PAPI ? " and PAPI" : "", cpu, vendor, family, model, gp,
@@ -1116,7 +1173,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	if (can_time) {
+	if (can_time || imode) {
 		MEASURE(&r.empty, WARM_READ, , , );
 		sample_finish(&r.empty, false);
 		overhead = r.empty.min;

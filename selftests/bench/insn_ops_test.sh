@@ -1,0 +1,76 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/insn-ops.awk, the table of operations make bench prints from
+# compare -i's lines and the TCG plugin's (scripts/vm/insn-count.c), on
+# made-up lines, any host:
+#
+#   counts_are_least_less_the_empty_window  each count the least over
+#       its samples less the empty window's least, per column;
+#   ratio_is_against_over_pmuctl    (user + kernel) of the other side over
+#       pmuctl's;
+#   targets_hold_and_miss           a group read 5x below the mmap loops:
+#       "ok"; a program 4x below perf's: "MISSED"; neither fails the run;
+#   a_row_without_samples_fails     a compared label the plugin never
+#       printed: exit 1;
+#   no_empty_window_fails           no plugin lines: exit 1.
+
+here=$(cd "$(dirname "$0")" && pwd)
+awkf=$here/../../scripts/insn-ops.awk
+echo "TAP version 13"
+echo "1..5"
+
+# Label 0: the empty window (2 user); 1: pmuctl's group read (30 user:
+# 28 net); 2: perf's mmap loops (142: 140 net); 3 and 4: program+start
+# (1000 user, 9000 kernel, 2 syscalls, 1 RDMSR, 3 WRMSR) and perf's open
+# (4000 and 36000, 8 syscalls).
+lines() {
+	cat <<'LINES'
+insn-row 0 empty
+insn-cmp read 7 (group)|read_counters(c,v,7)|1|7 perf mmap loops|2
+insn-cmp program, 1 CPU|program+start|3|open+ENABLE (CPU-wide)|4
+insn-skip read 1|PAPI_read() of 1|PAPI: not built in
+stop 0 0 2 0 0 0 0 0
+stop 0 0 3 5 0 0 0 0
+stop 1 0 30 0 0 0 0 7
+stop 1 0 31 12 0 0 0 7
+stop 2 0 142 0 0 0 0 7
+stop 3 0 1002 9000 2 1 3 0
+stop 3 0 1002 9100 3 1 4 0
+stop 4 0 4002 36000 8 0 2 0
+LINES
+}
+
+t=0
+check() {
+	t=$((t + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $t $2"
+	else
+		echo "not ok $t $2"
+		sed 's/^/# /' /tmp/insn_ops.$$
+	fi
+}
+
+lines | awk -f "$awkf" >/tmp/insn_ops.$$ 2>&1
+rc=$?
+grep -Eq '^  read 7 \(group\) +read_counters\(c,v,7\) +28 +0 +0 +0/0 +7 perf mmap loops +140 +0 +0 +0/0 +5\.0x$' /tmp/insn_ops.$$ &&
+	grep -Eq '^  program, 1 CPU +program\+start +1000 +9000 +2 +1/3 +open\+ENABLE \(CPU-wide\) +4000 +36000 +8 +0/2 +4\.0x$' /tmp/insn_ops.$$ &&
+	grep -q '^  skipped: read 1 against PAPI_read() of 1: PAPI: not built in$' /tmp/insn_ops.$$
+check $? counts_are_least_less_the_empty_window
+grep -q ' 5\.0x$' /tmp/insn_ops.$$ && grep -q ' 4\.0x$' /tmp/insn_ops.$$
+check $? ratio_is_against_over_pmuctl
+[ $rc = 0 ] &&
+	grep -q 'target: read 7 (group) at least 3x fewer instructions than 7 perf mmap loops (5.0x): ok' /tmp/insn_ops.$$ &&
+	grep -q 'target: program, 1 CPU: program+start in 2 system calls, whatever the CPUs (2): ok' /tmp/insn_ops.$$ &&
+	grep -q "target: program, 1 CPU at least 10x fewer instructions than perf's open+ENABLE (CPU-wide) (4.0x): MISSED" /tmp/insn_ops.$$
+check $? targets_hold_and_miss
+
+lines | grep -v '^stop 4 ' | awk -f "$awkf" >/tmp/insn_ops.$$ 2>&1
+check $(( $? == 1 ? 0 : 1 )) a_row_without_samples_fails
+
+lines | grep -v '^stop ' | awk -f "$awkf" >/tmp/insn_ops.$$ 2>&1
+rc=$?
+[ $rc = 1 ] && grep -q 'no empty window' /tmp/insn_ops.$$
+check $? no_empty_window_fails
+rm -f /tmp/insn_ops.$$
