@@ -10,7 +10,8 @@
  *
  * Built only with PMUCTL_REGMODEL=y (Kbuild), never into the default module.
  * debugfs (pmuctl/): regs (read all, or write "CPU MSR VALUE" to preset a
- * register), fail_write (write "CPU": its next MSR write faults; "CPU N":
+ * register, "add CPU MSR N" to count N events in one of the writer's own
+ * CPU), fail_write (write "CPU": its next MSR write faults; "CPU N":
  * its next N writes; "CPU always": every write until "CPU off"; "... after
  * K": the K writes before go through), log (the last writes), perf_hold
  * (write 1/0: take/give back a real reservation of the last generic
@@ -369,7 +370,39 @@ static int rm_regs_open(struct inode *inode, struct file *file)
 	return single_open(file, rm_regs_show, NULL);
 }
 
-/* "CPU MSR VALUE": preset a register, with the checks silicon applies. */
+/*
+ * "add CPU MSR N": what a counting PMU does while the writer runs, N more
+ * events in the register of CPU, which must be the writer's own; -EAGAIN
+ * where it runs elsewhere.  The read and the write are one step under
+ * rm_lock, with interrupts off, so the writer cannot be switched out in
+ * between: a task-scope counter it adds to is still its own, loaded.
+ */
+static int rm_add_here(u32 cpu, u32 msr, u64 n)
+{
+	struct rm_cpu *r;
+	unsigned long flags;
+	u64 *reg, val;
+	int err;
+
+	raw_spin_lock_irqsave(&rm_lock, flags);
+	if (cpu != smp_processor_id()) {
+		raw_spin_unlock_irqrestore(&rm_lock, flags);
+		return -EAGAIN;
+	}
+	r = per_cpu_ptr(&rm_regs, cpu);
+	reg = rm_reg(cpu, r, msr);
+	val = reg ? *reg + n : 0;
+	err = reg ? rm_check(cpu, msr, &val) : -EIO;
+	if (!err)
+		*reg = val;
+	raw_spin_unlock_irqrestore(&rm_lock, flags);
+	return err;
+}
+
+/*
+ * "CPU MSR VALUE": preset a register, with the checks silicon applies;
+ * "add CPU MSR N": rm_add_here().
+ */
 static ssize_t rm_regs_write(struct file *file, const char __user *ubuf,
 			     size_t len, loff_t *ppos)
 {
@@ -383,10 +416,14 @@ static ssize_t rm_regs_write(struct file *file, const char __user *ubuf,
 	if (copy_from_user(buf, ubuf, len))
 		return -EFAULT;
 	buf[len] = 0;
-	if (sscanf(buf, "%u %i %lli", &cpu, &msr, &val) != 3 ||
-	    cpu >= nr_cpu_ids || !cpu_possible(cpu))
+	if (sscanf(buf, "add %u %i %lli", &cpu, &msr, &val) == 3 &&
+	    cpu < nr_cpu_ids && cpu_possible(cpu))
+		err = rm_add_here(cpu, msr, val);
+	else if (sscanf(buf, "%u %i %lli", &cpu, &msr, &val) == 3 &&
+		 cpu < nr_cpu_ids && cpu_possible(cpu))
+		err = rm_write_cpu(cpu, msr, val, false);
+	else
 		return -EINVAL;
-	err = rm_write_cpu(cpu, msr, val, false);
 	return err ? err : len;
 }
 

@@ -441,6 +441,15 @@ int regs_preset(__u32 cpu, __u32 msr, __u64 val)
 	return write_str(DBG_REGS, buf);
 }
 
+int regs_add_here(__u32 cpu, __u32 msr, __u64 n)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "add %u %#x %#llx", cpu, msr,
+		 (unsigned long long)n);
+	return write_str(DBG_REGS, buf);
+}
+
 int regs_zero_all(void)
 {
 	static struct pregs rg;

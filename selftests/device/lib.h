@@ -223,6 +223,11 @@ int regs_read(struct pregs *rg);		/* 0 or -errno */
 /* Value of @msr on @cpu; ~0ULL if the model has no such register. */
 __u64 regs_get(const struct pregs *rg, __u32 cpu, __u32 msr);
 int regs_preset(__u32 cpu, __u32 msr, __u64 val);	/* 0 or -errno */
+/*
+ * @n more events in @msr of @cpu, which must be the caller's: one step the
+ * caller cannot be switched out of (-EAGAIN if it runs elsewhere).
+ */
+int regs_add_here(__u32 cpu, __u32 msr, __u64 n);	/* 0 or -errno */
 /* Preset every register the model lists to 0, on every CPU. */
 int regs_zero_all(void);
 int fail_next_write(__u32 cpu);			/* 0 or -errno */

@@ -308,6 +308,30 @@ static bool group_applies(const struct group *g, const struct pmuctl_info *info)
 	return g->models & (1U << info->pmu_model);
 }
 
+/*
+ * The model's "add" (the fuzzer's tick): N more events in a counter of the
+ * writer's own CPU, in one step; naming another CPU changes nothing.
+ */
+TEST_F(regs, model_add_counts_only_on_the_writers_cpu)
+{
+	struct pregs rg;
+	int c;
+
+	NEED_REGS();
+	ASSERT_EQ(0, pin_cpu(1));
+	ASSERT_EQ(0, regs_preset(0, MSR_PMC(0), 5));
+	ASSERT_EQ(0, regs_preset(1, MSR_PMC(0), 5));
+	EXPECT_EQ(0, regs_add_here(1, MSR_PMC(0), 7));
+	EXPECT_EQ(-EAGAIN, regs_add_here(0, MSR_PMC(0), 100));
+	ASSERT_EQ(0, regs_read(&rg));
+	EXPECT_U64(12, regs_get(&rg, 1, MSR_PMC(0)));
+	EXPECT_U64(5, regs_get(&rg, 0, MSR_PMC(0)));
+	/* more than the counter holds faults, as a write of it would */
+	EXPECT_EQ(-EIO, regs_add_here(1, MSR_FIXED_CTR(0), 1ULL << 60));
+	for (c = 0; c < 2; c++)
+		EXPECT_EQ(0, regs_preset(c, MSR_PMC(0), 0));
+}
+
 TEST_F(regs, program_replies_counter_config_used_and_extra_msr)
 {
 	struct pmuctl_event ev[8];

@@ -695,21 +695,21 @@ struct wrep {
 	struct pmuctl_event ev[MAX_EV];
 };
 
-/* Add @amount to the counter @ctr of the CPU this runs on; 0 or -errno. */
+/*
+ * Add @amount to the counter @ctr of the CPU this runs on; 0 or -errno.
+ * One step in the model (regs_add_here()): a read of pmuctl/regs and a
+ * preset would lose the amount to a switch out in between (the module
+ * saves the counter, the preset lands after), a "count" failure that no
+ * replay repeats.
+ */
 static int tick_here(__u32 ctr, __u64 amount, int *cpu)
 {
-	static struct pregs wr;
-	__u32 msr = ctr_msr(ctr);
-	int c = sched_getcpu(), ret;
-	__u64 v;
+	int i, ret = -EAGAIN;
 
-	*cpu = c;
-	ret = regs_read(&wr);
-	v = regs_get(&wr, c, msr);
-	if (!ret && v != ~0ULL)
-		ret = regs_preset(c, msr, v + amount);
-	else if (!ret)
-		ret = -ENOENT;
+	for (i = 0; i < 10 && ret == -EAGAIN; i++) {
+		*cpu = sched_getcpu();
+		ret = regs_add_here(*cpu, ctr_msr(ctr), amount);
+	}
 	return ret;
 }
 
