@@ -301,8 +301,9 @@ vm_set() {
 # The debug kernel's register-model guest is one guest in one host thread
 # (tcg,thread=single) for about 2 min: the sets below run beside it, one
 # after the other, on the core it leaves (run.sh keeps each label's
-# scratch apart).  -T 600 for the debug kernel: the stress test alone
-# takes 270 s under KASAN and lockdep on a busy 2-core host.  pmu-wd: the
+# scratch apart).  -T 1200 for the debug kernel: the stress test takes
+# 100 s under KASAN and lockdep, and its first test alone has taken over
+# 300 s while the packages build beside it on a 2-core host.  pmu-wd: the
 # NMI watchdog on, perf holds a counter as on a stock machine;
 # debug-pmu-v6: the perfmon v6 test (perf kept off by pmuctl's sentinel
 # events, hotplug and the watchdog included) under the checkers; pmu-knm4:
@@ -324,14 +325,14 @@ beside() {
 }
 beside >"$logs/vm-beside.out" 2>&1 &
 beside_pid=$!
-vm_set debug -T 600 -D -c Skylake-Server
+vm_set debug -T 1200 -D -c Skylake-Server
 # Then the PREEMPT_RT debug kernel's register-model guest, on the same
 # core (one host thread too), while the sets beside go on: measured here
 # 2026-12-02, 147 s at load average 3 to 4.5 (43 s to prepare, the
 # module's build against its tree included, 96 s for the guest), 246 s
 # at 6 to 8 (60 + 166 s), and 86 s at 2.7 with the module's build in
 # build/vm/modcache (6 + 76 s).
-vm_set debug-rt -T 600 -E -c Skylake-Server
+vm_set debug-rt -T 1200 -E -c Skylake-Server
 wait "$beside_pid"
 cat "$logs/vm-beside.out"
 run deb-purge bash scripts/deb-check.sh purge "$logs"

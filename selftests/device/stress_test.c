@@ -78,7 +78,12 @@ FIXTURE_TEARDOWN(stress)
 {
 }
 
-TEST_F_TIMEOUT(stress, workers_with_random_groups_leave_nothing_behind, 300)
+/*
+ * 600 s: 4 to 7 s in a guest of its own, 55 s under KASAN and lockdep,
+ * and over 300 s there when the host's other core builds and installs
+ * the packages beside it (the harness's timeout, not a failed check).
+ */
+TEST_F_TIMEOUT(stress, workers_with_random_groups_leave_nothing_behind, 600)
 {
 	struct load_stats *st = load_stats_alloc(NR_WORKERS), sum;
 	pid_t pids[NR_WORKERS];
@@ -537,7 +542,7 @@ TEST_F(stress, program_efault_undo_spares_a_concurrent_group)
 
 /* ---- SIGKILL mid-sequence ------------------------------------------------- */
 
-TEST_F_TIMEOUT(stress, sigkill_mid_session_releases_everything, 300)
+TEST_F_TIMEOUT(stress, sigkill_mid_session_releases_everything, 600)
 {
 	struct load_stats *st = load_stats_alloc(NR_WORKERS), sum;
 	pid_t pids[NR_WORKERS], pid;
