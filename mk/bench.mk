@@ -9,16 +9,18 @@
 #     the budgets: 3 for one counter, 25 for 7; libpfc's 37 for scale);
 #  2. timed: build/bench/compare (selftests/bench/compare.c, built by
 #     mk/bench_guest.mk), libpmuctl against perf (and PAPI if built in) on
-#     this host's PMU; it says why each row is skipped otherwise;
-#  3. in one emulated-PMU guest (scripts/bench-guest.sh): the ioctls,
-#     syscalls and cross-CPU call waves per operation (waves_test), and the
-#     timed rows of compare run end to end on the emulated counters, under
-#     the label "TCG timings (emulated PMU under QEMU TCG, not silicon: no
-#     ratio is claimed from them)"; and the context-switch cost of task
-#     scope (build/bench/vm/taskswitch: pipe ping-pong per round trip
-#     without counting, with pmuctl task sessions, with perf per-thread
-#     counting, rows labelled "TCG emulation"), then in a register-model
-#     guest the MSR writes per context switch of a monitored thread.
+#     this host's PMU, cycles per operation (1st percentile, median, 99th
+#     of 10^5 samples a row); it says why each row is skipped otherwise,
+#     and under QEMU TCG times nothing;
+#  3. in emulated-PMU guests (scripts/bench-guest.sh): the ioctls,
+#     syscalls and cross-CPU call waves per operation (waves_test); the
+#     instructions (user, kernel), system calls and MSR accesses of every
+#     operation, pmuctl beside perf, PAPI and LIKWID, counted by a TCG
+#     plugin (compare -i, taskswitch -i, likwid5-cost) or the emulated
+#     PMU (regions-cost), with the targets; then in a register-model guest
+#     the MSR writes per context switch of a monitored thread.  Every
+#     counted row goes to build/bench/results.json and, drawn by gnuplot,
+#     build/bench/cost.png (doc/cost.md).
 # The same static counts are a check: build/tests/bench-readpath_test
 # (selftests/bench/readpath_test.sh) runs scripts/bench.sh --tap on
 # readpath.o and on copies with instructions injected, which must fail.

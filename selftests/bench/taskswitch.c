@@ -14,8 +14,9 @@
  * thread's tid, enabled), 1 event and a group of 3 (instructions, cycles,
  * reference cycles, user mode) on each side.  pmuctl reserves perf's
  * counters while it holds a group, so the rows run one after the other.
- * In the QEMU rig (CPUID says QEMU TCG's "TCGTCGTCGTCG") every row is
- * labelled "TCG emulation": it times QEMU's translated code, not silicon.
+ * In the QEMU rig (CPUID says QEMU TCG's "TCGTCGTCGTCG") it times
+ * nothing, and says so in one line: a timing there measures QEMU's
+ * translated code, not silicon (-i counts instead).
  *
  * -m: MSR writes per context switch of a monitored thread, in a guest of
  * the register-model build (pmuctl_regmodel.ko, whose debugfs "log"
@@ -27,7 +28,17 @@
  * log MSR reads (kmod/regmodel.c: rm_read() keeps no log), so reads are
  * not counted: writes only.  The row without sessions is the control.
  *
- * usage: taskswitch [-m] [-n ROUNDS] [-c CPU]
+ * -i: counted, not timed, by the TCG plugin scripts/vm/insn-count.c
+ * (markers of insn_marks.h): thread 0 opens a window of the plugin
+ * around the round trips, labelled with the row, three runs a row.  The
+ * plugin counts what the whole guest executes in it, user and kernel,
+ * and its SYSCALL, RDMSR, WRMSR and RDPMC instructions: with the row
+ * without counting, what counting adds per context switch, MSR reads
+ * included (the register model logs writes only).  Prints "insn-ts LABEL
+ * ROUNDS ROW" per row; scripts/insn-switch.awk makes the table from them
+ * and the plugin's lines (make bench's plugin guest).
+ *
+ * usage: taskswitch [-m | -i] [-n ROUNDS] [-c CPU]
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -49,6 +60,7 @@
 
 #include <linux/pmuctl.h>
 #include "../hw/emulated.h"
+#include "insn_marks.h"
 
 #define DEV		"/dev/pmuctl"
 #define DBG		"/sys/kernel/debug"
@@ -71,6 +83,7 @@ struct side {
 };
 
 static bool msr_mode;
+static int insn_label = -1;	/* -i: the row's label, thread 0 marks */
 static long long log_writes(void);
 
 static uint64_t now_ns(void)
@@ -149,6 +162,10 @@ static void *side_main(void *arg)
 		if (r == WARMUP) {
 			if (msr_mode && s->out > s->in)
 				s->w0 = log_writes();
+			if (insn_label >= 0 && s->out > s->in) {
+				marks_label((unsigned int)insn_label);
+				MARK(MARK_START, 0);
+			}
 			t0 = now_ns();
 			s0 = switches();
 		}
@@ -160,6 +177,8 @@ static void *side_main(void *arg)
 				break;
 		}
 	}
+	if (insn_label >= 0 && s->out > s->in)
+		MARK(MARK_STOP, 0);
 	s->ns = now_ns() - t0;
 	s->switches = switches() - s0;
 	if (msr_mode && s->out > s->in)
@@ -253,20 +272,21 @@ static void timed(int cpu, long rounds)
 		{ "perf: per-thread counting, 1 event", M_PERF, 1 },
 		{ "perf: per-thread counting, group of 3", M_PERF, 3 },
 	};
-	const char *label = hw_cpu_is_emulated() ? "TCG emulation" : "this machine";
 	struct side s[2];
 
+	if (hw_cpu_is_emulated()) {
+		printf("timed rows: not measured under QEMU TCG, where they would time QEMU's translated code, not silicon; taskswitch -i counts the same round trips (make bench)\n");
+		return;
+	}
 	printf("pipe ping-pong, 2 threads on CPU %d, %ld round trips (2 context switches each) after %d of warm-up\n",
 	       cpu, rounds, WARMUP);
-	if (hw_cpu_is_emulated())
-		printf("TCG emulation: QEMU TCG's emulated PMU times QEMU's translated code, not silicon; no ratio is claimed\n");
-	printf("%-14s %-46s %14s %12s\n", "where", "row", "ns/round trip", "switches");
+	printf("%-46s %14s %12s\n", "row", "ns/round trip", "switches");
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		if (run(s, cpu, rows[i].mode, rows[i].nev, rounds)) {
-			printf("%-14s %-46s skipped: %s\n", label, rows[i].what, side_err(s));
+			printf("%-46s skipped: %s\n", rows[i].what, side_err(s));
 			continue;
 		}
-		printf("%-14s %-46s %14llu %12llu\n", label, rows[i].what,
+		printf("%-46s %14llu %12llu\n", rows[i].what,
 		       (unsigned long long)(s[0].ns / rounds),
 		       (unsigned long long)(s[0].switches + s[1].switches));
 	}
@@ -323,16 +343,45 @@ static void msr_writes(int cpu, long rounds)
 	}
 }
 
+/* -i: three plugin windows a row; "insn-ts LABEL ROUNDS ROW" for the host. */
+static void counted(int cpu, long rounds)
+{
+	static const struct { const char *what; int mode, nev; } rows[] = {
+		{ "no counting", M_NONE, 1 },
+		{ "pmuctl: a task session per thread, 1 event", M_PMUCTL, 1 },
+		{ "pmuctl: a task session per thread, 3 events", M_PMUCTL, 3 },
+		{ "perf: per-thread counting, 1 event", M_PERF, 1 },
+		{ "perf: per-thread counting, group of 3", M_PERF, 3 },
+	};
+	struct side s[2];
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		bool ok = true;
+
+		insn_label = 101 + (int)i;	/* apart from compare -i's */
+		for (int k = 0; k < 3 && ok; k++)
+			ok = !run(s, cpu, rows[i].mode, rows[i].nev, rounds);
+		if (ok)
+			printf("insn-ts %d %ld %s\n", insn_label, rounds, rows[i].what);
+		else
+			printf("insn-ts-skip %s: %s\n", rows[i].what, side_err(s));
+	}
+	insn_label = -1;
+}
+
 int main(int argc, char **argv)
 {
 	long rounds = 0;
 	int cpu = 0, opt;
-	bool msr = false;
+	bool msr = false, insn = false;
 
-	while ((opt = getopt(argc, argv, "mn:c:")) != -1) {
+	while ((opt = getopt(argc, argv, "min:c:")) != -1) {
 		switch (opt) {
 		case 'm':
 			msr = true;
+			break;
+		case 'i':
+			insn = true;
 			break;
 		case 'n':
 			rounds = strtol(optarg, NULL, 0);
@@ -341,15 +390,21 @@ int main(int argc, char **argv)
 			cpu = atoi(optarg);
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-m] [-n ROUNDS] [-c CPU]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-m | -i] [-n ROUNDS] [-c CPU]\n", argv[0]);
 			return 2;
 		}
 	}
+	if (msr && insn) {
+		fprintf(stderr, "%s: -m or -i, not both\n", argv[0]);
+		return 2;
+	}
 	if (rounds <= 0)
-		rounds = msr ? 2000 : 20000;
+		rounds = msr || insn ? 2000 : 20000;
 	msr_mode = msr;
 	if (msr)
 		msr_writes(cpu, rounds);
+	else if (insn)
+		counted(cpu, rounds);
 	else
 		timed(cpu, rounds);
 	return 0;
