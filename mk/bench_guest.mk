@@ -56,6 +56,7 @@ build/bench/compare: selftests/bench/compare.c selftests/bench/insn_marks.h \
 BINS += build/bench/vm/taskswitch
 
 build/bench/vm/taskswitch: selftests/bench/taskswitch.c selftests/hw/emulated.h \
+			   selftests/bench/insn_marks.h \
 			   uapi/linux/pmuctl.h
 	@mkdir -p $(@D)
 	$(CC) -static -pthread $(CFLAGS) -o $@ $<
@@ -162,3 +163,18 @@ bench-guest: build/vmtests/waves_test build/bench/vm/compare build/bench/vm/task
 	     build/bench/vm/regions-cost build/bench/vm/papi-cost build/bench/vm/papi7-cost \
 	     build/bench/vm/likwid5-cost build/bench/vm/compare-papi
 	@bash scripts/bench-guest.sh
+
+# make bench's tables from the plugin's lines (scripts/insn-*.awk, their
+# results rows through scripts/bench-emit.awk), checked on made-up lines on
+# any host.
+BENCH_AWK_TESTS := insn_ops insn_table insn_switch
+TESTS += $(BENCH_AWK_TESTS:%=build/tests/bench-%_test)
+
+$(BENCH_AWK_TESTS:%=build/tests/bench-%_test): build/tests/bench-%_test: \
+		selftests/bench/%_test.sh scripts/bench-emit.awk
+	@mkdir -p $(@D)
+	install -m 755 $< $@
+
+build/tests/bench-insn_ops_test: scripts/insn-ops.awk
+build/tests/bench-insn_table_test: scripts/insn-table.awk
+build/tests/bench-insn_switch_test: scripts/insn-switch.awk

@@ -11,18 +11,12 @@
 #    cross-CPU call waves, counted (not timed); prints the table, then the
 #    rules waves_test checks, e.g. "program on all CPUs = 1 ioctl and 1
 #    wave";
-#  - build/bench/vm/compare (selftests/bench/compare.c, static): the timed
-#    rows, pmuctl against bare rdpmc, perf's mmap loop, perf read(), perf's
-#    group read, start/stop/reset and program against perf_event_open,
-#    every one run end to end on the emulated counters; printed under the
-#    label "TCG timings (emulated PMU under QEMU TCG, not silicon: no ratio
-#    is claimed from them)": they time QEMU's translated code and helpers,
-#    and no ratio of them says anything about silicon.  The PAPI rows stay
-#    skipped (the static compare is built without PAPI);
-#  - build/bench/vm/taskswitch (selftests/bench/taskswitch.c): a pipe
-#    ping-pong between two threads on one CPU, the time per round trip
-#    without counting, with a pmuctl task-scope session on each thread and
-#    with perf counting each thread, every row labelled "TCG emulation".
+#  - build/bench/vm/compare and build/bench/vm/taskswitch
+#    (selftests/bench/compare.c, taskswitch.c, static), the timed rows for
+#    silicon: under TCG each must say in one line that it times nothing
+#    and exit 0 (a timing there would time QEMU's translated code, and
+#    somebody would quote it); the counted tables below measure the same
+#    operations.
 # Then ONE emulated-PMU guest of -cpu Icelake-Server (8 generic counters)
 # runs build/bench/vm/regions-cost and papi-cost
 # (selftests/bench/regions_cost.c): instructions retired, user and
@@ -52,7 +46,9 @@
 # (compare.c with Debian's static libpapi): every operation of the timed
 # table, counted instead (instructions user and kernel, system calls,
 # RDMSR/WRMSR), pmuctl beside perf and PAPI 7.0, with the targets
-# (scripts/insn-ops.awk).
+# (scripts/insn-ops.awk); and "taskswitch -i": a context switch of
+# threads counted by pmuctl's task scope, by perf, and of uncounted ones,
+# counted the same way, MSR reads included (scripts/insn-switch.awk).
 # Then ONE register-model guest (pmuctl_regmodel.ko, Skylake-Server, -smp
 # 2) runs "taskswitch -m": MSR writes per context switch of a monitored
 # thread, from the model's debugfs log (writes only: the model logs no
@@ -120,43 +116,34 @@ if [ -z "$qemu" ] && ! qemu=$(bash scripts/vm/qemu.sh 2>"$logs/qemu.log"); then
 	exit 1
 fi
 
-# The test folder: waves_test, and a TAP wrapper that runs compare (which
-# prints a table, not TAP) and hands its output back as comments.
+# The test folder: waves_test, and TAP wrappers that run compare and
+# taskswitch (which must time nothing here) and hand their output back as
+# comments.
 tdir=build/bench-guest
 rm -rf "$tdir"
 mkdir -p "$tdir"
 cp "$waves" "$tdir/"
 cat >"$tdir/compare" <<'EOF'
 #!/bin/sh
-# make bench's timed rows in the emulated-PMU guest (scripts/bench-guest.sh).
+# make bench's timed programs in the emulated-PMU guest (scripts/bench-guest.sh):
+# under TCG each must exit 0 having timed nothing, in one line saying so.
 echo "TAP version 13"
-echo "1..1"
-compare >/tmp/compare.out 2>&1
-rc=$?
-sed 's/^/# /' /tmp/compare.out
-# Every row but PAPI's (not built in) must have been timed.
-skipped=$(grep -v 'PAPI_read' /tmp/compare.out | grep -c ' skipped ')
-if [ $rc = 0 ] && [ "$skipped" = 0 ] && grep -q '^TCG timings ' /tmp/compare.out; then
-	echo "ok 1 compare"
-else
-	echo "not ok 1 compare # exit $rc, $skipped row(s) skipped besides PAPI's"
-fi
+echo "1..2"
+n=0
+for p in compare taskswitch; do
+	n=$((n + 1))
+	$p >/tmp/$p.out 2>&1
+	rc=$?
+	sed 's/^/# /' /tmp/$p.out
+	if [ $rc = 0 ] && [ "$(wc -l </tmp/$p.out)" = 1 ] &&
+	   grep -q '^timed rows: not measured under QEMU TCG' /tmp/$p.out; then
+		echo "ok $n $p"
+	else
+		echo "not ok $n $p # exit $rc"
+	fi
+done
 EOF
-cat >"$tdir/taskswitch" <<'EOF'
-#!/bin/sh
-# make bench's context-switch rows in the emulated-PMU guest (scripts/bench-guest.sh).
-echo "TAP version 13"
-echo "1..1"
-/bin/taskswitch >/tmp/taskswitch.out 2>&1
-rc=$?
-sed 's/^/# /' /tmp/taskswitch.out
-if [ $rc = 0 ] && grep -q '^TCG emulation ' /tmp/taskswitch.out; then
-	echo "ok 1 taskswitch"
-else
-	echo "not ok 1 taskswitch # exit $rc"
-fi
-EOF
-chmod +x "$tdir/compare" "$tdir/taskswitch"
+chmod +x "$tdir/compare"
 # The register-model guest's folder: taskswitch -m.
 rdir=build/bench-guest-rm
 rm -rf "$rdir"
@@ -262,8 +249,9 @@ echo "1..1"
 echo 1 >/proc/sys/kernel/perf_event_paranoid
 compare-papi -i -n 1000 >/tmp/ops.out 2>&1
 rc=$?
+taskswitch -i -c 0 >>/tmp/ops.out 2>&1 || rc=1
 sed 's/^/# /' /tmp/ops.out
-if [ $rc = 0 ] && grep -q '^insn-cmp ' /tmp/ops.out; then
+if [ $rc = 0 ] && grep -q '^insn-cmp ' /tmp/ops.out && grep -q '^insn-ts ' /tmp/ops.out; then
 	echo "ok 1 ops-cost"
 else
 	echo "not ok 1 ops-cost # exit $rc"
@@ -271,6 +259,10 @@ fi
 EOF
 chmod +x "$odir/ops-cost"
 rm -f "$logs"/vm-*.bench*
+# The results: every counted row as a JSON object a line, and the plot's
+# lines; build/bench/results.json and build/bench/cost.png at the end.
+rows=$logs/results.rows plot=$logs/cost.tsv
+rm -f "$rows" "$plot"
 
 echo "bench-guest: booting $kver, -cpu Skylake-Server with the emulated PMU, -smp 4 (TCG), pmuctl.ko's default build"
 QEMU=$qemu bash scripts/vm/run.sh -P -t "$tdir" -x "$compare" -x "$tswitch" -o "$logs" -l bench \
@@ -301,23 +293,13 @@ grep -E '^(not )?ok |^# .*:[0-9]+:[a-z_]+:|^1\.\.0' "$tap" |
 	sed -E 's/^# [^:]*:[0-9]+:[a-z_]+:/      /; s/^/  /'
 
 echo
-if [ -n "$ctap" ] && grep -q '^# TCG timings ' "$ctap"; then
-	# compare's own output: its first line is the TCG label.
-	sed -n '/^# TCG timings /,/^\(not \)\{0,1\}ok 1 compare/p' "$ctap" |
-		sed '$d' | sed 's/^# \{0,1\}//; /./s/^/  /; 1s/^  //'
-	grep -E '^not ok' "$ctap" | sed 's/^/  /'
+if [ -n "$ctap" ] && grep -q '^ok 1 compare' "$ctap" && grep -q '^ok 2 taskswitch' "$ctap"; then
+	echo "timed rows (compare, taskswitch): not measured under QEMU TCG, where they would time"
+	echo "  QEMU's translated code; both programs ran and timed nothing.  The counted tables"
+	echo "  below measure the same operations; a machine with a PMU prints the timed ones."
 else
-	echo "TCG timings (emulated PMU under QEMU TCG, not silicon: no ratio is claimed from them)"
-	echo "  none: compare printed no table; see $logs/rig.log${ctap:+ and $ctap}"
-	rc=1
-fi
-echo
-ttap=$(ls "$logs"/vm-*-Skylake-Server.bench-taskswitch.tap 2>/dev/null | head -n 1)
-if [ -n "$ttap" ] && grep -q '^# TCG emulation ' "$ttap"; then
-	echo "context switches of counted threads (selftests/bench/taskswitch.c)"
-	sed -n '/^# check\.sh:/d; /^# /s/^# \{0,1\}/  /p' "$ttap"
-else
-	echo "context switches: taskswitch printed no rows; see $logs/rig.log${ttap:+ and $ttap}"
+	echo "timed rows: compare or taskswitch timed something under TCG or failed; see $logs/rig.log${ctap:+ and $ctap}"
+	[ -z "$ctap" ] || grep -v '^ok\|^TAP\|^1\.\.' "$ctap" | tail -n 6 | sed 's/^/  /'
 	rc=1
 fi
 
@@ -330,16 +312,9 @@ gtap=$(ls "$logs"/vm-*-Icelake-Server.bench-regions-regions-cost.tap 2>/dev/null
 if [ -n "$gtap" ] && grep -q '^ok 1 regions-cost' "$gtap"; then
 	echo "region enter+exit pairs: instructions retired per pair (exact under TCG; kernel: the"
 	echo "least of 200 runs of 100 pairs), and user instructions against the handle form's"
-	sed -n 's/^# regions-cost //p' "$gtap" | awk '
-		{ api[NR] = $1; n[NR] = $2; u[NR] = $3; k[NR] = $4
-		  if ($1 == "handle") h[$2] = $3 }
-		END {
-			printf "  %-11s %6s %6s %7s %9s\n", "API", "events", "user", "kernel", "vs handle"
-			for (i = 1; i <= NR; i++)
-				printf "  %-11s %6s %6s %7s %9.2f\n", api[i], n[i], u[i], k[i], u[i] / h[n[i]]
-			printf "  target: the handle pair with 4 events in at most 60 user and 0 kernel instructions: %s (%s, %s)\n",
-				(h[4] <= 60 ? "met" : "not met"), h[4], "see doc/regions.md"
-		}'
+	sed -n 's/^# regions-cost //p' "$gtap" |
+		awk -v json="$rows" -v tsv="$plot" -v measure=pmu -v guest="Icelake-Server, 2 CPUs" \
+			-f scripts/bench-emit.awk -f scripts/regions-table.awk
 	echo "  (PAPI-7: Debian's libpapi 7.0 on perf, measured with perf.  LIKWID's own: below)"
 else
 	echo "region pairs: regions-cost printed no rows; see $logs/rig-regions.log${gtap:+ and $gtap}"
@@ -362,7 +337,8 @@ if [ -n "$itap" ] && grep -q '^ok 1 insn-cost' "$itap" && [ -s "$logs/insn-count
 	# the PMU's handle rows of the Ice Lake guest, to check the plugin.
 	pmu=$(sed -n 's/^# regions-cost handle \([0-9]*\) \([0-9.]*\) .*/\1=\2/p' "${gtap:-/dev/null}" | tr '\n' ' ')
 	{ sed -n 's/^# insn-label /label /p' "$itap"; cat "$logs/insn-count.out"; } |
-	awk -v pmu="$pmu" -f scripts/insn-table.awk ||
+	awk -v pmu="$pmu" -v json="$rows" -v tsv="$plot" -v measure=plugin \
+		-v guest="Denverton (Goldmont), 1 CPU" -f scripts/bench-emit.awk -f scripts/insn-table.awk ||
 		{ echo "  the plugin and the PMU disagree: the plugin's rows are not trusted"; rc=1; }
 else
 	echo "LIKWID's own: the plugin guest printed no rows; see $logs/rig-plugin.log${itap:+ and $itap}"
@@ -373,15 +349,25 @@ fi
 echo
 echo "bench-guest: booting $kver, -cpu Skylake-Server with the emulated PMU, -smp 2 on one TCG thread, the TCG plugin counting: each operation"
 rm -f "$logs/insn-ops.out"
-QEMU=$qemu bash scripts/vm/run.sh -P -t "$odir" -x "$cpapi" -o "$logs" -l bench-ops \
+QEMU=$qemu bash scripts/vm/run.sh -P -t "$odir" -x "$cpapi" -x "$tswitch" -o "$logs" -l bench-ops \
 	-k "$kver" -c Skylake-Server -s 2 -A tcg,thread=single -T 500 \
 	-Q "-plugin $plugin,out=$top/$logs/insn-ops.out" </dev/null >"$logs/rig-ops.log" 2>&1 || rc=1
 sed -n 's/^vm: /  rig: /p' "$logs/rig-ops.log"
 otap=$(ls "$logs"/vm-*-Skylake-Server.bench-ops-ops-cost.tap 2>/dev/null | head -n 1)
 if [ -n "$otap" ] && grep -q '^ok 1 ops-cost' "$otap" && [ -s "$logs/insn-ops.out" ]; then
 	echo "pmuctl against perf and PAPI, each operation counted by the TCG plugin (selftests/bench/compare.c -i)"
+	group=$(sed -n 's/^# group: \([0-9]*\) events.*/\1/p' "$otap")
 	{ sed -n 's/^# \(insn-[a-z]* \)/\1/p' "$otap"; cat "$logs/insn-ops.out"; } |
-		awk -f scripts/insn-ops.awk || rc=1
+		awk -v json="$rows" -v tsv="$plot" -v measure=plugin -v group="$group" \
+			-v guest="Skylake-Server, 2 CPUs on one TCG thread" \
+			-f scripts/bench-emit.awk -f scripts/insn-ops.awk || rc=1
+	echo
+	echo "context switches of counted threads, counted by the TCG plugin (selftests/bench/taskswitch.c -i:"
+	echo "2 threads on CPU 0, a pipe ping-pong of 2000 round trips)"
+	{ sed -n 's/^# \(insn-ts[a-z-]* \)/\1/p' "$otap"; cat "$logs/insn-ops.out"; } |
+		awk -v json="$rows" -v tsv="$plot" -v measure=plugin \
+			-v guest="Skylake-Server, 2 CPUs on one TCG thread" \
+			-f scripts/bench-emit.awk -f scripts/insn-switch.awk || rc=1
 else
 	echo "operations: the plugin guest printed no rows; see $logs/rig-ops.log${otap:+ and $otap}"
 	[ -z "$otap" ] || grep -v '^ok\|^TAP\|^1\.\.' "$otap" | tail -n 8 | sed 's/^/  /'
@@ -400,12 +386,43 @@ else
 	echo "  MSR writes per switch: none printed; see $logs/rig-rm.log${mtap:+ and $mtap}"
 	rc=1
 fi
+# One results file and a picture of it.
+mkdir -p build/bench
+if [ -s "$rows" ]; then
+	{
+		printf '{\n  "generated": "%s",\n  "kernel": "%s",\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$kver"
+		printf '  "qemu": "%s",\n' "$("$qemu" --version | head -n 1)"
+		printf '  "how": "instructions per operation in QEMU TCG guests with the emulated PMU (doc/cost.md); no timings",\n'
+		printf '  "rows": [\n'
+		sed '$!s/$/,/; s/^/    /' "$rows"
+		printf '  ]\n}\n'
+	} >build/bench/results.json
+	echo
+	echo "results: build/bench/results.json ($(wc -l <"$rows") rows)"
+	if command -v gnuplot >/dev/null; then
+		awk -f scripts/cost-pivot.awk "$plot" >"$logs/cost.dat"
+		if gnuplot -c scripts/cost.gp "$logs/cost.dat" build/bench/cost.png \
+			"pmuctl, perf, PAPI and LIKWID: instructions per operation (QEMU TCG, Linux $kver, $(date -u +%Y-%m-%d))" \
+			2>"$logs/gnuplot.log"; then
+			echo "picture: build/bench/cost.png"
+		else
+			echo "picture: gnuplot failed: $(tail -n 1 "$logs/gnuplot.log")"
+			rc=1
+		fi
+	else
+		echo "picture: no gnuplot (scripts/deps.sh bench installs gnuplot-nox)"
+		rc=1
+	fi
+else
+	echo "results: no row was counted"
+	rc=1
+fi
 if [ -n "$guest" ] && grep -q '^not ok' "$guest"; then
 	echo "the guest itself failed:"
 	grep -A3 '^not ok' "$guest" | sed 's/^/  /'
 fi
 if [ "$rc" -eq 0 ]; then
-	echo "bench-guest: every rule holds; the timed rows ran (TCG timings: no ratio claimed)"
+	echo "bench-guest: every rule holds; every counted table printed; nothing timed under TCG"
 else
 	echo "bench-guest: a rule, compare or the guest failed (files in $logs)"
 	rc=1

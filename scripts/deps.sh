@@ -49,9 +49,10 @@ GROUP_deb="dpkg-dev debhelper dh-dkms dkms lintian"
 # "make bench": PAPI's own library (libpapi-dev: its static libpapi.a and
 # papi.pc) and LIKWID's (likwid: liblikwid and its likwid-marker.h), whose
 # regions are counted beside pmuctl's drop-ins
-# (selftests/bench/regions_cost.c, likwid_cost.c).  Not for make check.
+# (selftests/bench/regions_cost.c, likwid_cost.c); gnuplot-nox draws
+# build/bench/cost.png.  Not for make check.
 # shellcheck disable=SC2034
-GROUP_bench="libpapi-dev likwid"
+GROUP_bench="libpapi-dev likwid gnuplot-nox"
 PKG_GROUPS="core kernel vm qemu dkernel deb bench"
 
 apt_updated=false

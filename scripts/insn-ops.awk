@@ -12,7 +12,10 @@
 # Then the targets the README claims, each printed "ok" or "MISSED" (a
 # benchmark reports them; make bench does not fail on one); the exit
 # status is 1 when the input has no empty window or a compared row has no
-# sample.
+# sample.  Loaded after scripts/bench-emit.awk: -v json=, tsv=, guest=,
+# measure= write each row to make bench's results too; -v group=N, the
+# group's events (compare's "group: N events"), for the rows that are not
+# reads.
 BEGIN { FS = "|" }
 /^insn-row / {
 	split($0, f, " ")
@@ -51,6 +54,19 @@ function cell(l) {
 function total(l) {
 	return get(l, 4) + get(l, 5)
 }
+function tool_of(what) {
+	if (what ~ /PAPI/)
+		return "PAPI"
+	if (what ~ /bare rdpmc/)
+		return "rdpmc"
+	if (what ~ /mmap/)
+		return "perf mmap"
+	return "perf"
+}
+function row(o, tool, what, l,    c) {
+	c = o ~ /^read [0-9]/ ? substr(o, 6) + 0 : (group != "" ? group + 0 : -1)
+	emit(o, tool, what, c, get(l, 4), get(l, 5), get(l, 6), get(l, 7), get(l, 8))
+}
 # A target: what it says, and whether it holds.
 function target(what, holds) {
 	printf "  target: %s: %s\n", what, holds ? "ok" : "MISSED"
@@ -69,6 +85,12 @@ END {
 		r = total(pl[i]) ? sprintf("%.1fx", total(ol[i]) / total(pl[i])) : "inf"
 		printf "  %-18s %-22s %s   %-24s %s %7s\n", op[i], pw[i], cell(pl[i]),
 		       ow[i], cell(ol[i]), r
+		if ((pl[i] in seen) && !((op[i], pl[i]) in emitted)) {
+			row(op[i], "pmuctl", pw[i], pl[i])
+			emitted[op[i], pl[i]] = 1
+		}
+		if (ol[i] in seen)
+			row(op[i], tool_of(ow[i]), ow[i], ol[i])
 	}
 	for (i = 1; i <= ns; i++)
 		printf "  skipped: %s\n", skip[i]

@@ -8,7 +8,8 @@
 # user = (least ARG 2 - least ARG 0) / 10,000 pairs, kernel = (least ARG 3
 # - least ARG 1) / 100 pairs.  -v pmu="N=USER ...": the handle pair's
 # user instructions the PMU counted (the Ice Lake guest); each handle row
-# must equal it, or the exit status is 1.
+# must equal it, or the exit status is 1.  Loaded after
+# scripts/bench-emit.awk: each row goes to make bench's results too.
 $1 == "label" {
 	name[$2] = $3
 	n[$2] = $4
@@ -42,6 +43,18 @@ END {
 		hn = n[l] in h ? n[l] : 4
 		printf "  %-11s %6s %8s %8.1f %8.1f %9.2f\n", name[l], n[l], nev[l],
 		       user[l], kern[l], user[l] / h[hn]
+		what = "LIKWID_MARKER_START/STOP (LIKWID 5.2)"
+		if (name[l] == "handle")
+			what = "pmuctl_region_enter/exit"
+		else if (name[l] == "likwid")
+			what = "LIKWID_MARKER_START/STOP (pmuctl-likwid)"
+		tool = "LIKWID"
+		if (name[l] == "handle")
+			tool = "pmuctl"
+		else if (name[l] == "likwid")
+			tool = "pmuctl-likwid"
+		emit("region pair, " n[l] " event" (n[l] > 1 ? "s" : ""), tool, what, nev[l],
+		     user[l], kern[l], -1, -1, -1)
 	}
 	bad = nl == 0
 	for (i = 1; i <= nl; i++) {

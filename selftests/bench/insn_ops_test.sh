@@ -13,12 +13,16 @@
 #       "ok"; a program 4x below perf's: "MISSED"; neither fails the run;
 #   a_row_without_samples_fails     a compared label the plugin never
 #       printed: exit 1;
-#   no_empty_window_fails           no plugin lines: exit 1.
+#   no_empty_window_fails           no plugin lines: exit 1;
+#   rows_go_to_the_results_file     -v json=FILE: one JSON object per
+#       side of each comparison (pmuctl's once), the counts as in the
+#       table; -v tsv=FILE: operation, tool, user + kernel.
 
 here=$(cd "$(dirname "$0")" && pwd)
 awkf=$here/../../scripts/insn-ops.awk
+emitf=$here/../../scripts/bench-emit.awk
 echo "TAP version 13"
-echo "1..5"
+echo "1..6"
 
 # Label 0: the empty window (2 user); 1: pmuctl's group read (30 user:
 # 28 net); 2: perf's mmap loops (142: 140 net); 3 and 4: program+start
@@ -52,7 +56,7 @@ check() {
 	fi
 }
 
-lines | awk -f "$awkf" >/tmp/insn_ops.$$ 2>&1
+lines | awk -f "$emitf" -f "$awkf" >/tmp/insn_ops.$$ 2>&1
 rc=$?
 grep -Eq '^  read 7 \(group\) +read_counters\(c,v,7\) +28 +0 +0 +0/0 +7 perf mmap loops +140 +0 +0 +0/0 +5\.0x$' /tmp/insn_ops.$$ &&
 	grep -Eq '^  program, 1 CPU +program\+start +1000 +9000 +2 +1/3 +open\+ENABLE \(CPU-wide\) +4000 +36000 +8 +0/2 +4\.0x$' /tmp/insn_ops.$$ &&
@@ -66,11 +70,19 @@ check $? ratio_is_against_over_pmuctl
 	grep -q "target: program, 1 CPU at least 10x fewer instructions than perf's open+ENABLE (CPU-wide) (4.0x): MISSED" /tmp/insn_ops.$$
 check $? targets_hold_and_miss
 
-lines | grep -v '^stop 4 ' | awk -f "$awkf" >/tmp/insn_ops.$$ 2>&1
+lines | grep -v '^stop 4 ' | awk -f "$emitf" -f "$awkf" >/tmp/insn_ops.$$ 2>&1
 check $(( $? == 1 ? 0 : 1 )) a_row_without_samples_fails
 
-lines | grep -v '^stop ' | awk -f "$awkf" >/tmp/insn_ops.$$ 2>&1
+lines | grep -v '^stop ' | awk -f "$emitf" -f "$awkf" >/tmp/insn_ops.$$ 2>&1
 rc=$?
 [ $rc = 1 ] && grep -q 'no empty window' /tmp/insn_ops.$$
 check $? no_empty_window_fails
-rm -f /tmp/insn_ops.$$
+rm -f /tmp/insn_ops.$$.json /tmp/insn_ops.$$.tsv
+lines | awk -v json=/tmp/insn_ops.$$.json -v tsv=/tmp/insn_ops.$$.tsv -v group=7 \
+	-v guest=G -v measure=plugin -f "$emitf" -f "$awkf" >/tmp/insn_ops.$$ 2>&1
+[ "$(wc -l </tmp/insn_ops.$$.json)" = 4 ] &&
+	grep -qx '{"operation": "program, 1 CPU", "tool": "pmuctl", "what": "program+start", "counters": 7, "user": 1000, "kernel": 9000, "syscalls": 2, "msr_reads": 1, "msr_writes": 3, "measured_by": "plugin", "guest": "G"}' /tmp/insn_ops.$$.json &&
+	grep -qx '{"operation": "read 7 (group)", "tool": "perf mmap", "what": "7 perf mmap loops", "counters": 7, "user": 140, "kernel": 0, "syscalls": 0, "msr_reads": 0, "msr_writes": 0, "measured_by": "plugin", "guest": "G"}' /tmp/insn_ops.$$.json &&
+	grep -qx "$(printf 'program, 1 CPU\tperf\t40000.0')" /tmp/insn_ops.$$.tsv
+check $? rows_go_to_the_results_file
+rm -f /tmp/insn_ops.$$ /tmp/insn_ops.$$.json /tmp/insn_ops.$$.tsv

@@ -16,6 +16,7 @@
 
 here=$(cd "$(dirname "$0")" && pwd)
 awkf=$here/../../scripts/insn-table.awk
+emitf=$here/../../scripts/bench-emit.awk
 echo "TAP version 13"
 echo "1..5"
 
@@ -53,7 +54,7 @@ check() {
 	fi
 }
 
-lines | awk -v pmu="1=93.0 4=126.0" -f "$awkf" >/tmp/insn_table.$$ 2>&1
+lines | awk -v pmu="1=93.0 4=126.0" -f "$emitf" -f "$awkf" >/tmp/insn_table.$$ 2>&1
 rc=$?
 grep -Eq '^  handle +1 +1 +93\.0 +0\.0 +1\.00$' /tmp/insn_table.$$ &&
 	grep -Eq '^  LIKWID-5 +1 +3 +6580\.0 +16547\.7 +70\.75$' /tmp/insn_table.$$ &&
@@ -62,16 +63,16 @@ check $? per_pair_counts_are_the_least_windows_difference
 [ $rc = 0 ] && grep -q 'with 1 event(s) as the PMU did: 93.0, PMU 93.0: equal' /tmp/insn_table.$$
 check $? plugin_equal_to_the_pmu_passes
 
-lines | awk -v pmu="1=93.1" -f "$awkf" >/tmp/insn_table.$$ 2>&1
+lines | awk -v pmu="1=93.1" -f "$emitf" -f "$awkf" >/tmp/insn_table.$$ 2>&1
 rc=$?
 [ $rc = 1 ] && grep -q 'PMU 93.1: DIFFERENT' /tmp/insn_table.$$
 check $? plugin_not_equal_to_the_pmu_fails
 
-lines | awk -v pmu="4=126.0" -f "$awkf" >/tmp/insn_table.$$ 2>&1
+lines | awk -v pmu="4=126.0" -f "$emitf" -f "$awkf" >/tmp/insn_table.$$ 2>&1
 rc=$?
 [ $rc = 1 ] && grep -q 'PMU none: DIFFERENT' /tmp/insn_table.$$
 check $? no_pmu_row_fails
 
-: | awk -v pmu="1=93.0" -f "$awkf" >/tmp/insn_table.$$ 2>&1
+: | awk -v pmu="1=93.0" -f "$emitf" -f "$awkf" >/tmp/insn_table.$$ 2>&1
 check $(( $? == 1 ? 0 : 1 )) no_window_fails
 rm -f /tmp/insn_table.$$
