@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
 # scripts/insn-ops.awk, the table of operations make bench prints from
@@ -21,8 +21,8 @@
 here=$(cd "$(dirname "$0")" && pwd)
 awkf=$here/../../scripts/insn-ops.awk
 emitf=$here/../../scripts/bench-emit.awk
-echo "TAP version 13"
-echo "1..6"
+# shellcheck source=selftests/tap.sh
+. "$here/../../selftests/tap.sh"
 
 # Label 0: the empty window (2 user); 1: pmuctl's group read (30 user:
 # 28 net); 2: perf's mmap loops (142: 140 net); 3 and 4: program+start
@@ -45,15 +45,9 @@ stop 4 0 4002 36000 8 0 2 0
 LINES
 }
 
-t=0
-check() {
-	t=$((t + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $t $2"
-	else
-		echo "not ok $t $2"
-		sed 's/^/# /' /tmp/insn_ops.$$
-	fi
+# verdict STATUS NAME: ok when STATUS is 0, else not ok with the output
+verdict() {
+	report $(($1 == 0)) "$2" "$(cat /tmp/insn_ops.$$)"
 }
 
 lines | awk -f "$emitf" -f "$awkf" >/tmp/insn_ops.$$ 2>&1
@@ -61,22 +55,22 @@ rc=$?
 grep -Eq '^  read 7 \(group\) +read_counters\(c,v,7\) +28 +0 +0 +0/0 +7 perf mmap loops +140 +0 +0 +0/0 +5\.0x$' /tmp/insn_ops.$$ &&
 	grep -Eq '^  program, 1 CPU +program\+start +1000 +9000 +2 +1/3 +open\+ENABLE \(CPU-wide\) +4000 +36000 +8 +0/2 +4\.0x$' /tmp/insn_ops.$$ &&
 	grep -q '^  skipped: read 1 against PAPI_read() of 1: PAPI: not built in$' /tmp/insn_ops.$$
-check $? counts_are_least_less_the_empty_window
+verdict $? counts_are_least_less_the_empty_window
 grep -q ' 5\.0x$' /tmp/insn_ops.$$ && grep -q ' 4\.0x$' /tmp/insn_ops.$$
-check $? ratio_is_against_over_pmuctl
+verdict $? ratio_is_against_over_pmuctl
 [ $rc = 0 ] &&
 	grep -q 'target: read 7 (group) at least 3x fewer instructions than 7 perf mmap loops (5.0x): ok' /tmp/insn_ops.$$ &&
 	grep -q 'target: program, 1 CPU: program+start in 2 system calls, whatever the CPUs (2): ok' /tmp/insn_ops.$$ &&
 	grep -q "target: program, 1 CPU at least 10x fewer instructions than perf's open+ENABLE (CPU-wide) (4.0x): MISSED" /tmp/insn_ops.$$
-check $? targets_hold_and_miss
+verdict $? targets_hold_and_miss
 
 lines | grep -v '^stop 4 ' | awk -f "$emitf" -f "$awkf" >/tmp/insn_ops.$$ 2>&1
-check $(( $? == 1 ? 0 : 1 )) a_row_without_samples_fails
+verdict $(( $? == 1 ? 0 : 1 )) a_row_without_samples_fails
 
 lines | grep -v '^stop ' | awk -f "$emitf" -f "$awkf" >/tmp/insn_ops.$$ 2>&1
 rc=$?
 [ $rc = 1 ] && grep -q 'no empty window' /tmp/insn_ops.$$
-check $? no_empty_window_fails
+verdict $? no_empty_window_fails
 rm -f /tmp/insn_ops.$$.json /tmp/insn_ops.$$.tsv
 lines | awk -v json=/tmp/insn_ops.$$.json -v tsv=/tmp/insn_ops.$$.tsv -v group=7 \
 	-v guest=G -v measure=plugin -f "$emitf" -f "$awkf" >/tmp/insn_ops.$$ 2>&1
@@ -84,5 +78,6 @@ lines | awk -v json=/tmp/insn_ops.$$.json -v tsv=/tmp/insn_ops.$$.tsv -v group=7
 	grep -qx '{"operation": "program, 1 CPU", "tool": "pmuctl", "what": "program+start", "counters": 7, "user": 1000, "kernel": 9000, "syscalls": 2, "msr_reads": 1, "msr_writes": 3, "measured_by": "plugin", "guest": "G"}' /tmp/insn_ops.$$.json &&
 	grep -qx '{"operation": "read 7 (group)", "tool": "perf mmap", "what": "7 perf mmap loops", "counters": 7, "user": 140, "kernel": 0, "syscalls": 0, "msr_reads": 0, "msr_writes": 0, "measured_by": "plugin", "guest": "G"}' /tmp/insn_ops.$$.json &&
 	grep -qx "$(printf 'program, 1 CPU\tperf\t40000.0')" /tmp/insn_ops.$$.tsv
-check $? rows_go_to_the_results_file
+verdict $? rows_go_to_the_results_file
 rm -f /tmp/insn_ops.$$ /tmp/insn_ops.$$.json /tmp/insn_ops.$$.tsv
+tap_end

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
 # scripts/insn-switch.awk, make bench's table of context switches counted
@@ -18,8 +18,8 @@
 here=$(cd "$(dirname "$0")" && pwd)
 awkf=$here/../../scripts/insn-switch.awk
 emitf=$here/../../scripts/bench-emit.awk
-echo "TAP version 13"
-echo "1..5"
+# shellcheck source=selftests/tap.sh
+. "$here/../../selftests/tap.sh"
 
 # 10 round trips (20 switches).  No counting: 1000 user, 20000 kernel,
 # 40 syscalls, 0 MSR accesses; pmuctl 1 event: 24000 kernel, 20 RDMSR
@@ -36,15 +36,9 @@ stop 102 0 1010 24010 40 21 $1 0
 LINES
 }
 
-t=0
-check() {
-	t=$((t + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $t $2"
-	else
-		echo "not ok $t $2"
-		sed 's/^/# /' /tmp/insn_switch.$$
-	fi
+# verdict STATUS NAME: ok when STATUS is 0, else not ok with the output
+verdict() {
+	report $(($1 == 0)) "$2" "$(cat /tmp/insn_switch.$$)"
 }
 
 lines 60 | awk -f "$emitf" -f "$awkf" >/tmp/insn_switch.$$ 2>&1
@@ -53,13 +47,13 @@ rc=$?
 	grep -Eq '^  no counting +50\.0 +1000\.0 +2\.00 +0\.00 +0\.00 +0\.0 +0\.00 +0\.00$' /tmp/insn_switch.$$ &&
 	grep -Eq '^  pmuctl: a task session per thread, 1 event +50\.0 +1200\.0 +2\.00 +1\.00 +3\.00 +200\.0 +1\.00 +3\.00$' /tmp/insn_switch.$$ &&
 	grep -q '^  skipped: perf: per-thread counting, 1 event: perf_event_open: ENOENT$' /tmp/insn_switch.$$
-check $? per_switch_least_of_runs
+verdict $? per_switch_least_of_runs
 grep -q 'adds at most 3 MSR writes and 1 MSR read (3.00 and 1.00): ok' /tmp/insn_switch.$$
-check $? three_writes_one_read_holds
+verdict $? three_writes_one_read_holds
 
 lines 80 | awk -f "$emitf" -f "$awkf" >/tmp/insn_switch.$$ 2>&1
 grep -q 'adds at most 3 MSR writes and 1 MSR read (4.00 and 1.00): MISSED' /tmp/insn_switch.$$
-check $? four_writes_misses
+verdict $? four_writes_misses
 
 # 1000 round trips: 6001 and 6100 writes, 2000 reads.
 stray() {
@@ -71,8 +65,9 @@ stray 6001 | awk -f "$emitf" -f "$awkf" >/tmp/insn_switch.$$ 2>&1 &&
 	grep -q '(3.00 and 1.00): ok' /tmp/insn_switch.$$ &&
 	stray 6100 | awk -f "$emitf" -f "$awkf" >/tmp/insn_switch.$$ 2>&1 &&
 	grep -q '(3.05 and 1.00): MISSED' /tmp/insn_switch.$$
-check $? judged_to_the_hundredth
+verdict $? judged_to_the_hundredth
 
 lines 60 | grep -v '^stop 101 ' | awk -f "$emitf" -f "$awkf" >/tmp/insn_switch.$$ 2>&1
-check $(( $? == 1 ? 0 : 1 )) no_uncounted_row_fails
+verdict $(( $? == 1 ? 0 : 1 )) no_uncounted_row_fails
 rm -f /tmp/insn_switch.$$
+tap_end

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
 # scripts/insn-table.awk, the table make bench prints from the TCG
@@ -17,8 +17,8 @@
 here=$(cd "$(dirname "$0")" && pwd)
 awkf=$here/../../scripts/insn-table.awk
 emitf=$here/../../scripts/bench-emit.awk
-echo "TAP version 13"
-echo "1..5"
+# shellcheck source=selftests/tap.sh
+. "$here/../../selftests/tap.sh"
 
 # Label 17: the handle pair with 1 event, 93 user, 0 kernel a pair (the
 # loops without pairs cost 30008 and 2 user); label 145: LIKWID with 1
@@ -43,15 +43,9 @@ stop 145 3 658302 1654770
 LINES
 }
 
-t=0
-check() {
-	t=$((t + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $t $2"
-	else
-		echo "not ok $t $2"
-		sed 's/^/# /' /tmp/insn_table.$$
-	fi
+# verdict STATUS NAME: ok when STATUS is 0, else not ok with the output
+verdict() {
+	report $(($1 == 0)) "$2" "$(cat /tmp/insn_table.$$)"
 }
 
 lines | awk -v pmu="1=93.0 4=126.0" -f "$emitf" -f "$awkf" >/tmp/insn_table.$$ 2>&1
@@ -59,20 +53,21 @@ rc=$?
 grep -Eq '^  handle +1 +1 +93\.0 +0\.0 +1\.00$' /tmp/insn_table.$$ &&
 	grep -Eq '^  LIKWID-5 +1 +3 +6580\.0 +16547\.7 +70\.75$' /tmp/insn_table.$$ &&
 	[ "$(grep -En '^  (handle|LIKWID-5) ' /tmp/insn_table.$$ | cut -d: -f1 | tr '\n' ' ')" = "2 3 " ]
-check $? per_pair_counts_are_the_least_windows_difference
+verdict $? per_pair_counts_are_the_least_windows_difference
 [ $rc = 0 ] && grep -q 'with 1 event(s) as the PMU did: 93.0, PMU 93.0: equal' /tmp/insn_table.$$
-check $? plugin_equal_to_the_pmu_passes
+verdict $? plugin_equal_to_the_pmu_passes
 
 lines | awk -v pmu="1=93.1" -f "$emitf" -f "$awkf" >/tmp/insn_table.$$ 2>&1
 rc=$?
 [ $rc = 1 ] && grep -q 'PMU 93.1: DIFFERENT' /tmp/insn_table.$$
-check $? plugin_not_equal_to_the_pmu_fails
+verdict $? plugin_not_equal_to_the_pmu_fails
 
 lines | awk -v pmu="4=126.0" -f "$emitf" -f "$awkf" >/tmp/insn_table.$$ 2>&1
 rc=$?
 [ $rc = 1 ] && grep -q 'PMU none: DIFFERENT' /tmp/insn_table.$$
-check $? no_pmu_row_fails
+verdict $? no_pmu_row_fails
 
 : | awk -v pmu="1=93.0" -f "$emitf" -f "$awkf" >/tmp/insn_table.$$ 2>&1
-check $(( $? == 1 ? 0 : 1 )) no_window_fails
+verdict $(( $? == 1 ? 0 : 1 )) no_window_fails
 rm -f /tmp/insn_table.$$
+tap_end

@@ -263,15 +263,17 @@ static const char *side_err(struct side s[2])
 	return s[0].err[0] ? s[0].err : s[1].err;
 }
 
+/* The rows of the timed and the counted tables, in that order. */
+static const struct { const char *what; int mode, nev; } rows[] = {
+	{ "no counting", M_NONE, 1 },
+	{ "pmuctl: a task session per thread, 1 event", M_PMUCTL, 1 },
+	{ "pmuctl: a task session per thread, 3 events", M_PMUCTL, 3 },
+	{ "perf: per-thread counting, 1 event", M_PERF, 1 },
+	{ "perf: per-thread counting, group of 3", M_PERF, 3 },
+};
+
 static void timed(int cpu, long rounds)
 {
-	static const struct { const char *what; int mode, nev; } rows[] = {
-		{ "no counting", M_NONE, 1 },
-		{ "pmuctl: a task session per thread, 1 event", M_PMUCTL, 1 },
-		{ "pmuctl: a task session per thread, 3 events", M_PMUCTL, 3 },
-		{ "perf: per-thread counting, 1 event", M_PERF, 1 },
-		{ "perf: per-thread counting, group of 3", M_PERF, 3 },
-	};
 	struct side s[2];
 
 	if (hw_cpu_is_emulated()) {
@@ -308,7 +310,7 @@ static long long log_writes(void)
 
 static void msr_writes(int cpu, long rounds)
 {
-	static const struct { const char *what; int mode, nev; } rows[] = {
+	static const struct { const char *what; int mode, nev; } mrows[] = {
 		{ "no sessions (control)", M_NONE, 1 },
 		{ "a task session per thread, 1 event", M_PMUCTL, 1 },
 		{ "a task session per thread, 3 events", M_PMUCTL, 3 },
@@ -326,19 +328,19 @@ static void msr_writes(int cpu, long rounds)
 		return;
 	}
 	printf("%-40s %12s %12s %16s\n", "row", "MSR writes", "switches", "writes/switch");
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+	for (size_t i = 0; i < sizeof(mrows) / sizeof(mrows[0]); i++) {
 		long long w0, w1;
 		uint64_t sw;
 
 		/* Thread 0 reads the log around the rounds, not PROGRAM or close. */
-		if (run(s, cpu, rows[i].mode, rows[i].nev, rounds)) {
-			printf("%-40s skipped: %s\n", rows[i].what, side_err(s));
+		if (run(s, cpu, mrows[i].mode, mrows[i].nev, rounds)) {
+			printf("%-40s skipped: %s\n", mrows[i].what, side_err(s));
 			continue;
 		}
 		w0 = s[0].w0;
 		w1 = s[0].w1;
 		sw = s[0].switches + s[1].switches;
-		printf("%-40s %12lld %12llu %16.2f\n", rows[i].what, w1 - w0,
+		printf("%-40s %12lld %12llu %16.2f\n", mrows[i].what, w1 - w0,
 		       (unsigned long long)sw, sw ? (double)(w1 - w0) / sw : 0.0);
 	}
 }
@@ -346,13 +348,6 @@ static void msr_writes(int cpu, long rounds)
 /* -i: three plugin windows a row; "insn-ts LABEL ROUNDS ROW" for the host. */
 static void counted(int cpu, long rounds)
 {
-	static const struct { const char *what; int mode, nev; } rows[] = {
-		{ "no counting", M_NONE, 1 },
-		{ "pmuctl: a task session per thread, 1 event", M_PMUCTL, 1 },
-		{ "pmuctl: a task session per thread, 3 events", M_PMUCTL, 3 },
-		{ "perf: per-thread counting, 1 event", M_PERF, 1 },
-		{ "perf: per-thread counting, group of 3", M_PERF, 3 },
-	};
 	struct side s[2];
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
