@@ -386,8 +386,8 @@ struct results {
 	unsigned int n;		/* events in the group */
 	unsigned int ncpus;	/* CPUs for "all CPUs" */
 	struct sample empty;
-	struct sample bare, pm_read1, pm_readn, pm_start, pm_stop, pm_reset,
-		      pm_prog1, pm_progall;
+	struct sample bare, pm_read1, pm_readn, pm_ioctln, pm_start, pm_stop,
+		      pm_reset, pm_prog1, pm_progall;
 	struct sample pf_mmap1, pf_read1, pf_mmapn, pf_groupn, pf_start,
 		      pf_stop, pf_reset, pf_prog1, pf_progall;
 	struct sample papi1, papin;
@@ -483,8 +483,9 @@ static void pm_phase(struct results *r, struct pmuctl *p, int cpu,
 	int ret = 0;
 
 	struct sample *all_s[] = {
-		&r->bare, &r->pm_read1, &r->pm_readn, &r->pm_start,
-		&r->pm_stop, &r->pm_reset, &r->pm_prog1, &r->pm_progall,
+		&r->bare, &r->pm_read1, &r->pm_readn, &r->pm_ioctln,
+		&r->pm_start, &r->pm_stop, &r->pm_reset, &r->pm_prog1,
+		&r->pm_progall,
 	};
 
 	if (why) {
@@ -525,6 +526,14 @@ static void pm_phase(struct results *r, struct pmuctl *p, int cpu,
 			v = pmuctl_read_counter(c, 0), sink ^= v);
 		pm_read_n[r->n](c, &r->pm_readn);
 	}
+	/* what a thread without the grant reads: the module's READ */
+	MEASURE(&r->pm_ioctln, WARM_READ, uint64_t v[GROUP_MAX]; int e,
+		e = pmuctl_read_values(p, cpu, v, r->n),
+		if (e < 0) {
+			sample_skip(&r->pm_ioctln, "pmuctl: READ: %s", strerror(-e));
+			break;
+		}
+		sink ^= v[0]);
 
 	/* start, stop, reset of the running group, in turn. */
 	for (unsigned int i = 0; i < WARM_CTL + r->pm_start.n; i++) {
@@ -961,7 +970,7 @@ static void print_insn(const struct results *r, const struct row *rows,
 /* The comparisons, one line each; how many were timed. */
 static void print_table(const struct results *r)
 {
-	char op_n[32], pm_n[40], mmap_n[40], grp_n[40], papi_n[40];
+	char op_n[32], pm_n[40], mmap_n[40], grp_n[40], papi_n[40], ioc_n[40];
 	char all_op[40], all_pf[48];
 	unsigned int run = 0;
 
@@ -970,6 +979,7 @@ static void print_table(const struct results *r)
 	snprintf(mmap_n, sizeof(mmap_n), "%u perf mmap loops", r->n);
 	snprintf(grp_n, sizeof(grp_n), "perf group read() of %u", r->n);
 	snprintf(papi_n, sizeof(papi_n), "PAPI_read() of %u", r->n);
+	snprintf(ioc_n, sizeof(ioc_n), "pmuctl READ ioctl of %u", r->n);
 	snprintf(all_op, sizeof(all_op), "program %u, %u CPUs", r->n, r->ncpus);
 	snprintf(all_pf, sizeof(all_pf), "%u open+%u ENABLE", r->n * r->ncpus,
 		 r->ncpus);
@@ -985,6 +995,7 @@ static void print_table(const struct results *r)
 		{ op_n, pm_n, &r->pm_readn, mmap_n, &r->pf_mmapn, T_RATIO, 3 },
 		{ op_n, pm_n, &r->pm_readn, grp_n, &r->pf_groupn, T_RATIO, 10 },
 		{ op_n, pm_n, &r->pm_readn, papi_n, &r->papin, T_INFO, 0 },
+		{ op_n, pm_n, &r->pm_readn, ioc_n, &r->pm_ioctln, T_INFO, 0 },
 		{ "start", "pmuctl_start()", &r->pm_start,
 		  "IOC_ENABLE (group)", &r->pf_start, T_INFO, 0 },
 		{ "stop", "pmuctl_stop()", &r->pm_stop,
@@ -1151,7 +1162,7 @@ int main(int argc, char **argv)
 
 	if (sample_alloc(&r.empty, nsamp) ||
 	    sample_alloc(&r.bare, nsamp) || sample_alloc(&r.pm_read1, nsamp) ||
-	    sample_alloc(&r.pm_readn, nsamp) ||
+	    sample_alloc(&r.pm_readn, nsamp) || sample_alloc(&r.pm_ioctln, nsamp) ||
 	    sample_alloc(&r.pm_start, nsamp) ||
 	    sample_alloc(&r.pm_stop, nsamp) ||
 	    sample_alloc(&r.pm_reset, nsamp) ||
@@ -1188,6 +1199,7 @@ int main(int argc, char **argv)
 	sample_finish(&r.bare, true);
 	sample_finish(&r.pm_read1, true);
 	sample_finish(&r.pm_readn, true);
+	sample_finish(&r.pm_ioctln, true);
 	sample_finish(&r.pm_start, true);
 	sample_finish(&r.pm_stop, true);
 	sample_finish(&r.pm_reset, true);
