@@ -41,8 +41,8 @@
 # client ones, which QEMU has not); the guest gets a bash (busybox sh)
 # and likwid-accessD at /bin for LIKWID's start-up, which looks for the
 # daemon with bash even in direct mode.
-# Then ONE emulated-PMU guest of -cpu Skylake-Server, -smp 2 on one TCG
-# thread, the plugin counting the whole guest, runs "compare-papi -i"
+# Then an emulated-PMU guest of -cpu Skylake-Server per target kernel
+# (the newest first), -smp 2 on one TCG thread, the plugin counting the whole guest, runs "compare-papi -i"
 # (compare.c with Debian's static libpapi): every operation of the timed
 # table, counted instead (instructions user and kernel, system calls,
 # RDMSR/WRMSR), pmuctl beside perf and PAPI 7.0, with the targets
@@ -55,13 +55,15 @@
 # reads).
 #
 # usage: scripts/bench-guest.sh [-k KVER] [-o LOGDIR]
-#   -k KVER    the guest's kernel (default: the newest that
-#              scripts/kernels.sh lists as installed)
+#   -k KVER    the guests' kernel (default: the newest that
+#              scripts/kernels.sh lists as installed, and every other
+#              one for the operations' guest)
 #   -o LOGDIR  where the rig writes its files (default build/bench-logs)
 # Environment: QEMU, the patched QEMU (default: the path scripts/vm/qemu.sh
 # prints, building it the first time, about 5 minutes).
-# Exit 0 when the guest ran, every rule held and every non-PAPI row was
-# timed, 1 when not, 2 on usage errors.  Takes 1-2 minutes.
+# Exit 0 when every guest ran, every rule held, every counted table
+# printed and nothing was timed under TCG, 1 when not, 2 on usage
+# errors.  Takes 3-4 minutes.
 #
 # The rig keeps its scratch in build/vm/ of this tree: do not run this
 # while "make check" or "make vmcheck" boots guests from the same tree.
@@ -88,12 +90,15 @@ if [ $# -ne 0 ]; then
 	exit 2
 fi
 
+# okvers: the other target kernels, for the operations' guest; none with -k.
+okvers=''
 if [ -z "$kver" ]; then
 	kver=$("$top/scripts/kernels.sh" installed | sort -V | tail -n 1)
 	if [ -z "$kver" ]; then
 		echo "bench-guest.sh: no target kernel headers in /usr/src: run 'bash scripts/deps.sh kernel' (or pass -k)" >&2
 		exit 1
 	fi
+	okvers=$("$top/scripts/kernels.sh" installed | sort -V | grep -vxF "$kver")
 fi
 
 waves=build/vmtests/waves_test compare=build/bench/vm/compare
@@ -346,33 +351,46 @@ else
 	rc=1
 fi
 
-echo
-echo "bench-guest: booting $kver, -cpu Skylake-Server with the emulated PMU, -smp 2 on one TCG thread, the TCG plugin counting: each operation"
-rm -f "$logs/insn-ops.out"
-QEMU=$qemu bash scripts/vm/run.sh -P -t "$odir" -x "$cpapi" -x "$tswitch" -o "$logs" -l bench-ops \
-	-k "$kver" -c Skylake-Server -s 2 -A tcg,thread=single -T 500 \
-	-Q "-plugin $plugin,out=$top/$logs/insn-ops.out" </dev/null >"$logs/rig-ops.log" 2>&1 || rc=1
-sed -n 's/^vm: /  rig: /p' "$logs/rig-ops.log"
-otap=$(ls "$logs"/vm-*-Skylake-Server.bench-ops-ops-cost.tap 2>/dev/null | head -n 1)
-if [ -n "$otap" ] && grep -q '^ok 1 ops-cost' "$otap" && [ -s "$logs/insn-ops.out" ]; then
-	echo "pmuctl against perf and PAPI, each operation counted by the TCG plugin (selftests/bench/compare.c -i)"
+# ops_guest KVER N PLOT: the operations counted by the plugin in a guest
+# of KVER (label bench-ops-N), its rows to the results and to PLOT.
+ops_guest() {
+	local k=$1 n=$2 plotf=$3 otap out=$logs/insn-ops-$2.out guest group
+
+	guest="Skylake-Server, 2 CPUs on one TCG thread, Linux $k"
+	echo
+	echo "bench-guest: booting $k, -cpu Skylake-Server with the emulated PMU, -smp 2 on one TCG thread, the TCG plugin counting: each operation"
+	rm -f "$out"
+	QEMU=$qemu bash scripts/vm/run.sh -P -t "$odir" -x "$cpapi" -x "$tswitch" -o "$logs" -l "bench-ops-$n" \
+		-k "$k" -c Skylake-Server -s 2 -A tcg,thread=single -T 500 \
+		-Q "-plugin $plugin,out=$top/$out" </dev/null >"$logs/rig-ops-$n.log" 2>&1 || rc=1
+	sed -n 's/^vm: /  rig: /p' "$logs/rig-ops-$n.log"
+	otap=$(ls "$logs"/vm-*-Skylake-Server.bench-ops-"$n"-ops-cost.tap 2>/dev/null | head -n 1)
+	if [ -z "$otap" ] || ! grep -q '^ok 1 ops-cost' "$otap" || [ ! -s "$out" ]; then
+		echo "operations: the plugin guest printed no rows; see $logs/rig-ops-$n.log${otap:+ and $otap}"
+		[ -z "$otap" ] || grep -v '^ok\|^TAP\|^1\.\.' "$otap" | tail -n 8 | sed 's/^/  /'
+		rc=1
+		return
+	fi
+	echo "pmuctl against perf and PAPI, each operation counted by the TCG plugin (selftests/bench/compare.c -i), Linux $k"
 	group=$(sed -n 's/^# group: \([0-9]*\) events.*/\1/p' "$otap")
-	{ sed -n 's/^# \(insn-[a-z]* \)/\1/p' "$otap"; cat "$logs/insn-ops.out"; } |
-		awk -v json="$rows" -v tsv="$plot" -v measure=plugin -v group="$group" \
-			-v guest="Skylake-Server, 2 CPUs on one TCG thread" \
-			-f scripts/bench-emit.awk -f scripts/insn-ops.awk || rc=1
+	{ sed -n 's/^# \(insn-[a-z]* \)/\1/p' "$otap"; cat "$out"; } |
+		awk -v json="$rows" -v tsv="$plotf" -v measure=plugin -v group="$group" \
+			-v guest="$guest" -f scripts/bench-emit.awk -f scripts/insn-ops.awk || rc=1
 	echo
 	echo "context switches of counted threads, counted by the TCG plugin (selftests/bench/taskswitch.c -i:"
-	echo "2 threads on CPU 0, a pipe ping-pong of 2000 round trips)"
-	{ sed -n 's/^# \(insn-ts[a-z-]* \)/\1/p' "$otap"; cat "$logs/insn-ops.out"; } |
-		awk -v json="$rows" -v tsv="$plot" -v measure=plugin \
-			-v guest="Skylake-Server, 2 CPUs on one TCG thread" \
+	echo "2 threads on CPU 0, a pipe ping-pong of 2000 round trips), Linux $k"
+	{ sed -n 's/^# \(insn-ts[a-z-]* \)/\1/p' "$otap"; cat "$out"; } |
+		awk -v json="$rows" -v tsv="$plotf" -v measure=plugin -v guest="$guest" \
 			-f scripts/bench-emit.awk -f scripts/insn-switch.awk || rc=1
-else
-	echo "operations: the plugin guest printed no rows; see $logs/rig-ops.log${otap:+ and $otap}"
-	[ -z "$otap" ] || grep -v '^ok\|^TAP\|^1\.\.' "$otap" | tail -n 8 | sed 's/^/  /'
-	rc=1
-fi
+}
+# The newest kernel's rows are the picture's; every other target kernel's
+# go to the results only.
+ops_guest "$kver" 1 "$plot"
+n=1
+for k in $okvers; do
+	n=$((n + 1))
+	ops_guest "$k" "$n" /dev/null
+done
 
 echo
 echo "bench-guest: booting $kver, -cpu Skylake-Server, the register model (pmuctl_regmodel.ko), -smp 2"
