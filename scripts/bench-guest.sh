@@ -42,7 +42,8 @@
 # and likwid-accessD at /bin for LIKWID's start-up, which looks for the
 # daemon with bash even in direct mode.
 # Then an emulated-PMU guest of -cpu Skylake-Server per target kernel
-# (the newest first), -smp 2 on one TCG thread, the plugin counting the whole guest, runs "compare-papi -i"
+# (the newest first) and one of -cpu Icelake-Server (the newest kernel),
+# -smp 2 on one TCG thread, the plugin counting the whole guest, runs "compare-papi -i"
 # (compare.c with Debian's static libpapi): every operation of the timed
 # table, counted instead (instructions user and kernel, system calls,
 # RDMSR/WRMSR), pmuctl beside perf and PAPI 7.0, with the targets
@@ -351,46 +352,50 @@ else
 	rc=1
 fi
 
-# ops_guest KVER N PLOT: the operations counted by the plugin in a guest
-# of KVER (label bench-ops-N), its rows to the results and to PLOT.
+# ops_guest KVER CPU N PLOT: the operations counted by the plugin in a
+# guest of KVER on -cpu CPU (label bench-ops-N), its rows to the results
+# and to PLOT.
 ops_guest() {
-	local k=$1 n=$2 plotf=$3 otap out=$logs/insn-ops-$2.out guest group
+	local k=$1 cpu=$2 n=$3 plotf=$4 otap out=$logs/insn-ops-$3.out guest group
 
-	guest="Skylake-Server, 2 CPUs on one TCG thread, Linux $k"
+	guest="$cpu, 2 CPUs on one TCG thread, Linux $k"
 	echo
-	echo "bench-guest: booting $k, -cpu Skylake-Server with the emulated PMU, -smp 2 on one TCG thread, the TCG plugin counting: each operation"
+	echo "bench-guest: booting $k, -cpu $cpu with the emulated PMU, -smp 2 on one TCG thread, the TCG plugin counting: each operation"
 	rm -f "$out"
 	QEMU=$qemu bash scripts/vm/run.sh -P -t "$odir" -x "$cpapi" -x "$tswitch" -o "$logs" -l "bench-ops-$n" \
-		-k "$k" -c Skylake-Server -s 2 -A tcg,thread=single -T 500 \
+		-k "$k" -c "$cpu" -s 2 -A tcg,thread=single -T 500 \
 		-Q "-plugin $plugin,out=$top/$out" </dev/null >"$logs/rig-ops-$n.log" 2>&1 || rc=1
 	sed -n 's/^vm: /  rig: /p' "$logs/rig-ops-$n.log"
-	otap=$(ls "$logs"/vm-*-Skylake-Server.bench-ops-"$n"-ops-cost.tap 2>/dev/null | head -n 1)
+	otap=$(ls "$logs"/vm-*-"$cpu".bench-ops-"$n"-ops-cost.tap 2>/dev/null | head -n 1)
 	if [ -z "$otap" ] || ! grep -q '^ok 1 ops-cost' "$otap" || [ ! -s "$out" ]; then
 		echo "operations: the plugin guest printed no rows; see $logs/rig-ops-$n.log${otap:+ and $otap}"
 		[ -z "$otap" ] || grep -v '^ok\|^TAP\|^1\.\.' "$otap" | tail -n 8 | sed 's/^/  /'
 		rc=1
 		return
 	fi
-	echo "pmuctl against perf and PAPI, each operation counted by the TCG plugin (selftests/bench/compare.c -i), Linux $k"
+	echo "pmuctl against perf and PAPI, each operation counted by the TCG plugin (selftests/bench/compare.c -i), $cpu, Linux $k"
 	group=$(sed -n 's/^# group: \([0-9]*\) events.*/\1/p' "$otap")
 	{ sed -n 's/^# \(insn-[a-z]* \)/\1/p' "$otap"; cat "$out"; } |
 		awk -v json="$rows" -v tsv="$plotf" -v measure=plugin -v group="$group" \
 			-v guest="$guest" -f scripts/bench-emit.awk -f scripts/insn-ops.awk || rc=1
 	echo
 	echo "context switches of counted threads, counted by the TCG plugin (selftests/bench/taskswitch.c -i:"
-	echo "2 threads on CPU 0, a pipe ping-pong of 2000 round trips), Linux $k"
+	echo "2 threads on CPU 0, a pipe ping-pong of 2000 round trips), $cpu, Linux $k"
 	{ sed -n 's/^# \(insn-ts[a-z-]* \)/\1/p' "$otap"; cat "$out"; } |
 		awk -v json="$rows" -v tsv="$plotf" -v measure=plugin -v guest="$guest" \
 			-f scripts/bench-emit.awk -f scripts/insn-switch.awk || rc=1
 }
-# The newest kernel's rows are the picture's; every other target kernel's
-# go to the results only.
-ops_guest "$kver" 1 "$plot"
+# The newest kernel's Skylake rows are the picture's; every other target
+# kernel's, and an Ice Lake server's (where perf's x86 PMU driver takes
+# its other paths: fixed counter 3 and PERF_METRICS, perfmon v5), go to
+# the results only.
+ops_guest "$kver" Skylake-Server 1 "$plot"
 n=1
 for k in $okvers; do
 	n=$((n + 1))
-	ops_guest "$k" "$n" /dev/null
+	ops_guest "$k" Skylake-Server "$n" /dev/null
 done
+ops_guest "$kver" Icelake-Server $((n + 1)) /dev/null
 
 echo
 echo "bench-guest: booting $kver, -cpu Skylake-Server, the register model (pmuctl_regmodel.ko), -smp 2"
