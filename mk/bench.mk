@@ -7,11 +7,12 @@
 #     function compiled with the project's CFLAGS, disassembled and
 #     counted by scripts/bench.sh (rdpmc and other instructions against
 #     the budgets: 3 for one counter, 25 for 7; libpfc's 37 for scale);
-#  2. timed: build/bench/compare (selftests/bench/compare.c, built by
-#     mk/bench_guest.mk), libpmuctl against perf (and PAPI if built in) on
-#     this host's PMU, cycles per operation (1st percentile, median, 99th
-#     of 10^5 samples a row); it says why each row is skipped otherwise,
-#     and under QEMU TCG times nothing;
+#  2. timed: build/bench/vm/compare-papi (selftests/bench/compare.c with
+#     Debian's static libpapi and libperf, built by mk/bench_guest.mk),
+#     libpmuctl against perf, libperf and PAPI on this host's PMU, cycles
+#     per operation (1st percentile, median, 99th of 10^5 samples a row);
+#     it says why each row is skipped otherwise, and under QEMU TCG times
+#     nothing (PAPI with perf's rdpmc off needs root and -r: doc/cost.md);
 #  3. in emulated-PMU guests (scripts/bench-guest.sh): the ioctls,
 #     syscalls and cross-CPU call waves per operation (waves_test); the
 #     instructions (user, kernel), system calls and MSR accesses of every
@@ -54,7 +55,7 @@ bench: build/bench/readpath.o build/bench/compare build/vmtests/waves_test \
        build/bench/vm/likwid5-cost build/bench/vm/compare-papi
 	@bash scripts/bench.sh build/bench/readpath.o
 	@echo
-	@build/bench/compare
+	@build/bench/vm/compare-papi
 	@echo
 	@bash scripts/bench-guest.sh
 

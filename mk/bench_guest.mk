@@ -118,14 +118,19 @@ build/bench/vm/compare: selftests/bench/compare.c selftests/bench/insn_marks.h \
 	@mkdir -p $(@D)
 	$(CC) -static $(CFLAGS) -o $@ $< $(BENCHG_A) -lpfm
 
-# The same with Debian's static libpapi, for the plugin guest's counted
-# rows (compare-papi -i): PAPI_read() beside pmuctl's and perf's reads.
-# make bench only, as papi7-cost.
+# The same with Debian's static libpapi and libperf (built from Debian's
+# kernel source by scripts/libperf.sh), for the plugin guest's counted
+# rows (compare-papi -i): PAPI_read() and perf_evsel__read() beside
+# pmuctl's and perf's reads.  make bench only, as papi7-cost.
+LIBPERF_DIR := build/libperf
 build/bench/vm/compare-papi: selftests/bench/compare.c selftests/bench/insn_marks.h \
-			     $(BENCHG_A) $(BENCHG_HDRS)
+			     $(BENCHG_A) $(BENCHG_HDRS) scripts/libperf.sh
 	@mkdir -p $(@D)
 	@bash scripts/deps.sh bench
-	$(CC) -static $(CFLAGS) -DBENCH_PAPI -o $@ $< $(BENCHG_A) \
+	@bash scripts/libperf.sh $(LIBPERF_DIR)
+	$(CC) -static $(CFLAGS) -DBENCH_PAPI -DBENCH_LIBPERF \
+		-I$(LIBPERF_DIR)/tools/lib/perf/include -o $@ $< $(BENCHG_A) \
+		$(LIBPERF_DIR)/tools/lib/perf/libperf.a $(LIBPERF_DIR)/tools/lib/api/libapi.a \
 		$$(pkg-config --static --libs papi) -lpfm
 
 # No libc, no start files: _start is the workload's first instruction.

@@ -253,7 +253,7 @@ echo "TAP version 13"
 echo "1..1"
 # PAPI refuses every event at Debian's perf_event_paranoid 3, root too.
 echo 1 >/proc/sys/kernel/perf_event_paranoid
-compare-papi -i -n 1000 >/tmp/ops.out 2>&1
+compare-papi -i -r -n 1000 >/tmp/ops.out 2>&1
 rc=$?
 taskswitch -i -c 0 >>/tmp/ops.out 2>&1 || rc=1
 sed 's/^/# /' /tmp/ops.out

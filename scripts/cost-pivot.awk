@@ -8,8 +8,8 @@
 # 4 events; the first line of an operation and tool wins.
 BEGIN {
 	FS = "\t"
-	nt = split("pmuctl|rdpmc|perf mmap|perf|PAPI|LIKWID", tools, "|")
-	split("pmuctl|bare rdpmc|perf mmap page|perf system call|PAPI 7.0|LIKWID 5.2", title, "|")
+	nt = split("pmuctl|rdpmc|perf mmap|libperf|perf|PAPI|LIKWID", tools, "|")
+	split("pmuctl|bare rdpmc|perf mmap page|libperf (mmap page)|perf system call|PAPI 7.0|LIKWID 5.2", title, "|")
 }
 function rank(op) {
 	if (op ~ /^read /) return 1

@@ -21,5 +21,5 @@ set grid ytics
 set ylabel "instructions per operation (user + kernel), log scale"
 set xtics rotate by -25 nomirror
 set key top left
-ncol = 7
+ncol = 8
 plot for [i=2:ncol] ARG1 using i:xtic(1) title columnheader(i)

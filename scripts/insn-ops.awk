@@ -55,6 +55,8 @@ function total(l) {
 	return get(l, 4) + get(l, 5)
 }
 function tool_of(what) {
+	if (what ~ /libperf/)
+		return "libperf"
 	if (what ~ /^pmuctl READ/)
 		return "pmuctl READ"
 	if (what ~ /PAPI/)

@@ -26,13 +26,19 @@
  * What is compared (pmuctl first):
  *   read 1       pmuctl_read_counter() inline      bare rdpmc of the same counter
  *                                                  perf mmap self-monitoring loop
+ *                                                  libperf's perf_evsel__read()
  *                                                  read() of a perf event
- *                                                  PAPI_read() of 1 event
+ *                                                  PAPI_read() of 1 event (and, with
+ *                                                  -r, with perf's rdpmc off)
  *   read group   pmuctl_read_counters(c, v, N)     N perf mmap loops
+ *                                                  N perf_evsel__read() (libperf)
  *                                                  read() of a PERF_FORMAT_GROUP group
- *                                                  PAPI_read() of N events
+ *                                                  PAPI_read() of N events (-r: again)
+ *                pmuctl's READ ioctl of N          (what a thread without the
+ *                                                  rdpmc grant reads)
  *   start, stop, reset   pmuctl_start/_stop/_reset()   PERF_EVENT_IOC_ENABLE/_DISABLE/
- *                                                  _RESET with PERF_IOC_FLAG_GROUP
+ *                                                  _RESET with PERF_IOC_FLAG_GROUP,
+ *                                                  PAPI_start()/PAPI_stop() of N
  *   program      pmuctl_program() + pmuctl_start() of the group on this CPU,
  *                then on every CPU (one PROGRAM for all), against
  *                perf_event_open() of the group per CPU (pid -1) + ENABLE;
@@ -40,7 +46,13 @@
  * The perf mmap loop is the one linux/perf_event.h documents (pc->lock,
  * pc->index, pc->offset, pc->pmc_width, rdpmc), without the time scaling
  * a multiplexed event needs: the group is never multiplexed here, so that
- * is perf's fastest correct read.
+ * is perf's fastest correct read.  libperf's perf_evsel__read() (built
+ * with -O2 from Debian's kernel source by scripts/libperf.sh when make
+ * bench links it in) takes its mmap path there too: the same loop plus
+ * the enabled and running times, behind a call and its checks.  PAPI
+ * (Debian's 7.0) reads with rdpmc where perf's user page allows it and
+ * with read() of each event where it does not (perf's
+ * /sys/bus/event_source/devices/cpu/rdpmc 0); -r measures that mode too.
  *
  * Targets (issue 5): one counter within 5 cycles of a bare rdpmc; the group
  * read at least 3x faster than N perf mmap loops and 10x faster than a perf
@@ -61,7 +73,7 @@
  * there and says so in one line, so that no TCG number is quoted; -i
  * counts the same operations instead (make bench's plugin guest).
  *
- * usage: compare [-c CPU] [-n SAMPLES] [-i]
+ * usage: compare [-c CPU] [-n SAMPLES] [-i] [-r]
  *   -c CPU      the CPU to pin to (default: the one it starts on)
  *   -n SAMPLES  samples per read, start, stop and reset row (default
  *               100000; program rows take at most 10000 on one CPU, 1000
@@ -77,6 +89,11 @@
  *               plugin's lines (make bench's plugin guest,
  *               scripts/bench-guest.sh).  Without the plugin the markers
  *               are NOPs and nothing is measured.
+ *   -r          PAPI's two reads again with perf's rdpmc off: writes 0 to
+ *               /sys/bus/event_source/devices/cpu/rdpmc (root) for a
+ *               second PAPI_library_init() and restores the old value
+ *               (a system-wide switch: only where nothing else relies on
+ *               perf's rdpmc meanwhile, as in make bench's guest).
  */
 #define _GNU_SOURCE
 #include <cpuid.h>
@@ -105,6 +122,17 @@
 #define HAVE_PAPI 1
 #else
 #define HAVE_PAPI 0
+#endif
+
+/* libperf, built from Debian's kernel source (scripts/libperf.sh). */
+#if defined(BENCH_LIBPERF) && __has_include(<perf/evsel.h>)
+#include <stdarg.h>
+#include <perf/core.h>
+#include <perf/evsel.h>
+#include <perf/threadmap.h>
+#define HAVE_LIBPERF 1
+#else
+#define HAVE_LIBPERF 0
 #endif
 
 #define GROUP_MAX	7
@@ -390,7 +418,8 @@ struct results {
 		      pm_reset, pm_prog1, pm_progall;
 	struct sample pf_mmap1, pf_read1, pf_mmapn, pf_groupn, pf_start,
 		      pf_stop, pf_reset, pf_prog1, pf_progall;
-	struct sample papi1, papin;
+	struct sample papi1, papin, papi_start, papi_stop, papi1_sys, papin_sys;
+	struct sample lp1, lpn;
 };
 
 /* pmuctl_read_counters() with a constant count, as the header asks. */
@@ -765,6 +794,21 @@ static void pf_phase(struct results *r, int cpu, const cpu_set_t *all,
 	free(cfd);
 }
 
+/* Every PAPI row skipped, saying @why. */
+static void papi_skip(struct results *r, const char *why)
+{
+	sample_skip(&r->papi1, "%s", why);
+	sample_skip(&r->papin, "%s", why);
+	sample_skip(&r->papi_start, "%s", why);
+	sample_skip(&r->papi_stop, "%s", why);
+	sample_skip(&r->papi1_sys, "%s", why);
+	sample_skip(&r->papin_sys, "%s", why);
+}
+
+/* -r: PAPI's reads again with perf's rdpmc off (root). */
+static bool rflag;
+#define PERF_RDPMC	"/sys/bus/event_source/devices/cpu/rdpmc"
+
 #if HAVE_PAPI
 /* An event set of the first @n events, started: 0, or *why set. */
 static int papi_set(unsigned int n, int *es, char *why, size_t len)
@@ -802,31 +846,62 @@ static void papi_end(int *es)
 	PAPI_destroy_eventset(es);
 }
 
-static void papi_phase(struct results *r, const char *why)
+/* PAPI_stop() and PAPI_start() of the running event set @es, in turn. */
+static void papi_ctl(struct results *r, int es)
 {
 	long long v[GROUP_MAX];
-	char w[200] = "";
+
+	for (unsigned int i = 0; i < WARM_CTL + r->papi_start.n; i++) {
+		uint64_t t[4];
+		int e[2];
+
+		t[0] = T_BEGIN(&r->papi_stop);
+		e[0] = PAPI_stop(es, v);
+		t[1] = T_END();
+		t[2] = T_BEGIN(&r->papi_start);
+		e[1] = PAPI_start(es);
+		t[3] = T_END();
+		if (e[0] != PAPI_OK || e[1] != PAPI_OK) {
+			sample_skip(&r->papi_stop, "PAPI_stop/PAPI_start: %s",
+				    PAPI_strerror(e[0] != PAPI_OK ? e[0] : e[1]));
+			sample_skip(&r->papi_start, "%s", r->papi_stop.why);
+			break;
+		}
+		if (i >= WARM_CTL) {
+			r->papi_stop.v[i - WARM_CTL] = t[1] - t[0];
+			r->papi_start.v[i - WARM_CTL] = t[3] - t[2];
+		}
+	}
+}
+
+/*
+ * PAPI_read() of 1 and of the group into @s1 and @sn, in the mode PAPI's
+ * perf_event component chose at PAPI_library_init(); with @ctl, PAPI_stop()
+ * and PAPI_start() of the group too.  "" or why PAPI could not start.
+ */
+static const char *papi_pass(struct results *r, struct sample *s1,
+			     struct sample *sn, bool ctl, bool *rdpmc)
+{
+	static char w[200];
+	const PAPI_component_info_t *ci;
+	long long v[GROUP_MAX];
 	int es, ret;
 
-	if (why) {
-		sample_skip(&r->papi1, "%s", why);
-		sample_skip(&r->papin, "%s", why);
-		return;
-	}
+	w[0] = 0;
 	ret = PAPI_library_init(PAPI_VER_CURRENT);
 	if (ret != PAPI_VER_CURRENT) {
-		sample_skip(&r->papi1, "PAPI_library_init: %s",
-			    ret > 0 ? "version mismatch" : PAPI_strerror(ret));
-		sample_skip(&r->papin, "%s", r->papi1.why);
-		return;
+		snprintf(w, sizeof(w), "PAPI_library_init: %s",
+			 ret > 0 ? "version mismatch" : PAPI_strerror(ret));
+		return w;
 	}
+	ci = PAPI_get_component_info(0);
+	*rdpmc = ci && ci->fast_counter_read;
 	if (papi_set(1, &es, w, sizeof(w))) {
-		sample_skip(&r->papi1, "%s", w);
+		sample_skip(s1, "%s", w);
 	} else {
-		MEASURE(&r->papi1, WARM_READ, , ret = PAPI_read(es, v),
+		MEASURE(s1, WARM_READ, , ret = PAPI_read(es, v),
 			if (ret != PAPI_OK) {
-				sample_skip(&r->papi1, "PAPI_read: %s",
-					    PAPI_strerror(ret));
+				sample_skip(s1, "PAPI_read: %s", PAPI_strerror(ret));
 				break;
 			}
 			sink ^= (uint64_t)v[0]);
@@ -834,26 +909,247 @@ static void papi_phase(struct results *r, const char *why)
 	}
 	w[0] = 0;
 	if (papi_set(r->n, &es, w, sizeof(w))) {
-		sample_skip(&r->papin, "%s", w);
+		sample_skip(sn, "%s", w);
+		if (ctl) {
+			sample_skip(&r->papi_start, "%s", w);
+			sample_skip(&r->papi_stop, "%s", w);
+		}
 	} else {
-		MEASURE(&r->papin, WARM_READ, , ret = PAPI_read(es, v),
+		MEASURE(sn, WARM_READ, , ret = PAPI_read(es, v),
 			if (ret != PAPI_OK) {
-				sample_skip(&r->papin, "PAPI_read: %s",
-					    PAPI_strerror(ret));
+				sample_skip(sn, "PAPI_read: %s", PAPI_strerror(ret));
 				break;
 			}
 			sink ^= (uint64_t)v[0]);
+		if (ctl)
+			papi_ctl(r, es);
 		papi_end(&es);
 	}
 	PAPI_shutdown();
+	return "";
+}
+
+/* Write @val to perf's rdpmc switch; 0 or -errno. */
+static int perf_rdpmc_set(const char *val)
+{
+	int fd = open(PERF_RDPMC, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/*
+ * PAPI as it comes (Debian's 7.0 reads with rdpmc where perf's user page
+ * allows it), then, with -r, as it reads where perf's rdpmc is off
+ * (read() of each event's file descriptor): PAPI decides at
+ * PAPI_library_init(), from a test event's user page, so the switch is
+ * set before a second init and restored after.
+ */
+static void papi_phase(struct results *r, const char *why)
+{
+	char old[8] = "";
+	const char *w;
+	bool rdpmc;
+	ssize_t got;
+	int fd, ret;
+
+	if (why) {
+		papi_skip(r, why);
+		return;
+	}
+	w = papi_pass(r, &r->papi1, &r->papin, true, &rdpmc);
+	if (*w) {
+		papi_skip(r, w);
+		return;
+	}
+	printf("PAPI %d.%d.%d: its perf_event component reads with %s\n",
+	       PAPI_VERSION_MAJOR(PAPI_VERSION), PAPI_VERSION_MINOR(PAPI_VERSION),
+	       PAPI_VERSION_REVISION(PAPI_VERSION),
+	       rdpmc ? "rdpmc (fast_counter_read)" : "read()");
+	if (!rflag) {
+		sample_skip(&r->papi1_sys, "PAPI with perf's rdpmc off: not asked (-r)");
+		sample_skip(&r->papin_sys, "%s", r->papi1_sys.why);
+		return;
+	}
+	fd = open(PERF_RDPMC, O_RDONLY | O_CLOEXEC);
+	got = fd < 0 ? -1 : read(fd, old, sizeof(old) - 1);
+	if (fd >= 0)
+		close(fd);
+	ret = got > 0 ? perf_rdpmc_set("0") : -ENOENT;
+	if (ret) {
+		sample_skip(&r->papi1_sys, "PAPI with perf's rdpmc off: cannot write 0 to %s: %s",
+			    PERF_RDPMC, strerror(-ret));
+		sample_skip(&r->papin_sys, "%s", r->papi1_sys.why);
+		return;
+	}
+	old[got] = 0;
+	w = papi_pass(r, &r->papi1_sys, &r->papin_sys, false, &rdpmc);
+	ret = perf_rdpmc_set(old);
+	if (ret)
+		fprintf(stderr, "compare: cannot restore %s to %s: %s\n",
+			PERF_RDPMC, old, strerror(-ret));
+	if (*w || rdpmc) {
+		sample_skip(&r->papi1_sys, "PAPI with perf's rdpmc off: %s",
+			    *w ? w : "PAPI still reads with rdpmc");
+		sample_skip(&r->papin_sys, "%s", r->papi1_sys.why);
+	}
 }
 #else
 static void papi_phase(struct results *r, const char *why)
 {
 	if (!why)
 		why = "PAPI: not built in (install libpapi-dev and rebuild)";
-	sample_skip(&r->papi1, "%s", why);
-	sample_skip(&r->papin, "%s", why);
+	papi_skip(r, why);
+}
+#endif
+
+#if HAVE_LIBPERF
+/* N perf_evsel__read() calls, one per event, unrolled as the mmap loops. */
+#define LP_READ_N(N)							\
+static void lp_read_##N(struct perf_evsel *const *ev, struct sample *s) \
+{									\
+	struct perf_counts_values c[N];					\
+	int e_ = 0;							\
+									\
+	MEASURE(s, WARM_READ, ,						\
+		_Pragma("GCC unroll 8")					\
+		for (unsigned int k = 0; k < N; k++)			\
+			e_ |= perf_evsel__read(ev[k], 0, 0, &c[k]),	\
+		if (e_) {						\
+			sample_skip(s, "libperf: perf_evsel__read failed"); \
+			break;						\
+		}							\
+		sink ^= c[N - 1].val);					\
+}
+
+LP_READ_N(1) LP_READ_N(3) LP_READ_N(4) LP_READ_N(5) LP_READ_N(6) LP_READ_N(7)
+
+static void (*const lp_read_n[GROUP_MAX + 1])(struct perf_evsel *const *,
+					      struct sample *) = {
+	[1] = lp_read_1, [3] = lp_read_3, [4] = lp_read_4, [5] = lp_read_5,
+	[6] = lp_read_6, [7] = lp_read_7,
+};
+
+static int lp_quiet(enum libperf_print_level level, const char *fmt,
+		    va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+static void lp_close(struct perf_evsel **ev, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		if (!ev[i])
+			continue;
+		perf_evsel__munmap(ev[i]);
+		perf_evsel__close(ev[i]);
+		perf_evsel__delete(ev[i]);
+		ev[i] = NULL;
+	}
+}
+
+/*
+ * The first @n events as libperf's evsels counting this thread, each
+ * mmapped and enabled, as libperf's own self-monitoring test does: "" or
+ * why not.  Each user page must allow the rdpmc read, or
+ * perf_evsel__read() would fall back to read() and the row would not be
+ * the one it names.
+ */
+static const char *lp_open(struct perf_evsel **ev, unsigned int n,
+			   struct perf_thread_map *th)
+{
+	static char why[200];
+
+	for (unsigned int i = 0; i < n; i++) {
+		struct perf_event_attr a = {
+			.type = PERF_TYPE_HARDWARE,
+			.size = sizeof(a),
+			.config = events[i].perf,
+			.exclude_kernel = 1,
+			.exclude_hv = 1,
+		};
+		const volatile struct perf_event_mmap_page *pc;
+		int ret;
+
+		ev[i] = perf_evsel__new(&a);
+		if (!ev[i]) {
+			lp_close(ev, i);
+			return "libperf: perf_evsel__new: out of memory";
+		}
+		ret = perf_evsel__open(ev[i], NULL, th);
+		if (!ret)
+			ret = perf_evsel__mmap(ev[i], 0);
+		if (!ret)
+			ret = perf_evsel__enable(ev[i]);
+		if (ret) {
+			snprintf(why, sizeof(why), "libperf: event %s: %s",
+				 events[i].name, strerror(ret < 0 ? -ret : ret));
+			lp_close(ev, i + 1);
+			return why;
+		}
+		pc = perf_evsel__mmap_base(ev[i], 0, 0);
+		if (!pc || !pc->cap_user_rdpmc || !pc->index) {
+			snprintf(why, sizeof(why),
+				 "libperf: event %s: its user page allows no rdpmc read",
+				 events[i].name);
+			lp_close(ev, i + 1);
+			return why;
+		}
+	}
+	return "";
+}
+
+/* libperf's perf_evsel__read() of 1 event and of each of the group's. */
+static void lp_phase(struct results *r, const char *why)
+{
+	struct perf_evsel *ev[GROUP_MAX] = { NULL };
+	struct perf_thread_map *th;
+
+	if (!why)
+		why = pf_probe();
+	if (why) {
+		sample_skip(&r->lp1, "%s", why);
+		sample_skip(&r->lpn, "%s", why);
+		return;
+	}
+	libperf_init(lp_quiet);
+	th = perf_thread_map__new_dummy();
+	if (!th) {
+		sample_skip(&r->lp1, "libperf: out of memory");
+		sample_skip(&r->lpn, "%s", r->lp1.why);
+		return;
+	}
+	perf_thread_map__set_pid(th, 0, 0);
+	why = lp_open(ev, 1, th);
+	if (*why) {
+		sample_skip(&r->lp1, "%s", why);
+	} else {
+		lp_read_n[1](ev, &r->lp1);
+		lp_close(ev, 1);
+	}
+	why = lp_open(ev, r->n, th);
+	if (*why) {
+		sample_skip(&r->lpn, "%s", why);
+	} else {
+		lp_read_n[r->n](ev, &r->lpn);
+		lp_close(ev, r->n);
+	}
+	perf_thread_map__put(th);
+}
+#else
+static void lp_phase(struct results *r, const char *why)
+{
+	if (!why)
+		why = "libperf: not built in (make bench builds it from Debian's kernel source)";
+	sample_skip(&r->lp1, "%s", why);
+	sample_skip(&r->lpn, "%s", why);
 }
 #endif
 
@@ -971,6 +1267,7 @@ static void print_insn(const struct results *r, const struct row *rows,
 static void print_table(const struct results *r)
 {
 	char op_n[32], pm_n[40], mmap_n[40], grp_n[40], papi_n[40], ioc_n[40];
+	char lp_n[40], papis_n[48];
 	char all_op[40], all_pf[48];
 	unsigned int run = 0;
 
@@ -980,6 +1277,8 @@ static void print_table(const struct results *r)
 	snprintf(grp_n, sizeof(grp_n), "perf group read() of %u", r->n);
 	snprintf(papi_n, sizeof(papi_n), "PAPI_read() of %u", r->n);
 	snprintf(ioc_n, sizeof(ioc_n), "pmuctl READ ioctl of %u", r->n);
+	snprintf(lp_n, sizeof(lp_n), "%u libperf evsel__read", r->n);
+	snprintf(papis_n, sizeof(papis_n), "PAPI_read() of %u, no rdpmc", r->n);
 	snprintf(all_op, sizeof(all_op), "program %u, %u CPUs", r->n, r->ncpus);
 	snprintf(all_pf, sizeof(all_pf), "%u open+%u ENABLE", r->n * r->ncpus,
 		 r->ncpus);
@@ -989,17 +1288,27 @@ static void print_table(const struct results *r)
 		{ "read 1", "read_counter(c,0)", &r->pm_read1,
 		  "perf mmap loop", &r->pf_mmap1, T_INFO, 0 },
 		{ "read 1", "read_counter(c,0)", &r->pm_read1,
+		  "libperf evsel__read", &r->lp1, T_INFO, 0 },
+		{ "read 1", "read_counter(c,0)", &r->pm_read1,
 		  "perf read()", &r->pf_read1, T_INFO, 0 },
 		{ "read 1", "read_counter(c,0)", &r->pm_read1,
 		  "PAPI_read() of 1", &r->papi1, T_INFO, 0 },
+		{ "read 1", "read_counter(c,0)", &r->pm_read1,
+		  "PAPI_read() of 1, no rdpmc", &r->papi1_sys, T_INFO, 0 },
 		{ op_n, pm_n, &r->pm_readn, mmap_n, &r->pf_mmapn, T_RATIO, 3 },
+		{ op_n, pm_n, &r->pm_readn, lp_n, &r->lpn, T_INFO, 0 },
 		{ op_n, pm_n, &r->pm_readn, grp_n, &r->pf_groupn, T_RATIO, 10 },
 		{ op_n, pm_n, &r->pm_readn, papi_n, &r->papin, T_INFO, 0 },
+		{ op_n, pm_n, &r->pm_readn, papis_n, &r->papin_sys, T_INFO, 0 },
 		{ op_n, pm_n, &r->pm_readn, ioc_n, &r->pm_ioctln, T_INFO, 0 },
 		{ "start", "pmuctl_start()", &r->pm_start,
 		  "IOC_ENABLE (group)", &r->pf_start, T_INFO, 0 },
+		{ "start", "pmuctl_start()", &r->pm_start,
+		  "PAPI_start()", &r->papi_start, T_INFO, 0 },
 		{ "stop", "pmuctl_stop()", &r->pm_stop,
 		  "IOC_DISABLE (group)", &r->pf_stop, T_INFO, 0 },
+		{ "stop", "pmuctl_stop()", &r->pm_stop,
+		  "PAPI_stop()", &r->papi_stop, T_INFO, 0 },
 		{ "reset", "pmuctl_reset()", &r->pm_reset,
 		  "IOC_RESET (group)", &r->pf_reset, T_INFO, 0 },
 		{ "program, 1 CPU", "program+start", &r->pm_prog1,
@@ -1026,10 +1335,12 @@ static void print_table(const struct results *r)
 
 static void usage(const char *prog)
 {
-	fprintf(stderr, "usage: %s [-c CPU] [-n SAMPLES] [-i]\n"
+	fprintf(stderr, "usage: %s [-c CPU] [-n SAMPLES] [-i] [-r]\n"
 		"  -c CPU      pin to this CPU (default: the one it starts on)\n"
 		"  -n SAMPLES  samples per row, 100..10000000 (default 100000)\n"
-		"  -i          windows of the TCG plugin scripts/vm/insn-count.c, not timings\n",
+		"  -i          windows of the TCG plugin scripts/vm/insn-count.c, not timings\n"
+		"  -r          PAPI's reads again with perf's rdpmc off (root; "
+		PERF_RDPMC " set to 0 meanwhile, then restored)\n",
 		prog);
 	exit(2);
 }
@@ -1062,8 +1373,11 @@ int main(int argc, char **argv)
 	bool invariant, can_time;
 	int cpu = -1, opt;
 
-	while ((opt = getopt(argc, argv, "c:n:ih")) != -1) {
+	while ((opt = getopt(argc, argv, "c:n:irh")) != -1) {
 		switch (opt) {
+		case 'r':
+			rflag = true;
+			break;
 		case 'i':
 			imode = true;
 			break;
@@ -1175,7 +1489,12 @@ int main(int argc, char **argv)
 	    sample_alloc(&r.pf_reset, nsamp) ||
 	    sample_alloc(&r.pf_prog1, MIN(nsamp, PROG1_SAMPLES)) ||
 	    sample_alloc(&r.pf_progall, MIN(nsamp, PROGALL_SAMPLES)) ||
-	    sample_alloc(&r.papi1, nsamp) || sample_alloc(&r.papin, nsamp)) {
+	    sample_alloc(&r.papi1, nsamp) || sample_alloc(&r.papin, nsamp) ||
+	    sample_alloc(&r.papi_start, nsamp) ||
+	    sample_alloc(&r.papi_stop, nsamp) ||
+	    sample_alloc(&r.papi1_sys, nsamp) ||
+	    sample_alloc(&r.papin_sys, nsamp) ||
+	    sample_alloc(&r.lp1, nsamp) || sample_alloc(&r.lpn, nsamp)) {
 		fprintf(stderr, "%s: out of memory for %u samples (see -n)\n",
 			argv[0], nsamp);
 		return 1;
@@ -1194,6 +1513,7 @@ int main(int argc, char **argv)
 	/* One side at a time: pmuctl's counters are reserved from perf. */
 	pm_phase(&r, pm, cpu, &all, pm_why);
 	pf_phase(&r, cpu, &all, pf_why);
+	lp_phase(&r, pf_why);
 	papi_phase(&r, papi_why);
 
 	sample_finish(&r.bare, true);
@@ -1216,6 +1536,12 @@ int main(int argc, char **argv)
 	sample_finish(&r.pf_progall, true);
 	sample_finish(&r.papi1, true);
 	sample_finish(&r.papin, true);
+	sample_finish(&r.papi_start, true);
+	sample_finish(&r.papi_stop, true);
+	sample_finish(&r.papi1_sys, true);
+	sample_finish(&r.papin_sys, true);
+	sample_finish(&r.lp1, true);
+	sample_finish(&r.lpn, true);
 
 	print_table(&r);
 	return 0;

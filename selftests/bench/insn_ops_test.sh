@@ -16,7 +16,10 @@
 #   no_empty_window_fails           no plugin lines: exit 1;
 #   rows_go_to_the_results_file     -v json=FILE: one JSON object per
 #       side of each comparison (pmuctl's once), the counts as in the
-#       table; -v tsv=FILE: operation, tool, user + kernel.
+#       table; -v tsv=FILE: operation, tool, user + kernel;
+#   tools_are_named_by_what_they_read   libperf's perf_evsel__read rows
+#       are "libperf" (not perf's mmap loop or system call), pmuctl's
+#       READ ioctl "pmuctl READ", PAPI's in either mode "PAPI".
 
 here=$(cd "$(dirname "$0")" && pwd)
 awkf=$here/../../scripts/insn-ops.awk
@@ -79,5 +82,19 @@ lines | awk -v json=/tmp/insn_ops.$$.json -v tsv=/tmp/insn_ops.$$.tsv -v group=7
 	grep -qx '{"operation": "read 7 (group)", "tool": "perf mmap", "what": "7 perf mmap loops", "counters": 7, "user": 140, "kernel": 0, "syscalls": 0, "msr_reads": 0, "msr_writes": 0, "measured_by": "plugin", "guest": "G"}' /tmp/insn_ops.$$.json &&
 	grep -qx "$(printf 'program, 1 CPU\tperf\t40000.0')" /tmp/insn_ops.$$.tsv
 verdict $? rows_go_to_the_results_file
+rm -f /tmp/insn_ops.$$.json
+{
+	printf '%s\n' 'insn-row 0 empty' \
+		'insn-cmp read 7 (group)|read_counters(c,v,7)|1|7 libperf evsel__read|5' \
+		'insn-cmp read 7 (group)|read_counters(c,v,7)|1|pmuctl READ ioctl of 7|6' \
+		'insn-cmp read 7 (group)|read_counters(c,v,7)|1|PAPI_read() of 7, no rdpmc|7'
+	printf 'stop %s 0 %s 0 0 0 0 0\n' 0 2 1 30 5 200 6 80 7 700
+} | awk -v json=/tmp/insn_ops.$$.json -v guest=G -v measure=plugin \
+	-f "$emitf" -f "$awkf" >/tmp/insn_ops.$$ 2>&1
+[ "$(grep -c . /tmp/insn_ops.$$.json)" = 4 ] &&
+	grep -q '"tool": "libperf", "what": "7 libperf evsel__read", "counters": 7, "user": 198,' /tmp/insn_ops.$$.json &&
+	grep -q '"tool": "pmuctl READ", "what": "pmuctl READ ioctl of 7"' /tmp/insn_ops.$$.json &&
+	grep -q '"tool": "PAPI", "what": "PAPI_read() of 7, no rdpmc", "counters": 7, "user": 698,' /tmp/insn_ops.$$.json
+verdict $? tools_are_named_by_what_they_read
 rm -f /tmp/insn_ops.$$ /tmp/insn_ops.$$.json /tmp/insn_ops.$$.tsv
 tap_end
