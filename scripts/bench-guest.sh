@@ -43,10 +43,12 @@
 # daemon with bash even in direct mode.
 # Then an emulated-PMU guest of -cpu Skylake-Server per target kernel
 # (the newest first) and one of -cpu Icelake-Server (the newest kernel),
-# -smp 2 on one TCG thread, the plugin counting the whole guest, runs "compare-papi -i"
-# (compare.c with Debian's static libpapi): every operation of the timed
-# table, counted instead (instructions user and kernel, system calls,
-# RDMSR/WRMSR), pmuctl beside perf and PAPI 7.0, with the targets
+# -smp 2 on one TCG thread, the plugin counting the whole guest, runs
+# "compare-papi -i -r" (compare.c with Debian's static libpapi and
+# libperf built from Debian's kernel source): every operation of the
+# timed table, counted instead (instructions user and kernel, system
+# calls, RDMSR/WRMSR), pmuctl beside perf, libperf and PAPI 7.0 (PAPI
+# again with perf's rdpmc off), with the targets
 # (scripts/insn-ops.awk); and "taskswitch -i": a context switch of
 # threads counted by pmuctl's task scope, by perf, and of uncounted ones,
 # counted the same way, MSR reads included (scripts/insn-switch.awk).
