@@ -55,9 +55,10 @@ bench: build/bench/readpath.o build/bench/compare build/vmtests/waves_test \
        build/bench/vm/likwid5-cost build/bench/vm/compare-papi
 	@bash scripts/bench.sh build/bench/readpath.o
 	@echo
-	@build/bench/vm/compare-papi
+	@rm -f build/bench/timed.rows
+	@build/bench/vm/compare-papi -t build/bench/timed.rows
 	@echo
-	@bash scripts/bench-guest.sh
+	@BENCH_TIMED=build/bench/timed.rows bash scripts/bench-guest.sh
 
 build/bench/readpath.o: $(BENCH_DEPS)
 	@mkdir -p $(@D)

@@ -172,7 +172,7 @@ bench-guest: build/vmtests/waves_test build/bench/vm/compare build/bench/vm/task
 # make bench's tables from the plugin's lines (scripts/insn-*.awk, their
 # results rows through scripts/bench-emit.awk), checked on made-up lines on
 # any host.
-BENCH_AWK_TESTS := insn_ops insn_table insn_switch
+BENCH_AWK_TESTS := insn_ops insn_table insn_switch timed
 TESTS += $(BENCH_AWK_TESTS:%=build/tests/bench-%_test)
 
 $(BENCH_AWK_TESTS:%=build/tests/bench-%_test): build/tests/bench-%_test: \
@@ -183,3 +183,4 @@ $(BENCH_AWK_TESTS:%=build/tests/bench-%_test): build/tests/bench-%_test: \
 build/tests/bench-insn_ops_test: scripts/insn-ops.awk
 build/tests/bench-insn_table_test: scripts/insn-table.awk
 build/tests/bench-insn_switch_test: scripts/insn-switch.awk
+build/tests/bench-timed_test: scripts/bench-timed.awk

@@ -63,7 +63,9 @@
 #              one for the operations' guest)
 #   -o LOGDIR  where the rig writes its files (default build/bench-logs)
 # Environment: QEMU, the patched QEMU (default: the path scripts/vm/qemu.sh
-# prints, building it the first time, about 5 minutes).
+# prints, building it the first time, about 5 minutes); BENCH_TIMED, the
+# file of timed rows make bench's compare -t wrote on this machine (rows
+# of the results when it holds any: scripts/bench-timed.awk).
 # Exit 0 when every guest ran, every rule held, every counted table
 # printed and nothing was timed under TCG, 1 when not, 2 on usage
 # errors.  Takes 3-4 minutes.
@@ -411,13 +413,23 @@ else
 	echo "  MSR writes per switch: none printed; see $logs/rig-rm.log${mtap:+ and $mtap}"
 	rc=1
 fi
+# The timed rows of this make bench's compare (a machine with a PMU:
+# compare -t), to the results too.
+if [ -n "${BENCH_TIMED:-}" ] && grep -q '^timed-cmp ' "$BENCH_TIMED" 2>/dev/null; then
+	awk -v json="$rows" -v kernel="$(uname -r)" -f scripts/bench-emit.awk \
+		-f scripts/bench-timed.awk "$BENCH_TIMED" || rc=1
+fi
 # One results file and a picture of it.
 mkdir -p build/bench
 if [ -s "$rows" ]; then
 	{
 		printf '{\n  "generated": "%s",\n  "kernel": "%s",\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$kver"
 		printf '  "qemu": "%s",\n' "$("$qemu" --version | head -n 1)"
-		printf '  "how": "instructions per operation in QEMU TCG guests with the emulated PMU (doc/cost.md); no timings",\n'
+		if grep -q '"measured_by": "tsc"' "$rows"; then
+			printf '  "how": "instructions per operation in QEMU TCG guests with the emulated PMU, and cycles (TSC) per operation on this machine'"'"'s PMU (doc/cost.md)",\n'
+		else
+			printf '  "how": "instructions per operation in QEMU TCG guests with the emulated PMU (doc/cost.md); no timings",\n'
+		fi
 		printf '  "rows": [\n'
 		sed '$!s/$/,/; s/^/    /' "$rows"
 		printf '  ]\n}\n'

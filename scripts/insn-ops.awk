@@ -54,19 +54,6 @@ function cell(l) {
 function total(l) {
 	return get(l, 4) + get(l, 5)
 }
-function tool_of(what) {
-	if (what ~ /libperf/)
-		return "libperf"
-	if (what ~ /^pmuctl READ/)
-		return "pmuctl READ"
-	if (what ~ /PAPI/)
-		return "PAPI"
-	if (what ~ /bare rdpmc/)
-		return "rdpmc"
-	if (what ~ /mmap/)
-		return "perf mmap"
-	return "perf"
-}
 function row(o, tool, what, l,    c) {
 	c = o ~ /^read [0-9]/ ? substr(o, 6) + 0 : (group != "" ? group + 0 : -1)
 	emit(o, tool, what, c, get(l, 4), get(l, 5), get(l, 6), get(l, 7), get(l, 8))
@@ -80,14 +67,14 @@ END {
 		print "  no empty window: is the plugin loaded? (no counts)"
 		exit 1
 	}
-	printf "  %-18s %-22s %8s %8s %4s %7s   %-24s %8s %8s %4s %7s %7s\n",
+	printf "  %-18s %-22s %8s %8s %4s %7s   %-28s %8s %8s %4s %7s %7s\n",
 	       "operation", "pmuctl", "user", "kernel", "sys", "msr r/w",
 	       "against", "user", "kernel", "sys", "msr r/w", "ratio"
 	for (i = 1; i <= nc; i++) {
 		if (!(pl[i] in seen) || !(ol[i] in seen))
 			bad = 1
 		r = total(pl[i]) ? sprintf("%.1fx", total(ol[i]) / total(pl[i])) : "inf"
-		printf "  %-18s %-22s %s   %-24s %s %7s\n", op[i], pw[i], cell(pl[i]),
+		printf "  %-18s %-22s %s   %-28s %s %7s\n", op[i], pw[i], cell(pl[i]),
 		       ow[i], cell(ol[i]), r
 		if ((pl[i] in seen) && !((op[i], pl[i]) in emitted)) {
 			row(op[i], "pmuctl", pw[i], pl[i])

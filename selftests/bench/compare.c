@@ -30,12 +30,15 @@
  *                                                  read() of a perf event
  *                                                  PAPI_read() of 1 event (and, with
  *                                                  -r, with perf's rdpmc off)
- *   read group   pmuctl_read_counters(c, v, N)     N perf mmap loops
- *                                                  N perf_evsel__read() (libperf)
+ *   read 4, read group (N)                         4 or N perf mmap loops
+ *                pmuctl_read_counters(c, v, 4 or N)  4 or N perf_evsel__read()
  *                                                  read() of a PERF_FORMAT_GROUP group
- *                                                  PAPI_read() of N events (-r: again)
+ *                                                  of 4 or N
+ *                                                  PAPI_read() of 4 or N (-r: again)
  *                pmuctl's READ ioctl of N          (what a thread without the
  *                                                  rdpmc grant reads)
+ *                (the 4 are the group's first 4 events; a group of 4 or
+ *                fewer has no separate row of 4)
  *   start, stop, reset   pmuctl_start/_stop/_reset()   PERF_EVENT_IOC_ENABLE/_DISABLE/
  *                                                  _RESET with PERF_IOC_FLAG_GROUP,
  *                                                  PAPI_start()/PAPI_stop() of N
@@ -73,7 +76,7 @@
  * there and says so in one line, so that no TCG number is quoted; -i
  * counts the same operations instead (make bench's plugin guest).
  *
- * usage: compare [-c CPU] [-n SAMPLES] [-i] [-r]
+ * usage: compare [-c CPU] [-n SAMPLES] [-i] [-r] [-t FILE]
  *   -c CPU      the CPU to pin to (default: the one it starts on)
  *   -n SAMPLES  samples per read, start, stop and reset row (default
  *               100000; program rows take at most 10000 on one CPU, 1000
@@ -94,6 +97,11 @@
  *               second PAPI_library_init() and restores the old value
  *               (a system-wide switch: only where nothing else relies on
  *               perf's rdpmc meanwhile, as in make bench's guest).
+ *   -t FILE     write the timed rows to FILE too, a line each
+ *               ("timed-cmp OP|PMUCTL|P1|MEDIAN|P99|AGAINST|P1|MEDIAN|P99"
+ *               after "timed-machine VENDOR family F model M"), which
+ *               scripts/bench-timed.awk puts in build/bench/results.json;
+ *               nothing when nothing was timed.
  */
 #define _GNU_SOURCE
 #include <cpuid.h>
@@ -420,7 +428,11 @@ struct results {
 		      pf_stop, pf_reset, pf_prog1, pf_progall;
 	struct sample papi1, papin, papi_start, papi_stop, papi1_sys, papin_sys;
 	struct sample lp1, lpn;
+	/* 4 of the group's counters (the first 4 events) */
+	struct sample pm_read4, pf_mmap4, pf_group4, lp4, papi4, papi4_sys;
 };
+
+#define READ_MID	4	/* the middle read row: 4 counters */
 
 /* pmuctl_read_counters() with a constant count, as the header asks. */
 #define PM_READ_N(N)							\
@@ -514,7 +526,7 @@ static void pm_phase(struct results *r, struct pmuctl *p, int cpu,
 	struct sample *all_s[] = {
 		&r->bare, &r->pm_read1, &r->pm_readn, &r->pm_ioctln,
 		&r->pm_start, &r->pm_stop, &r->pm_reset, &r->pm_prog1,
-		&r->pm_progall,
+		&r->pm_progall, &r->pm_read4,
 	};
 
 	if (why) {
@@ -546,6 +558,7 @@ static void pm_phase(struct results *r, struct pmuctl *p, int cpu,
 		sample_skip(&r->bare, "%s", w);
 		sample_skip(&r->pm_read1, "%s", w);
 		sample_skip(&r->pm_readn, "%s", w);
+		sample_skip(&r->pm_read4, "%s", w);
 	} else {
 		uint32_t ecx = c->ecx[0];
 
@@ -554,6 +567,8 @@ static void pm_phase(struct results *r, struct pmuctl *p, int cpu,
 		MEASURE(&r->pm_read1, WARM_READ, uint64_t v,
 			v = pmuctl_read_counter(c, 0), sink ^= v);
 		pm_read_n[r->n](c, &r->pm_readn);
+		if (sample_ok(&r->pm_read4))
+			pm_read_n[READ_MID](c, &r->pm_read4);
 	}
 	/* what a thread without the grant reads: the module's READ */
 	MEASURE(&r->pm_ioctln, WARM_READ, uint64_t v[GROUP_MAX]; int e,
@@ -651,6 +666,35 @@ static int pf_open_cpus(int *fd, unsigned int n, const cpu_set_t *set)
 	return ret;
 }
 
+/*
+ * The running group of @n events on @fd: @n perf mmap loops into @mm, one
+ * PERF_FORMAT_GROUP read() into @grp.
+ */
+static void pf_group_reads(const int *fd, unsigned int n, struct sample *mm,
+			   struct sample *grp)
+{
+	struct { uint64_t nr, v[GROUP_MAX]; } buf;
+	ssize_t want = (ssize_t)(sizeof(uint64_t) * (1 + n));
+	void *pg[GROUP_MAX] = { NULL };
+	const char *mwhy;
+
+	mwhy = pages_map(fd, pg, n);
+	if (*mwhy) {
+		sample_skip(mm, "%s", mwhy);
+	} else {
+		pf_mmap_n[n](pg, mm);
+		pages_unmap(pg, n);
+	}
+	MEASURE(grp, WARM_READ, ssize_t got,
+		got = read(fd[0], &buf, sizeof(buf)),
+		if (got != want || buf.nr != n) {
+			sample_skip(grp, "perf: group read(): %s",
+				    got < 0 ? strerror(errno) : "unexpected size");
+			break;
+		}
+		sink ^= buf.v[0]);
+}
+
 static void pf_phase(struct results *r, int cpu, const cpu_set_t *all,
 		     const char *why)
 {
@@ -663,7 +707,7 @@ static void pf_phase(struct results *r, int cpu, const cpu_set_t *all,
 	struct sample *all_s[] = {
 		&r->pf_mmap1, &r->pf_read1, &r->pf_mmapn, &r->pf_groupn,
 		&r->pf_start, &r->pf_stop, &r->pf_reset, &r->pf_prog1,
-		&r->pf_progall,
+		&r->pf_progall, &r->pf_mmap4, &r->pf_group4,
 	};
 
 	if (!why)
@@ -710,28 +754,13 @@ static void pf_phase(struct results *r, int cpu, const cpu_set_t *all,
 
 		sample_skip(&r->pf_mmapn, "%s: %s", w, strerror(-ret));
 		sample_skip(&r->pf_groupn, "%s: %s", w, strerror(-ret));
+		sample_skip(&r->pf_mmap4, "%s: %s", w, strerror(-ret));
+		sample_skip(&r->pf_group4, "%s: %s", w, strerror(-ret));
 		sample_skip(&r->pf_start, "%s: %s", w, strerror(-ret));
 		sample_skip(&r->pf_stop, "%s: %s", w, strerror(-ret));
 		sample_skip(&r->pf_reset, "%s: %s", w, strerror(-ret));
 	} else {
-		struct { uint64_t nr, v[GROUP_MAX]; } buf;
-		ssize_t want = (ssize_t)(sizeof(uint64_t) * (1 + r->n));
-
-		mwhy = pages_map(fd, pg, r->n);
-		if (*mwhy) {
-			sample_skip(&r->pf_mmapn, "%s", mwhy);
-		} else {
-			pf_mmap_n[r->n](pg, &r->pf_mmapn);
-			pages_unmap(pg, r->n);
-		}
-		MEASURE(&r->pf_groupn, WARM_READ, ssize_t got,
-			got = read(fd[0], &buf, sizeof(buf)),
-			if (got != want || buf.nr != r->n) {
-				sample_skip(&r->pf_groupn, "perf: group read(): %s",
-					    got < 0 ? strerror(errno) : "unexpected size");
-				break;
-			}
-			sink ^= buf.v[0]);
+		pf_group_reads(fd, r->n, &r->pf_mmapn, &r->pf_groupn);
 		for (unsigned int i = 0; i < WARM_CTL + r->pf_start.n; i++) {
 			uint64_t t[6];
 			int e[3];
@@ -760,6 +789,21 @@ static void pf_phase(struct results *r, int cpu, const cpu_set_t *all,
 			}
 		}
 		fds_close(fd, r->n);
+	}
+
+	/* A group of the first 4: the middle read row. */
+	if (sample_ok(&r->pf_group4)) {
+		ret = perf_group_open(fd, READ_MID, 0, -1, PERF_FORMAT_GROUP);
+		if (!ret)
+			ret = perf_group_ioctl(fd[0], PERF_EVENT_IOC_ENABLE);
+		if (ret) {
+			sample_skip(&r->pf_mmap4, "perf: a group of %u events: %s",
+				    READ_MID, strerror(-ret));
+			sample_skip(&r->pf_group4, "%s", r->pf_mmap4.why);
+		} else {
+			pf_group_reads(fd, READ_MID, &r->pf_mmap4, &r->pf_group4);
+			fds_close(fd, READ_MID);
+		}
 	}
 
 	/* Open + enable the group CPU-wide: this CPU, then every CPU. */
@@ -803,10 +847,15 @@ static void papi_skip(struct results *r, const char *why)
 	sample_skip(&r->papi_stop, "%s", why);
 	sample_skip(&r->papi1_sys, "%s", why);
 	sample_skip(&r->papin_sys, "%s", why);
+	sample_skip(&r->papi4, "%s", why);
+	sample_skip(&r->papi4_sys, "%s", why);
 }
 
 /* -r: PAPI's reads again with perf's rdpmc off (root). */
 static bool rflag;
+/* -t FILE: the timed rows for make bench's results (scripts/bench-timed.awk) */
+static FILE *tfile;
+static char machine[96];
 #define PERF_RDPMC	"/sys/bus/event_source/devices/cpu/rdpmc"
 
 #if HAVE_PAPI
@@ -874,17 +923,38 @@ static void papi_ctl(struct results *r, int es)
 	}
 }
 
+/* PAPI_read() of an event set of the first @n events into @s: 0 or -1. */
+static int papi_reads(unsigned int n, struct sample *s, int *es)
+{
+	char w[200] = "";
+	long long v[GROUP_MAX];
+	int ret;
+
+	if (papi_set(n, es, w, sizeof(w))) {
+		sample_skip(s, "%s", w);
+		return -1;
+	}
+	MEASURE(s, WARM_READ, , ret = PAPI_read(*es, v),
+		if (ret != PAPI_OK) {
+			sample_skip(s, "PAPI_read: %s", PAPI_strerror(ret));
+			break;
+		}
+		sink ^= (uint64_t)v[0]);
+	return 0;
+}
+
 /*
- * PAPI_read() of 1 and of the group into @s1 and @sn, in the mode PAPI's
- * perf_event component chose at PAPI_library_init(); with @ctl, PAPI_stop()
- * and PAPI_start() of the group too.  "" or why PAPI could not start.
+ * PAPI_read() of 1, 4 and all the group's events into @s1, @s4 and @sn,
+ * in the mode PAPI's perf_event component chose at PAPI_library_init();
+ * with @ctl, PAPI_stop() and PAPI_start() of the group too.  "" or why
+ * PAPI could not start.
  */
 static const char *papi_pass(struct results *r, struct sample *s1,
-			     struct sample *sn, bool ctl, bool *rdpmc)
+			     struct sample *s4, struct sample *sn, bool ctl,
+			     bool *rdpmc)
 {
 	static char w[200];
 	const PAPI_component_info_t *ci;
-	long long v[GROUP_MAX];
 	int es, ret;
 
 	w[0] = 0;
@@ -896,31 +966,16 @@ static const char *papi_pass(struct results *r, struct sample *s1,
 	}
 	ci = PAPI_get_component_info(0);
 	*rdpmc = ci && ci->fast_counter_read;
-	if (papi_set(1, &es, w, sizeof(w))) {
-		sample_skip(s1, "%s", w);
-	} else {
-		MEASURE(s1, WARM_READ, , ret = PAPI_read(es, v),
-			if (ret != PAPI_OK) {
-				sample_skip(s1, "PAPI_read: %s", PAPI_strerror(ret));
-				break;
-			}
-			sink ^= (uint64_t)v[0]);
+	if (!papi_reads(1, s1, &es))
 		papi_end(&es);
-	}
-	w[0] = 0;
-	if (papi_set(r->n, &es, w, sizeof(w))) {
-		sample_skip(sn, "%s", w);
+	if (sample_ok(s4) && !papi_reads(READ_MID, s4, &es))
+		papi_end(&es);
+	if (papi_reads(r->n, sn, &es)) {
 		if (ctl) {
-			sample_skip(&r->papi_start, "%s", w);
-			sample_skip(&r->papi_stop, "%s", w);
+			sample_skip(&r->papi_start, "%s", sn->why);
+			sample_skip(&r->papi_stop, "%s", sn->why);
 		}
 	} else {
-		MEASURE(sn, WARM_READ, , ret = PAPI_read(es, v),
-			if (ret != PAPI_OK) {
-				sample_skip(sn, "PAPI_read: %s", PAPI_strerror(ret));
-				break;
-			}
-			sink ^= (uint64_t)v[0]);
 		if (ctl)
 			papi_ctl(r, es);
 		papi_end(&es);
@@ -961,7 +1016,7 @@ static void papi_phase(struct results *r, const char *why)
 		papi_skip(r, why);
 		return;
 	}
-	w = papi_pass(r, &r->papi1, &r->papin, true, &rdpmc);
+	w = papi_pass(r, &r->papi1, &r->papi4, &r->papin, true, &rdpmc);
 	if (*w) {
 		papi_skip(r, w);
 		return;
@@ -973,6 +1028,7 @@ static void papi_phase(struct results *r, const char *why)
 	if (!rflag) {
 		sample_skip(&r->papi1_sys, "PAPI with perf's rdpmc off: not asked (-r)");
 		sample_skip(&r->papin_sys, "%s", r->papi1_sys.why);
+		sample_skip(&r->papi4_sys, "%s", r->papi1_sys.why);
 		return;
 	}
 	fd = open(PERF_RDPMC, O_RDONLY | O_CLOEXEC);
@@ -984,10 +1040,12 @@ static void papi_phase(struct results *r, const char *why)
 		sample_skip(&r->papi1_sys, "PAPI with perf's rdpmc off: cannot write 0 to %s: %s",
 			    PERF_RDPMC, strerror(-ret));
 		sample_skip(&r->papin_sys, "%s", r->papi1_sys.why);
+		sample_skip(&r->papi4_sys, "%s", r->papi1_sys.why);
 		return;
 	}
 	old[got] = 0;
-	w = papi_pass(r, &r->papi1_sys, &r->papin_sys, false, &rdpmc);
+	w = papi_pass(r, &r->papi1_sys, &r->papi4_sys, &r->papin_sys, false,
+		      &rdpmc);
 	ret = perf_rdpmc_set(old);
 	if (ret)
 		fprintf(stderr, "compare: cannot restore %s to %s: %s\n",
@@ -996,6 +1054,7 @@ static void papi_phase(struct results *r, const char *why)
 		sample_skip(&r->papi1_sys, "PAPI with perf's rdpmc off: %s",
 			    *w ? w : "PAPI still reads with rdpmc");
 		sample_skip(&r->papin_sys, "%s", r->papi1_sys.why);
+		sample_skip(&r->papi4_sys, "%s", r->papi1_sys.why);
 	}
 }
 #else
@@ -1117,6 +1176,7 @@ static void lp_phase(struct results *r, const char *why)
 	if (why) {
 		sample_skip(&r->lp1, "%s", why);
 		sample_skip(&r->lpn, "%s", why);
+		sample_skip(&r->lp4, "%s", why);
 		return;
 	}
 	libperf_init(lp_quiet);
@@ -1124,6 +1184,7 @@ static void lp_phase(struct results *r, const char *why)
 	if (!th) {
 		sample_skip(&r->lp1, "libperf: out of memory");
 		sample_skip(&r->lpn, "%s", r->lp1.why);
+		sample_skip(&r->lp4, "%s", r->lp1.why);
 		return;
 	}
 	perf_thread_map__set_pid(th, 0, 0);
@@ -1137,8 +1198,11 @@ static void lp_phase(struct results *r, const char *why)
 	why = lp_open(ev, r->n, th);
 	if (*why) {
 		sample_skip(&r->lpn, "%s", why);
+		sample_skip(&r->lp4, "%s", why);
 	} else {
 		lp_read_n[r->n](ev, &r->lpn);
+		if (sample_ok(&r->lp4))
+			lp_read_n[READ_MID](ev, &r->lp4);
 		lp_close(ev, r->n);
 	}
 	perf_thread_map__put(th);
@@ -1150,6 +1214,7 @@ static void lp_phase(struct results *r, const char *why)
 		why = "libperf: not built in (make bench builds it from Debian's kernel source)";
 	sample_skip(&r->lp1, "%s", why);
 	sample_skip(&r->lpn, "%s", why);
+	sample_skip(&r->lp4, "%s", why);
 }
 #endif
 
@@ -1205,7 +1270,7 @@ static unsigned int row_print(const struct row *w)
 		if (w->other->why[0] && strcmp(w->other->why, w->pm->why))
 			snprintf(refs + strlen(refs), sizeof(refs) - strlen(refs),
 				 " [%u]", reason_id(w->other->why));
-		printf("%-18s %-22s %20s %-24s %20s %8s %7s skipped%s\n", w->op,
+		printf("%-18s %-22s %20s %-28s %20s %8s %7s skipped%s\n", w->op,
 		       w->pm_what, "-", w->other_what, "-", "-", goal, refs);
 		return 0;
 	}
@@ -1234,7 +1299,7 @@ static unsigned int row_print(const struct row *w)
 		}
 		break;
 	}
-	printf("%-18s %-22s %20s %-24s %20s %8s %7s %s\n", w->op, w->pm_what, pm,
+	printf("%-18s %-22s %20s %-28s %20s %8s %7s %s\n", w->op, w->pm_what, pm,
 	       w->other_what, ot, ratio, goal, verdict);
 	return 1;
 }
@@ -1263,11 +1328,33 @@ static void print_insn(const struct results *r, const struct row *rows,
 	}
 }
 
+/* -t: every timed comparison as a line of scripts/bench-timed.awk. */
+static void timed_write(FILE *f, const struct row *rows, unsigned int nr)
+{
+	fprintf(f, "timed-machine %s\n", machine);
+	for (unsigned int i = 0; i < nr; i++) {
+		const struct row *w = &rows[i];
+
+		if (!sample_ok(w->pm) || !sample_ok(w->other))
+			continue;
+		fprintf(f, "timed-cmp %s|%s|%llu|%llu|%llu|%s|%llu|%llu|%llu\n",
+			w->op, w->pm_what, (unsigned long long)w->pm->p1,
+			(unsigned long long)w->pm->med,
+			(unsigned long long)w->pm->p99, w->other_what,
+			(unsigned long long)w->other->p1,
+			(unsigned long long)w->other->med,
+			(unsigned long long)w->other->p99);
+	}
+	fflush(f);
+}
+
 /* The comparisons, one line each; how many were timed. */
 static void print_table(const struct results *r)
 {
 	char op_n[32], pm_n[40], mmap_n[40], grp_n[40], papi_n[40], ioc_n[40];
 	char lp_n[40], papis_n[48];
+	char mid_op[16], mid_pm[40], mid_mmap[40], mid_lp[40], mid_grp[40],
+	     mid_papi[40], mid_papis[48];
 	char all_op[40], all_pf[48];
 	unsigned int run = 0;
 
@@ -1279,6 +1366,14 @@ static void print_table(const struct results *r)
 	snprintf(ioc_n, sizeof(ioc_n), "pmuctl READ ioctl of %u", r->n);
 	snprintf(lp_n, sizeof(lp_n), "%u libperf evsel__read", r->n);
 	snprintf(papis_n, sizeof(papis_n), "PAPI_read() of %u, no rdpmc", r->n);
+	snprintf(mid_op, sizeof(mid_op), "read %u", READ_MID);
+	snprintf(mid_pm, sizeof(mid_pm), "read_counters(c,v,%u)", READ_MID);
+	snprintf(mid_mmap, sizeof(mid_mmap), "%u perf mmap loops", READ_MID);
+	snprintf(mid_lp, sizeof(mid_lp), "%u libperf evsel__read", READ_MID);
+	snprintf(mid_grp, sizeof(mid_grp), "perf group read() of %u", READ_MID);
+	snprintf(mid_papi, sizeof(mid_papi), "PAPI_read() of %u", READ_MID);
+	snprintf(mid_papis, sizeof(mid_papis), "PAPI_read() of %u, no rdpmc",
+		 READ_MID);
 	snprintf(all_op, sizeof(all_op), "program %u, %u CPUs", r->n, r->ncpus);
 	snprintf(all_pf, sizeof(all_pf), "%u open+%u ENABLE", r->n * r->ncpus,
 		 r->ncpus);
@@ -1295,6 +1390,11 @@ static void print_table(const struct results *r)
 		  "PAPI_read() of 1", &r->papi1, T_INFO, 0 },
 		{ "read 1", "read_counter(c,0)", &r->pm_read1,
 		  "PAPI_read() of 1, no rdpmc", &r->papi1_sys, T_INFO, 0 },
+		{ mid_op, mid_pm, &r->pm_read4, mid_mmap, &r->pf_mmap4, T_INFO, 0 },
+		{ mid_op, mid_pm, &r->pm_read4, mid_lp, &r->lp4, T_INFO, 0 },
+		{ mid_op, mid_pm, &r->pm_read4, mid_grp, &r->pf_group4, T_INFO, 0 },
+		{ mid_op, mid_pm, &r->pm_read4, mid_papi, &r->papi4, T_INFO, 0 },
+		{ mid_op, mid_pm, &r->pm_read4, mid_papis, &r->papi4_sys, T_INFO, 0 },
 		{ op_n, pm_n, &r->pm_readn, mmap_n, &r->pf_mmapn, T_RATIO, 3 },
 		{ op_n, pm_n, &r->pm_readn, lp_n, &r->lpn, T_INFO, 0 },
 		{ op_n, pm_n, &r->pm_readn, grp_n, &r->pf_groupn, T_RATIO, 10 },
@@ -1320,10 +1420,12 @@ static void print_table(const struct results *r)
 		print_insn(r, rows, sizeof(rows) / sizeof(rows[0]));
 		return;
 	}
-	printf("\n%-18s %-22s %20s %-24s %20s %8s %7s %s\n", "operation", "pmuctl",
+	printf("\n%-18s %-22s %20s %-28s %20s %8s %7s %s\n", "operation", "pmuctl",
 	       "p1/median/p99", "against", "p1/median/p99", "ratio", "target", "verdict");
 	for (unsigned int i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		run += row_print(&rows[i]);
+	if (tfile)
+		timed_write(tfile, rows, sizeof(rows) / sizeof(rows[0]));
 	for (unsigned int i = 0; i < nr_reasons; i++)
 		printf("%s[%u] %s\n", i ? "" : "\nskipped because:\n", i + 1,
 		       reasons[i]);
@@ -1335,12 +1437,13 @@ static void print_table(const struct results *r)
 
 static void usage(const char *prog)
 {
-	fprintf(stderr, "usage: %s [-c CPU] [-n SAMPLES] [-i] [-r]\n"
+	fprintf(stderr, "usage: %s [-c CPU] [-n SAMPLES] [-i] [-r] [-t FILE]\n"
 		"  -c CPU      pin to this CPU (default: the one it starts on)\n"
 		"  -n SAMPLES  samples per row, 100..10000000 (default 100000)\n"
 		"  -i          windows of the TCG plugin scripts/vm/insn-count.c, not timings\n"
 		"  -r          PAPI's reads again with perf's rdpmc off (root; "
-		PERF_RDPMC " set to 0 meanwhile, then restored)\n",
+		PERF_RDPMC " set to 0 meanwhile, then restored)\n"
+		"  -t FILE     the timed rows also to FILE, for make bench's results\n",
 		prog);
 	exit(2);
 }
@@ -1373,8 +1476,16 @@ int main(int argc, char **argv)
 	bool invariant, can_time;
 	int cpu = -1, opt;
 
-	while ((opt = getopt(argc, argv, "c:n:irh")) != -1) {
+	while ((opt = getopt(argc, argv, "c:n:irt:h")) != -1) {
 		switch (opt) {
+		case 't':
+			tfile = fopen(optarg, "we");
+			if (!tfile) {
+				fprintf(stderr, "%s: -t %s: %s\n", argv[0], optarg,
+					strerror(errno));
+				return 2;
+			}
+			break;
 		case 'r':
 			rflag = true;
 			break;
@@ -1463,6 +1574,9 @@ int main(int argc, char **argv)
 		printf("timed rows: not measured under QEMU TCG, where they would time QEMU's translated code, not silicon; compare -i counts the same operations (make bench)\n");
 		return 0;
 	}
+	snprintf(machine, sizeof(machine),
+		 "%s family %u model %#x, %u generic and %u fixed counters",
+		 vendor, family, model, gp, fixed);
 	printf("pmuctl vs perf%s, timed side by side on CPU %d: %s family %u model %#x, %u generic and %u fixed counters (%s)\n",
 	       HAVE_PAPI ? " and PAPI" : "", cpu, vendor, family, model, gp,
 	       fixed, pm ? "pmuctl.ko" : "CPUID.0AH");
@@ -1494,12 +1608,23 @@ int main(int argc, char **argv)
 	    sample_alloc(&r.papi_stop, nsamp) ||
 	    sample_alloc(&r.papi1_sys, nsamp) ||
 	    sample_alloc(&r.papin_sys, nsamp) ||
-	    sample_alloc(&r.lp1, nsamp) || sample_alloc(&r.lpn, nsamp)) {
+	    sample_alloc(&r.lp1, nsamp) || sample_alloc(&r.lpn, nsamp) ||
+	    sample_alloc(&r.pm_read4, nsamp) || sample_alloc(&r.pf_mmap4, nsamp) ||
+	    sample_alloc(&r.pf_group4, nsamp) || sample_alloc(&r.lp4, nsamp) ||
+	    sample_alloc(&r.papi4, nsamp) || sample_alloc(&r.papi4_sys, nsamp)) {
 		fprintf(stderr, "%s: out of memory for %u samples (see -n)\n",
 			argv[0], nsamp);
 		return 1;
 	}
 
+	if (r.n <= READ_MID) {
+		struct sample *mid[] = { &r.pm_read4, &r.pf_mmap4, &r.pf_group4,
+					 &r.lp4, &r.papi4, &r.papi4_sys };
+
+		for (unsigned int i = 0; i < sizeof(mid) / sizeof(mid[0]); i++)
+			sample_skip(mid[i], "the group has %u events: its read is the %u-counter row",
+				    r.n, READ_MID);
+	}
 	if (can_time || imode) {
 		MEASURE(&r.empty, WARM_READ, , , );
 		sample_finish(&r.empty, false);
@@ -1542,6 +1667,12 @@ int main(int argc, char **argv)
 	sample_finish(&r.papin_sys, true);
 	sample_finish(&r.lp1, true);
 	sample_finish(&r.lpn, true);
+	sample_finish(&r.pm_read4, true);
+	sample_finish(&r.pf_mmap4, true);
+	sample_finish(&r.pf_group4, true);
+	sample_finish(&r.lp4, true);
+	sample_finish(&r.papi4, true);
+	sample_finish(&r.papi4_sys, true);
 
 	print_table(&r);
 	return 0;
