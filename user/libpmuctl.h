@@ -475,7 +475,10 @@ const struct pmuctl_counters *pmuctl_get_counters(const struct pmuctl *p);
  * pmuctl_model_name() - short name of a PMUCTL_MODEL_*
  * @model:	pmuctl_info.pmu_model.
  *
- * Return: "knl", "knm", "skl", "arch", or "none" (unknown: "none" too).
+ * Return: the name ``pmuctl --pmu`` takes, from the library's one model
+ * table ("knl", "skl", "icx", "adl_glc", ...; every PMUCTL_MODEL_* has
+ * one, listed in pmuctl_model_name(3)), or "none" for PMUCTL_MODEL_NONE
+ * and for a value this library does not know.
  */
 const char *pmuctl_model_name(uint32_t model);
 

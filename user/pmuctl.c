@@ -29,7 +29,7 @@ static void help_usage(FILE *f);
 static const struct cmd cmds[] = {
 	{ "info",  "the PMU, the module and who holds which counters",  cmd_info,  info_usage },
 	{ "list",  "the PMU's events, umasks and modifiers (libpfm4)",   cmd_list,  list_usage },
-	{ "stat",  "count events on a CPU while a command runs there",   cmd_stat,  stat_usage },
+	{ "stat",  "count a command's threads (or a CPU) while it runs",  cmd_stat,  stat_usage },
 	{ "watch", "count events on CPUs at an interval, system-wide",   cmd_watch, watch_usage },
 	{ "check", "check events against a PMU's rules, offline",        cmd_check, check_usage },
 	{ "help",  "show help on a command",                             cmd_help,  help_usage },
