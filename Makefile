@@ -42,6 +42,18 @@ CORE_HDRS := $(wildcard kmod/core/*.h) uapi/linux/pmuctl.h
 # "make" alone builds "all", whatever rule the fragments below define first.
 .DEFAULT_GOAL := all
 
+# What "make", "make tests" and "make install" compile needs Debian
+# packages (scripts/deps.sh's group "build"): when one is missing, one line
+# names it and the command that installs it, and make exits 2 before any
+# compiler error (selftests/make/deps_check.sh).  check, run and deps
+# install what they need themselves.
+ifneq ($(filter all tests install,$(or $(MAKECMDGOALS),all)),)
+DEPS_MISSING := $(shell bash scripts/deps.sh --check build)
+ifneq ($(DEPS_MISSING),)
+$(error $(DEPS_MISSING))
+endif
+endif
+
 # Each fragment adds its programs to TESTS (run by make check) or BINS.
 TESTS :=
 BINS :=

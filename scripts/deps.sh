@@ -3,10 +3,15 @@
 #
 # Install the Debian packages the build and tests need, only if missing.
 #
-# usage: scripts/deps.sh [GROUP|PACKAGE]...
+# usage: scripts/deps.sh [--check] [GROUP|PACKAGE]...
 #   With no argument, installs the "core" group. A word that names a group
 #   below expands to its packages; any other word is taken as a package name.
 #   "all" is the union of every group.
+#   --check: install nothing; when packages are missing, print one line
+#   naming them and the command that installs them, and exit 2 (the
+#   Makefile's check before "make" compiles anything); exit 0 when all are
+#   present or when this is not a Debian system (no dpkg-query: the
+#   compiler speaks there).  DPKG_QUERY names the program (a test's fake).
 #
 # Idempotent: when everything is present it touches nothing and does not
 # need root.
@@ -20,6 +25,9 @@ set -euo pipefail
 # (selftests/tool/prom_test.c, watch_prom.sh); Debian's prometheus package
 # would bring promtool, but it is 96 MB and a server that starts on install.
 GROUP_core="gcc make libc6-dev pkg-config xz-utils libpfm4-dev linux-source-6.1 sparse man-db rsync python3-prometheus-client"
+# What "make" itself needs for the library and the tool (a part of core).
+# shellcheck disable=SC2034
+GROUP_build="gcc make libc6-dev libpfm4-dev"
 # The kernel headers are looked up in apt: the newest 6.1 and 6.12 builds
 # (scripts/kernels.sh), with dwarves for 6.12's BTF step.
 # shellcheck disable=SC2034
@@ -53,7 +61,7 @@ GROUP_deb="dpkg-dev debhelper dh-dkms dkms lintian"
 # build/bench/cost.png.  Not for make check.
 # shellcheck disable=SC2034
 GROUP_bench="libpapi-dev likwid gnuplot-nox"
-PKG_GROUPS="core kernel vm qemu dkernel deb bench"
+PKG_GROUPS="core build kernel vm qemu dkernel deb bench"
 
 apt_updated=false
 apt_update() {
@@ -91,6 +99,15 @@ expand() {
 	fi
 }
 
+check=false
+if [ "${1:-}" = --check ]; then
+	check=true
+	shift
+fi
+dpkg_query=${DPKG_QUERY:-dpkg-query}
+if $check && ! command -v "$dpkg_query" >/dev/null 2>&1; then
+	exit 0
+fi
 [ $# -gt 0 ] || set -- core
 
 pkgs=()
@@ -118,9 +135,15 @@ done
 
 missing=()
 for p in "${pkgs[@]}"; do
-	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	status=$("$dpkg_query" -W -f='${Status}' "$p" 2>/dev/null || true)
 	[ "$status" = "install ok installed" ] || missing+=("$p")
 done
+
+if $check; then
+	[ ${#missing[@]} -eq 0 ] && exit 0
+	echo "missing Debian package(s) ${missing[*]}: install with 'sudo scripts/deps.sh core' (what make needs) or 'sudo make deps' (everything)"
+	exit 2
+fi
 
 if [ ${#missing[@]} -eq 0 ]; then
 	echo "deps: all ${#pkgs[@]} packages present"
