@@ -58,6 +58,10 @@ build/lib/static/%_table.o: build/gen/%_table.c user/events.h user/expr.h user/m
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIE -c -o $@ $<
 
+# The release pmuctl_version() reports: the top Makefile's VERSION.
+build/lib/pic/libpmuctl.o build/lib/static/libpmuctl.o: CPPFLAGS += -DPMUCTL_RELEASE='"$(VERSION)"'
+build/lib/pic/libpmuctl.o build/lib/static/libpmuctl.o: Makefile
+
 build/lib/pic/%.o: user/%.c $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c -o $@ $<

@@ -822,6 +822,19 @@ static const struct {
 	[PMUCTL_MODEL_LNL_SKT] = { "lnl_skt", "ix86arch" },
 };
 
+#ifndef PMUCTL_RELEASE
+#error "PMUCTL_RELEASE: the build passes the Makefile's VERSION (mk/lib.mk)"
+#endif
+
+const char *pmuctl_version(unsigned int *lib_minor, unsigned int *abi)
+{
+	if (lib_minor)
+		*lib_minor = LIBPMUCTL_VERSION_MINOR;
+	if (abi)
+		*abi = PMUCTL_ABI_VERSION;
+	return PMUCTL_RELEASE;
+}
+
 const char *pmuctl_model_name(uint32_t model)
 {
 	return model < NELEM(models) ? models[model].name : "none";

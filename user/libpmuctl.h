@@ -36,7 +36,7 @@ extern "C" {
 #endif
 
 #define LIBPMUCTL_VERSION_MAJOR	1
-#define LIBPMUCTL_VERSION_MINOR	5
+#define LIBPMUCTL_VERSION_MINOR	6
 
 /* The device, unless the environment's PMUCTL_DEVICE names another. */
 #define PMUCTL_DEVICE_PATH	"/dev/pmuctl"
@@ -470,6 +470,23 @@ int pmuctl_get_generation(struct pmuctl *p, uint64_t *generation);
  * pmuctl_close(), updated by program and release.
  */
 const struct pmuctl_counters *pmuctl_get_counters(const struct pmuctl *p);
+
+/**
+ * pmuctl_version() - the release and the interfaces of this libpmuctl
+ * @lib_minor:	NULL, or where to store the minor version of the library's
+ *		interface, the LIBPMUCTL_VERSION_MINOR it was built with (the
+ *		major is the soname's, LIBPMUCTL_VERSION_MAJOR): a program
+ *		built against a newer header may check it at run time.
+ * @abi:	NULL, or where to store the module ABI the library speaks,
+ *		PMUCTL_ABI_VERSION: pmuctl_open() refuses a module of another
+ *		(-EPROTO); pmuctl_get_info()->abi_version is the open module's.
+ *
+ * Needs no device and no session.
+ *
+ * Return: the pmuctl release the library comes from, "MAJOR.MINOR.PATCH",
+ * the upstream version of its Debian packages; never NULL.
+ */
+const char *pmuctl_version(unsigned int *lib_minor, unsigned int *abi);
 
 /**
  * pmuctl_model_name() - short name of a PMUCTL_MODEL_*

@@ -54,7 +54,8 @@ static void main_usage(FILE *f)
 	      "commands:\n", f);
 	for (size_t i = 0; i < NR_CMDS; i++)
 		fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].summary);
-	fputs("\n'pmuctl COMMAND --help' or 'pmuctl help COMMAND' shows a command's help.\n"
+	fputs("\n'pmuctl COMMAND --help' or 'pmuctl help COMMAND' shows a command's help;\n"
+	      "'pmuctl --version' the release and the library's and module's interfaces.\n"
 	      "\n"
 	      "Environment: PMUCTL_DEVICE names the device instead of /dev/pmuctl.\n"
 	      "Exit status: 0 success, 1 failure, 2 usage error.\n", f);
@@ -103,6 +104,19 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		main_usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		unsigned int minor, abi;
+		const char *rel = pmuctl_version(&minor, &abi);
+
+		if (argc > 2) {
+			fputs("pmuctl: --version takes no argument\ntry 'pmuctl --help'\n",
+			      stderr);
+			return EXIT_USAGE;
+		}
+		printf("pmuctl %s (libpmuctl interface %d.%u, module ABI %u)\n",
+		       rel, LIBPMUCTL_VERSION_MAJOR, minor, abi);
 		return 0;
 	}
 	cmd = cmd_find(argv[1]);

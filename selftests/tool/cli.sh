@@ -393,4 +393,24 @@ run check --pmu knm r300c0
 [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "ok fixed0 0x300c0 0x0" ]
 finish check_still_works $((! $?)) check --pmu knm r300c0
 
+# --version (or -V): one line, the release (the Makefile's VERSION, which
+# the build passes to the library), the library's interface (the header's
+# LIBPMUCTL_VERSION_MINOR) and the module ABI (uapi's); nothing else may
+# follow it.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+rel=$(sed -n 's/^VERSION := //p' "$top/Makefile")
+minor=$(sed -n 's/^#define LIBPMUCTL_VERSION_MINOR[ \t]*//p' "$top/user/libpmuctl.h")
+abi=$(sed -n 's/^#define PMUCTL_ABI_VERSION[ \t]*//p' "$top/uapi/linux/pmuctl.h")
+for opt in --version -V; do
+	run "$opt"
+	ok=1
+	{ [ "$rc" = 0 ] && [ ! -s "$tmp/err" ]; } || ok=0
+	[ "$(cat "$tmp/out")" = "pmuctl $rel (libpmuctl interface 1.$minor, module ABI $abi)" ] || ok=0
+	finish "version_names_release_interface_and_abi $opt" "$ok" "$opt"
+done
+run --version extra
+ok=1
+{ [ "$rc" = 2 ] && [ ! -s "$tmp/out" ] && grep -q '^pmuctl: --version takes no argument$' "$tmp/err"; } || ok=0
+finish version_takes_no_argument "$ok" --version extra
+
 tap_end
