@@ -69,6 +69,18 @@ vmtests: $(HW_PMUTESTS) build/vmtests-pmu/hw-tool_counts_test
 $(KSRC)/tools/testing/selftests/kselftest/runner.sh:
 	@bash scripts/ksrc.sh $(KSRC)
 
+# The CPUID leaves of a hardware report (scripts/hwreport.sh).
+build/hwtest/cpuid-leaves: scripts/hw/cpuid-leaves.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $<
+
+.PHONY: hwreport
+# scripts/hwreport.sh builds what it runs once it knows it will report:
+# skipping (no Intel PMU, pmuctl.ko not loaded) builds nothing.
+#: hwtest + timed rows on this PMU, one file to send (HWREPORT=)
+hwreport:
+	@MAKE="$(MAKE)" bash scripts/hwreport.sh $(HWREPORT)
+
 #: hardware selftests on this host's PMU, pmuctl.ko loaded
 hwtest: build/lib/libpmuctl.a $(KSRC)/tools/testing/selftests/kselftest/runner.sh
 	@mkdir -p build/hwtest
