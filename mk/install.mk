@@ -22,8 +22,15 @@
 #   $(UDEVRULESDIR)     60-pmuctl.rules: /dev/pmuctl for group "pmu"
 #   $(DOCDIR)           pmuctl.conf, a modprobe.d example (not active)
 #   $(BASHCOMPDIR)      pmuctl, the bash completion (dist/pmuctl.bash)
+#   $(SYSTEMDUNITDIR)   pmuctl-exporter.service (dist/pmuctl-exporter.service.in:
+#                       pmuctl watch for node_exporter; never enabled here),
+#                       which reads $(SYSCONFDIR)/default/pmuctl if present
+#                       (dist/pmuctl.default, installed as an example in
+#                       $(DOCDIR); the Debian package ships it there)
 #   $(DKMSDIR)          the module's sources and dkms.conf, for DKMS
 #
+# systemd reads units from /usr/local/lib/systemd/system as from /usr/lib
+# and /etc (systemd.unit(5)), so both the default PREFIX and /usr work.
 # udev reads rules from /usr/lib, /usr/local/lib, /etc and /run (the
 # udev/rules.d directories built into bookworm's systemd-udevd 252): with
 # another PREFIX, give UDEVRULESDIR=/etc/udev/rules.d.  DKMSDIR does not
@@ -51,6 +58,8 @@ MANDIR ?= $(PREFIX)/share/man
 DOCDIR ?= $(PREFIX)/share/doc/pmuctl
 UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+SYSCONFDIR ?= /etc
 DKMSDIR ?= /usr/src/pmuctl-$(VERSION)
 
 INSTALL ?= install
@@ -66,14 +75,15 @@ PC := build/lib/libpmuctl.pc
 SHIM_PC := build/lib/pmuctl-likwid.pc build/lib/pmuctl-papi-hl.pc
 SHIM_NAMES := likwid papi-hl
 DKMS_CONF := build/dist/dkms.conf
+EXPORTER_UNIT := build/dist/pmuctl-exporter.service
 
-BINS += $(PC) $(SHIM_PC) $(DKMS_CONF)
+BINS += $(PC) $(SHIM_PC) $(DKMS_CONF) $(EXPORTER_UNIT)
 # selftests/install/: symbols.sh reads the library, man.sh the tool's help,
 # install.sh installs everything.
 TESTS += build/lib/libpmuctl.so.1.0.0 build/lib/libpmuctl.a $(PC) $(SHIM_PC) \
 	 build/lib/libpmuctl-likwid.so.1.0.0 build/lib/libpmuctl-likwid.a \
 	 build/lib/libpmuctl-papi-hl.so.1.0.0 build/lib/libpmuctl-papi-hl.a \
-	 $(DKMS_CONF) build/bin/pmuctl
+	 $(DKMS_CONF) $(EXPORTER_UNIT) build/bin/pmuctl
 
 .PHONY: FORCE
 FORCE:
@@ -89,7 +99,8 @@ PC_INCLUDEDIR = $(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))
 define subst_in
 	@mkdir -p $(dir $(2))
 	@sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@PREFIX@|$(PREFIX)|g' \
-	     -e 's|@LIBDIR@|$(PC_LIBDIR)|g' \
+	     -e 's|@LIBDIR@|$(PC_LIBDIR)|g' -e 's|@BINDIR@|$(BINDIR)|g' \
+	     -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 	     -e 's|@INCLUDEDIR@|$(PC_INCLUDEDIR)|g' \
 	     $(1) >$(2).tmp
 	@if grep -n '@[A-Z_]*@' $(2).tmp; then \
@@ -109,18 +120,22 @@ $(SHIM_PC): build/lib/%.pc: user/%.pc.in FORCE
 $(DKMS_CONF): dist/dkms.conf.in FORCE
 	$(call subst_in,$<,$@)
 
+$(EXPORTER_UNIT): dist/pmuctl-exporter.service.in FORCE
+	$(call subst_in,$<,$@)
+
 #: library, tool, man pages, udev rule, DKMS source (PREFIX=)
 install: build/lib/libpmuctl.so.1.0.0 build/lib/libpmuctl.a $(PC) \
 	 build/lib/libpmuctl-likwid.so.1.0.0 build/lib/libpmuctl-likwid.a \
 	 build/lib/libpmuctl-papi-hl.so.1.0.0 build/lib/libpmuctl-papi-hl.a \
-	 $(SHIM_PC) $(DKMS_CONF) build/bin/pmuctl
+	 $(SHIM_PC) $(DKMS_CONF) $(EXPORTER_UNIT) build/bin/pmuctl
 	$(INSTALL) -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(LIBDIR)' \
 		'$(DESTDIR)$(INCLUDEDIR)/linux' '$(DESTDIR)$(PKGCONFIGDIR)' \
 		'$(DESTDIR)$(INCLUDEDIR)/pmuctl-likwid' \
 		'$(DESTDIR)$(INCLUDEDIR)/pmuctl-papi-hl' \
 		'$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(MANDIR)/man3' \
 		'$(DESTDIR)$(UDEVRULESDIR)' '$(DESTDIR)$(DOCDIR)' \
-		'$(DESTDIR)$(BASHCOMPDIR)' '$(DESTDIR)$(DKMSDIR)'
+		'$(DESTDIR)$(BASHCOMPDIR)' '$(DESTDIR)$(DKMSDIR)' \
+		'$(DESTDIR)$(SYSTEMDUNITDIR)'
 	$(INSTALL) -m 755 build/bin/pmuctl '$(DESTDIR)$(BINDIR)/pmuctl'
 	$(INSTALL) -m 755 $(LIB_SO) '$(DESTDIR)$(LIBDIR)/'
 	ln -sfn $(notdir $(LIB_SO)) '$(DESTDIR)$(LIBDIR)/libpmuctl.so.$(LIB_SOVERSION)'
@@ -141,8 +156,9 @@ install: build/lib/libpmuctl.so.1.0.0 build/lib/libpmuctl.a $(PC) \
 	$(INSTALL) -m 644 $(MAN1:%=user/man/man1/%) '$(DESTDIR)$(MANDIR)/man1/'
 	$(INSTALL) -m 644 $(MAN3:%=user/man/man3/%) '$(DESTDIR)$(MANDIR)/man3/'
 	$(INSTALL) -m 644 dist/60-pmuctl.rules '$(DESTDIR)$(UDEVRULESDIR)/'
-	$(INSTALL) -m 644 dist/pmuctl.conf '$(DESTDIR)$(DOCDIR)/'
+	$(INSTALL) -m 644 dist/pmuctl.conf dist/pmuctl.default '$(DESTDIR)$(DOCDIR)/'
 	$(INSTALL) -m 644 dist/pmuctl.bash '$(DESTDIR)$(BASHCOMPDIR)/pmuctl'
+	$(INSTALL) -m 644 $(EXPORTER_UNIT) '$(DESTDIR)$(SYSTEMDUNITDIR)/'
 	for f in $(DKMS_FILES); do \
 		$(INSTALL) -D -m 644 "$$f" '$(DESTDIR)$(DKMSDIR)'/"$$f" || exit 1; \
 	done
@@ -172,8 +188,9 @@ uninstall:
 	rm -f $(MAN1:%='$(DESTDIR)$(MANDIR)/man1/%')
 	rm -f $(MAN3:%='$(DESTDIR)$(MANDIR)/man3/%')
 	rm -f '$(DESTDIR)$(UDEVRULESDIR)/60-pmuctl.rules'
-	rm -f '$(DESTDIR)$(DOCDIR)/pmuctl.conf'
+	rm -f '$(DESTDIR)$(DOCDIR)/pmuctl.conf' '$(DESTDIR)$(DOCDIR)/pmuctl.default'
 	rm -f '$(DESTDIR)$(BASHCOMPDIR)/pmuctl'
+	rm -f '$(DESTDIR)$(SYSTEMDUNITDIR)/pmuctl-exporter.service'
 	rm -f $(DKMS_FILES:%='$(DESTDIR)$(DKMSDIR)/%') '$(DESTDIR)$(DKMSDIR)/dkms.conf'
 	@# pmuctl's own directories, when empty (someone's file left keeps it).
 	@for d in '$(DESTDIR)$(DOCDIR)' '$(DESTDIR)$(DKMSDIR)' \

@@ -12,6 +12,8 @@
 #  - the Depends, Recommends and Architecture lines (dpkg-deb -f);
 #  - pmuctl-dkms's postinst runs DKMS's common.postinst (dkms add, build,
 #    install) for pmuctl/VERSION and its prerm "dkms remove" (dpkg-deb -I);
+#  - pmuctl's postinst neither enables nor starts pmuctl-exporter.service,
+#    and /etc/default/pmuctl is a conffile;
 #  - libpmuctl1's shlibs and symbols control files: the symbols are
 #    exactly what the packaged libraries (libpmuctl and the LIKWID and
 #    PAPI drop-ins) export (nm -D), each in its node;
@@ -111,7 +113,8 @@ doc() {
 	printf '%s\n' usr/bin/pmuctl usr/lib/udev/rules.d/60-pmuctl.rules \
 		usr/share/bash-completion/completions/pmuctl \
 		usr/share/doc/pmuctl/examples/pmuctl.conf \
-		usr/share/doc/pmuctl/README.Debian
+		usr/share/doc/pmuctl/README.Debian \
+		lib/systemd/system/pmuctl-exporter.service etc/default/pmuctl
 	(cd user/man && find man1 -type f) | sed 's|^\(.*\)$|usr/share/man/\1.gz|'
 	doc pmuctl
 } | LC_ALL=C sort >"$tmp/want.pmuctl"
@@ -151,6 +154,7 @@ for pair in user/libpmuctl.h:usr/include/libpmuctl.h \
 	    uapi/linux/pmuctl.h:usr/include/linux/pmuctl.h \
 	    dist/60-pmuctl.rules:usr/lib/udev/rules.d/60-pmuctl.rules \
 	    dist/pmuctl.conf:usr/share/doc/pmuctl/examples/pmuctl.conf \
+	    dist/pmuctl.default:etc/default/pmuctl \
 	    dist/pmuctl.bash:usr/share/bash-completion/completions/pmuctl; do
 	cmp -s "${pair%%:*}" "$r/${pair#*:}" || d+=("${pair#*:} differs from ${pair%%:*}")
 done
@@ -211,6 +215,27 @@ if [ ${#d[@]} = 0 ]; then
 	ok pmuctl_dkms_postinst_adds_and_prerm_removes
 else
 	not_ok pmuctl_dkms_postinst_adds_and_prerm_removes "${d[@]}"
+fi
+
+# pmuctl-exporter.service: never enabled or started by the package
+# (dh_installsystemd --no-enable --no-start); its settings a conffile.
+d=()
+post=$(ctl pmuctl postinst)
+grep -q "pmuctl-exporter.service" <<<"$post" ||
+	d+=("postinst does not mention pmuctl-exporter.service (dh_installsystemd did not see it):" "$post")
+# dh_installsystemd --no-enable: enable only where the administrator had
+# it enabled before (debian-installed), never on a first installation;
+# --no-start: no deb-systemd-invoke.
+grep -q "if deb-systemd-helper debian-installed 'pmuctl-exporter.service'; then" <<<"$post" ||
+	d+=("postinst may enable pmuctl-exporter.service on installation:" "$post")
+! grep -Eq "deb-systemd-invoke|systemctl (enable|start)" <<<"$post" ||
+	d+=("postinst starts a unit:" "$post")
+grep -qx /etc/default/pmuctl <<<"$(ctl pmuctl conffiles)" ||
+	d+=("/etc/default/pmuctl is not a conffile: $(ctl pmuctl conffiles)")
+if [ ${#d[@]} = 0 ]; then
+	ok pmuctl_exporter_ships_disabled_with_its_settings_a_conffile
+else
+	not_ok pmuctl_exporter_ships_disabled_with_its_settings_a_conffile "${d[@]}"
 fi
 
 d=()

@@ -61,6 +61,7 @@ src=usr/src/pmuctl-$version
 		usr/include/pmuctl-papi-hl/papi.h \
 		usr/lib/pkgconfig/pmuctl-likwid.pc usr/lib/pkgconfig/pmuctl-papi-hl.pc \
 		usr/share/doc/pmuctl/pmuctl.conf usr/share/bash-completion/completions/pmuctl \
+		usr/share/doc/pmuctl/pmuctl.default usr/lib/systemd/system/pmuctl-exporter.service \
 		"$src/Kbuild" "$src/dkms.conf" \
 		"$src/uapi/linux/pmuctl.h"
 	for l in likwid papi-hl; do
@@ -104,6 +105,7 @@ for pair in user/libpmuctl.h:usr/include/libpmuctl.h \
 	    uapi/linux/pmuctl.h:usr/include/linux/pmuctl.h \
 	    dist/60-pmuctl.rules:usr/lib/udev/rules.d/60-pmuctl.rules \
 	    dist/pmuctl.conf:usr/share/doc/pmuctl/pmuctl.conf \
+	    dist/pmuctl.default:usr/share/doc/pmuctl/pmuctl.default \
 	    dist/pmuctl.bash:usr/share/bash-completion/completions/pmuctl \
 	    build/bin/pmuctl:usr/bin/pmuctl build/lib/libpmuctl.a:usr/lib/libpmuctl.a \
 	    build/lib/libpmuctl.so.1.0.0:usr/lib/libpmuctl.so.1.0.0 \
@@ -379,7 +381,11 @@ if mk install DESTDIR="$r3"; then
 	     "$r3/usr/local/include/libpmuctl.h" "$r3/usr/local/share/man/man3/libpmuctl.3" \
 	     "$r3/usr/local/share/doc/pmuctl/pmuctl.conf" \
 	     "$r3/usr/local/lib/udev/rules.d/60-pmuctl.rules" "$r3/$src/dkms.conf" \
-	     "$r3/usr/local/share/bash-completion/completions/pmuctl"
+	     "$r3/usr/local/share/bash-completion/completions/pmuctl" \
+	     "$r3/usr/local/lib/systemd/system/pmuctl-exporter.service"
+	grep -qx 'ExecStart=/usr/local/bin/pmuctl watch .*' \
+		"$r3/usr/local/lib/systemd/system/pmuctl-exporter.service" 2>/dev/null ||
+		d+=("pmuctl-exporter.service does not run /usr/local/bin/pmuctl")
 	grep -qx 'prefix=/usr/local' "$r3/usr/local/lib/pkgconfig/libpmuctl.pc" 2>/dev/null ||
 		d+=("usr/local/lib/pkgconfig/libpmuctl.pc does not say prefix=/usr/local")
 	if mk uninstall DESTDIR="$r3"; then
