@@ -74,6 +74,17 @@ rm -rf "$logs/gcov"
 # "dkernel" and "dkernel-rt" steps set them.
 unset QEMU QEMU_ERROR DKERNEL DKERNEL_ERROR DKERNEL_RT DKERNEL_RT_ERROR
 
+# --- wall time per step ---------------------------------------------------
+
+# took NAME T0: NAME took the seconds since T0 ($SECONDS); printed as a
+# table before the summary, so that a slow step shows in every CI tail.
+# Sets that run beside the debug guest write here too (one short append).
+timings=$logs/timings.txt
+: >"$timings"
+took() {
+	printf '%s\t%s\n' "$1" "$((SECONDS - $2))" >>"$timings"
+}
+
 # --- build steps -----------------------------------------------------------
 
 steps=(deps ksrc tests vmtests qemu dkernel dkernel-rt)
@@ -82,11 +93,12 @@ build_tap=$logs/build.tap
 
 # step N NAME CMD...: run one build step, record it in build.tap.
 step() {
-	local n=$1 name=$2 rc
+	local n=$1 name=$2 rc t0=$SECONDS
 	shift 2
 	echo "== $name: $*"
 	"$@" </dev/null 2>&1 | tee "$logs/$name.log"
 	rc=${PIPESTATUS[0]}
+	took "build: $name" "$t0"
 	if [ "$rc" -eq 0 ]; then
 		echo "ok $n $name" >>"$build_tap"
 	else
@@ -164,6 +176,7 @@ run() {
 # PMUs, one CPU): it runs beside the other host tests, the kbuild check and
 # the shell tests, its output held back and shown when they are done.
 bg_pid='' bg_out=$logs/pfm_diff.out
+t0=$SECONDS
 for t in build/tests/*; do
 	if [ ! -f "$t" ] || [ ! -x "$t" ]; then
 		continue
@@ -175,20 +188,27 @@ for t in build/tests/*; do
 	fi
 	run "$(basename "$t")" "$t"
 done
+took "host: build/tests programs" "$t0"
 
 # The kernel side: the objects of Kbuild for each target kernel, W=1 C=1,
 # and checkpatch --strict.
+t0=$SECONDS
 run kbuild bash scripts/kbuild-check.sh "$ksrc" build/kbuild
+took "host: kbuild W=1 C=1, checkpatch" "$t0"
 
+t0=$SECONDS
 if [ -d selftests ]; then
 	while IFS= read -r t; do
 		name=${t#selftests/}
 		run "${name//\//-}" "$t"
 	done < <(find selftests -type f -name '*.sh' -perm -u+x | LC_ALL=C sort)
 fi
+took "host: selftests scripts" "$t0"
 
 if [ -n "$bg_pid" ]; then
+	t0=$SECONDS
 	wait "$bg_pid"
+	took "host: pfm_diff (beside, waited for)" "$t0"
 	cat "$bg_out"
 	rm -f "$bg_out"
 fi
@@ -213,17 +233,22 @@ vmbins=()
 for b in build/vmbin/*; do
 	[ -f "$b" ] && [ -x "$b" ] && vmbins+=(-x "$b")
 done
+t0=$SECONDS
 # shellcheck disable=SC2086 # VM_ARGS is a list of options
 # -T 180: the stress test takes 30-65 s per guest on a busy 2-core host.
 # -K: Debian's kmod for the autoload test, here and in "pmu" only (it slows
 # every boot by about 1.5 s; the other sets' autoload_test is a SKIP).
 bash scripts/vm/run.sh ${VM_ARGS:-} -T 180 -K "${vmbins[@]}" </dev/null 2>&1 |
 	tee "$logs/vm.log"
+took "vm: register model" "$t0"
+t0=$SECONDS
 echo "== vm knm4"
 # KNM with the 4 generic counters its man page describes (real parts report 2).
 # shellcheck disable=SC2086 # VM_ARGS is a list of options
 bash scripts/vm/run.sh ${VM_ARGS:-} -T 180 -c KnightsMill -p regmodel_caps=knm4 \
 	-l knm4 "${vmbins[@]}" </dev/null 2>&1 | tee "$logs/vm-knm4.log"
+took "vm: knm4" "$t0"
+t0=$SECONDS
 echo "== vm hotplug"
 # -T 180: task_hotplug_test takes 11 s here, 43 s on a host with three
 # busy loops beside it, and past the default 60 s under a heavier load.
@@ -231,11 +256,14 @@ echo "== vm hotplug"
 bash scripts/vm/run.sh ${VM_ARGS:-} -T 180 -s 4 -A tcg,thread=single -l hotplug \
 	-t build/vmtests-hotplug \
 	</dev/null 2>&1 | tee "$logs/vm-hotplug.log"
+took "vm: hotplug" "$t0"
 # The emulated PMU: real counts through pmuctl's MSR backend, next to perf.
+t0=$SECONDS
 echo "== vm pmu"
 # shellcheck disable=SC2086 # VM_ARGS is a list of options
 bash scripts/vm/run.sh ${VM_ARGS:-} -T 180 -P -K -l pmu -t build/vmtests-pmu \
 	"${vmbins[@]}" </dev/null 2>&1 | tee "$logs/vm-pmu.log"
+took "vm: pmu" "$t0"
 # Ice Lake server and Sapphire Rapids (perfmon v5: 8 generic counters,
 # fixed counter 3, AnyThread deprecated; scripts/vm/run.sh qemu_cpu and
 # pmu_props), the newest kernel only.  Measured here 2026-11-24 (2 cores,
@@ -249,25 +277,31 @@ bash scripts/vm/run.sh ${VM_ARGS:-} -T 180 -P -K -l pmu -t build/vmtests-pmu \
 #   bash scripts/vm/run.sh -c Icelake-Server -c SapphireRapids -l icx
 #   bash scripts/vm/run.sh -P -c Icelake-Server -c SapphireRapids -l pmu-icx -t build/vmtests-pmu
 newest_kernel=$(bash scripts/kernels.sh installed | sort -V | tail -n 1)
+t0=$SECONDS
 echo "== vm icx"
 # shellcheck disable=SC2086 # VM_ARGS is a list of options
 bash scripts/vm/run.sh ${VM_ARGS:-} -T 180 ${newest_kernel:+-k "$newest_kernel"} \
 	-c Icelake-Server -c SapphireRapids -l icx "${vmbins[@]}" \
 	</dev/null 2>&1 | tee "$logs/vm-icx.log"
+took "vm: icx" "$t0"
+t0=$SECONDS
 echo "== vm pmu-icx"
 # shellcheck disable=SC2086 # VM_ARGS is a list of options
 bash scripts/vm/run.sh ${VM_ARGS:-} -T 180 -P ${newest_kernel:+-k "$newest_kernel"} \
 	-c Icelake-Server -c SapphireRapids -l pmu-icx -t build/vmtests-pmu \
 	"${vmbins[@]}" </dev/null 2>&1 | tee "$logs/vm-pmu-icx.log"
+took "vm: pmu-icx" "$t0"
 # Perfmon v6 (the emulated PMU's pmu-version=6, whose counters also
 # answer at 0x1900+; scripts/vm/qemu/pmu-spec.md): 6.12's perf uses those
 # addresses (its driver's checks read them: the rig's perf_driver test),
 # 6.1's the legacy ones; build/vmtests-v6/ checks perf's counts and
 # pmuctl's answer on each (selftests/tool/perfmon_v6_test.sh).
+t0=$SECONDS
 echo "== vm pmu-v6"
 # shellcheck disable=SC2086 # VM_ARGS is a list of options
 bash scripts/vm/run.sh ${VM_ARGS:-} -T 180 -P -c PerfmonV6 -l pmu-v6 \
 	-t build/vmtests-v6 "${vmbins[@]}" </dev/null 2>&1 | tee "$logs/vm-pmu-v6.log"
+took "vm: pmu-v6" "$t0"
 # The debug kernel: lockdep, KASAN, KFENCE, UBSAN, kmemleak; gcov.
 if [ -s "$logs/dkernel.path" ]; then
 	DKERNEL=$(cat "$logs/dkernel.path")
@@ -290,12 +324,13 @@ fi
 # vm-LABEL.log and printed whole once it is done (for sets that run beside
 # another).
 vm_set() {
-	local label=$1
+	local label=$1 t0=$SECONDS
 	shift
 	echo "== vm $label"
 	# shellcheck disable=SC2086 # VM_ARGS is a list of options
 	bash scripts/vm/run.sh ${VM_ARGS:-} "$@" -l "$label" "${vmbins[@]}" \
 		</dev/null >"$logs/vm-$label.log" 2>&1
+	took "vm: $label${beside_label:-}" "$t0"
 	cat "$logs/vm-$label.log"
 }
 # The debug kernel's register-model guest is one guest in one host thread
@@ -314,9 +349,10 @@ vm_set() {
 # the install left one (as root, with the packaging tools).  Purged after
 # the guests.
 beside() {
-	local wd_module=()
+	local wd_module=() beside_label=" (beside the debug guests)" t0=$SECONDS
 
 	run deb-install bash scripts/deb-check.sh install "$logs"
+	took "deb: make deb, install$beside_label" "$t0"
 	[ ! -s "$logs/deb.ko" ] || wd_module=(-M "$(cat "$logs/deb.ko")")
 	vm_set debug-pmu -T 600 -D -P -c Skylake-Server -t build/vmtests-pmu
 	vm_set debug-pmu-v6 -T 600 -D -P -c PerfmonV6 -t build/vmtests-v6
@@ -335,11 +371,15 @@ vm_set debug -T 1200 -D -c Skylake-Server
 vm_set debug-rt -T 1200 -E -c Skylake-Server
 wait "$beside_pid"
 cat "$logs/vm-beside.out"
+t0=$SECONDS
 run deb-purge bash scripts/deb-check.sh purge "$logs"
+took "deb: purge" "$t0"
+t0=$SECONDS
 echo "== coverage"
 coverage_tap "$logs/gcov/vm-6.12-debug-Skylake-Server.debug" \
 	"$logs/gcov/vm-6.12-debug-Skylake-Server.debug-pmu" \
 	"$logs/gcov/vm-6.12-debug-PerfmonV6.debug-pmu-v6" | tee "$logs/coverage.tap"
+took "coverage report" "$t0"
 
 if ! ls "$logs"/vm-*-guest.tap >/dev/null 2>&1; then
 	printf '1..1\nnot ok 1 vm_rig wrote no guest TAP: see %s\n' "$logs/vm.log" >"$logs/vm.tap"
@@ -355,5 +395,8 @@ done
 
 # --- summary -----------------------------------------------------------------
 
+echo "== wall time per step (seconds; sets marked beside ran alongside the debug guests)"
+awk -F '\t' '{ printf "  %-60s %6d\n", $1, $2 }' "$timings"
+printf '  %-60s %6d\n' "make check, in all" "$SECONDS"
 echo "== summary"
 bash scripts/tap-summary.sh "$logs"
