@@ -9,7 +9,7 @@
 # plugin's "stop LABEL ARG USER KERNEL SYSCALL RDMSR WRMSR RDPMC" lines
 # (scripts/vm/insn-count.c), one per sample.  Per label every count is its
 # least over the samples, less the empty window's (the markers' own).
-# Then the targets the README claims, each printed "ok" or "MISSED" (a
+# Then the targets README.md and doc/cost.md claim, each printed "ok" or "MISSED" (a
 # benchmark reports them; make bench does not fail on one); the exit
 # status is 1 when the input has no empty window or a compared row has no
 # sample.  Loaded after scripts/bench-emit.awk: -v json=, tsv=, guest=,

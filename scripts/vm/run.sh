@@ -66,7 +66,7 @@
 #                one host thread; with -P, tcg, one host thread per guest
 #                CPU).  Multi-threaded TCG (QEMU 7.2) can run a stale
 #                translation of kernel text a jump-label patch changed
-#                (README, "The emulated PMU"), and the register-model tests
+#                (doc/emulated-pmu.md), and the register-model tests
 #                patch __schedule() at every module load and unload (the
 #                preempt-notifier static key): there it killed a guest with
 #                a stale int3, or livelocked one for good.  One thread runs
@@ -536,7 +536,7 @@ stale_int3() {
 # vs. hotplug" wakes stoppers directly (Debian's 6.12 changelog lists it;
 # 6.12.117's kernel/stop_machine.c calls wake_up_process()); 6.1.192's
 # kernel/stop_machine.c still uses the wake_q.  task_hotplug_test's
-# migrations during hotplug hit it on busy hosts (README, "The emulated PMU").
+# migrations during hotplug hit it on busy hosts (doc/emulated-pmu.md).
 push_work_bug() {
 	[[ $2 == 6.1.* ]] || return 1
 	awk '/\] list_add corruption\./ { l = 1 }
@@ -873,7 +873,7 @@ guest() {
 		# (the in-guest test timeout, after which /init reports the test
 		# killed, plus a minute) is livelocked: a QEMU TCG flaw with
 		# guest time frozen, so the kernel's own lockup and hung-task
-		# panics never fire (README, "The emulated PMU"; seen once in a
+		# panics never fire (doc/emulated-pmu.md; seen once in a
 		# -P guest, a vCPU spinning for 36 min during autoload_test's
 		# module reloads).  It is stopped instead of waiting for the
 		# host timeout, and booted again below.
@@ -902,8 +902,8 @@ guest() {
 		# QEMU 7.2's TCG can run a stale translation of kernel text that
 		# a jump-label patch changed (text_poke_bp's int3, executed after
 		# the patch completed): "Oops: int3" while the kernel boots, with
-		# or without pmu=on and on Debian's stock QEMU too (README, "The
-		# emulated PMU").  Before /init nothing of pmuctl or its tests
+		# or without pmu=on and on Debian's stock QEMU too
+		# (doc/emulated-pmu.md).  Before /init nothing of pmuctl or its tests
 		# has run, so such a guest is booted once more, and its TAP says
 		# so; the first console is kept.  make soak (-N) counts every
 		# boot instead.

@@ -12,7 +12,7 @@
  *    have no perf "cpu" PMU, hence no file to mount over);
  *  - a command waiting for pmuctl_lock dies at SIGKILL at once, instead of
  *    waiting for the holder (mutex_lock_killable): every ioctl, within
- *    KILL_SECS while the holder keeps it HOLD_MS (README: "Every ioctl
+ *    KILL_SECS while the holder keeps it HOLD_MS (doc/module.md: "Every ioctl
  *    waits for pmuctl's lock killably").  The register model's debugfs
  *    hold_lock holds the lock for as long as the test says; the test
  *    starts the waiter once the holder sleeps there (/proc/PID/wchan) and

@@ -318,7 +318,7 @@ stat_exit_codes() {
 }
 
 stat_invalid_event_names_the_rule() {
-	# EDGE (bit 18) without a counter mask [SDM; README "The rules"].
+	# EDGE (bit 18) without a counter mask [SDM; doc/rules.md].
 	run stat -e r5003c -- /bin/true
 	expect_rc 1
 	[ "$(lines "$tmp/err")" = 1 ] || fail "want one line on stderr"

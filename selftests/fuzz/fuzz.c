@@ -573,7 +573,7 @@ static long long emu_want(__u64 config, __u64 n)
  * instructions a second, a session counts seconds of them).  A count
  * above it jumped (a lost save, a 2^40 or 2^48 wrap).  Not checked for a
  * CPU-scope claim whose CPU went off line: pmuctl rewrites its control
- * there, not its count, which is what the counter holds (README, "CPUs
+ * there, not its count, which is what the counter holds (doc/module.md, "CPUs
  * offline"): on perfmon v6, where perf runs its events beside sessions
  * until pmuctl's exclusive event is back, perf's starting value.
  */
@@ -1166,7 +1166,7 @@ static bool no_workers(void);
 
 /*
  * A PROGRAM accepted while CPUs of @cpus were off line: pmuctl could not
- * look at them (kmod/pool.c, check_free(); README, "CPUs offline"), so
+ * look at them (kmod/pool.c, check_free(); doc/module.md, "CPUs offline"), so
  * what others run there is not protected from the claim when they come
  * back.  The fuzzer stops checking those foreign counters.
  */
@@ -1374,7 +1374,7 @@ static void emu_w_tick(struct worker *w, unsigned int wi, __u64 n)
 	}
 	nr_w_win++;
 	for (k = 0; k < w->n; k++) {
-		/* a set-user-ID image is not counted (README, task scope) */
+		/* a set-user-ID image is not counted (doc/module.md, task scope) */
 		long long want = w->started && !w->suid ?
 				 emu_want(w->config[k], n) : 0;
 		__u64 d = r.val[k] - r.va[k];
@@ -1857,7 +1857,7 @@ static void do_step(const struct step *t)
 		/*
 		 * Not with a foreign counter there: pmuctl does not look at
 		 * an offline CPU, and a claim written there when it returns
-		 * replaces what ran (README, "CPUs offline").  That limit is
+		 * replaces what ran (doc/module.md, "CPUs offline").  That limit is
 		 * documented, not a defect the fuzzer should report again
 		 * and again (programmed_blind() for the cases left).
 		 */

@@ -157,7 +157,7 @@ case $line in
 esac
 result task_repeats_exactly
 
-# EDGE (bit 18) without a counter mask [SDM; README "The rules"]; the
+# EDGE (bit 18) without a counter mask [SDM; doc/rules.md]; the
 # command would create $tmp/ran.
 run "$PMUCTL" stat -e r5003c -- sh -c "touch $tmp/ran"
 if [ "$rc" != 1 ] || [ "$(wc -l <"$tmp/err")" != 1 ] ||
