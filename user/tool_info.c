@@ -31,6 +31,8 @@ void info_usage(FILE *f)
 	      "'-' free).  'backend: model' means the module is its test build: the\n"
 	      "register model counts nothing.\n"
 	      "\n"
+	      "  -h, --help   show this help\n"
+	      "\n"
 	      "Exit status: 0 success, 1 failure (no device, no PMU, ...), 2 usage.\n", f);
 }
 

@@ -6,7 +6,9 @@
 # user/libpmuctl.h, exported or static inline, has a page or a .so link to
 # the page whose NAME line lists it, and no page is left for a function
 # that is gone; libpmuctl(3)'s example compiles; pmuctl(1) has a section
-# per subcommand of the tool's --help, with every option its --help lists.
+# per subcommand of the tool's --help, with every option its --help lists. Every
+# SYNOPSIS declares its functions with the header's types (compiled after
+# it).
 # Needs man-db and groff, and the tool (env PMUCTL, default
 # build/bin/pmuctl, built by "make tests").
 
@@ -121,6 +123,37 @@ if [ ${#d[@]} = 0 ]; then
 	ok no_page_without_a_function
 else
 	not_ok no_page_without_a_function "${d[@]}"
+fi
+
+# --- every synopsis is the header's prototype --------------------------------
+
+# Each page's SYNOPSIS as man renders it (wide, so that nothing wraps
+# differently), its declarations of pmuctl_ functions put in a C file after
+# the header: the compiler refuses one whose types differ from the
+# header's ("conflicting types").  Every function of the header must be
+# declared in some synopsis.
+printf '#include <stdio.h>\n#include "libpmuctl.h"\n' >"$tmp/syn.c"
+for page in $pages; do
+	case $page in man3/*) ;; *) continue ;; esac
+	[ "$(resolve "$page")" = "$page" ] || continue
+	render "$page" 200 | awk '/^SYNOPSIS/ { on = 1; next } /^[A-Z]/ { on = 0 } on' |
+		grep -v '^ *#include' | tr '\n' ' ' | tr ';' '\n' |
+		sed -n 's/^ *\(\(static \{1,\}inline \{1,\}\)\{0,1\}[A-Za-z_][A-Za-z0-9_ *]*[ *]pmuctl_[a-z0-9_]* *(.*)\) *$/\1;/p' |
+		sed 's/  */ /g' | while IFS= read -r decl; do
+			printf '#line 1 "%s"\n%s\n' "$page" "$decl"
+		done >>"$tmp/syn.c"
+done
+grep -o 'pmuctl_[a-z0-9_]* *(' "$tmp/syn.c" | tr -d ' (' | LC_ALL=C sort -u >"$tmp/declared"
+missing=$(LC_ALL=C comm -23 "$tmp/functions" "$tmp/declared" | tr '\n' ' ')
+d=()
+if ! "$cc" -std=gnu11 -Iuapi -Iuser -fsyntax-only "$tmp/syn.c" >"$tmp/syn.log" 2>&1; then
+	d+=("a SYNOPSIS declares a function otherwise than $hdr:" "$(grep -E 'error|note' "$tmp/syn.log" | head -n 20)")
+fi
+[ -z "$missing" ] || d+=("in no page's SYNOPSIS: $missing")
+if [ ${#d[@]} = 0 ]; then
+	ok synopses_are_the_headers_prototypes
+else
+	not_ok synopses_are_the_headers_prototypes "${d[@]}"
 fi
 
 # --- libpmuctl(3)'s example compiles ----------------------------------------
