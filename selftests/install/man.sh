@@ -8,7 +8,8 @@
 # that is gone; libpmuctl(3)'s example compiles; pmuctl(1) has a section
 # per subcommand of the tool's --help, with every option its --help lists. Every
 # SYNOPSIS declares its functions with the header's types (compiled after
-# it).
+# it); pmuctl_model_name(3) lists exactly the models the library names
+# (needs build/lib/libpmuctl.a).
 # Needs man-db and groff, and the tool (env PMUCTL, default
 # build/bin/pmuctl, built by "make tests").
 
@@ -154,6 +155,35 @@ if [ ${#d[@]} = 0 ]; then
 	ok synopses_are_the_headers_prototypes
 else
 	not_ok synopses_are_the_headers_prototypes "${d[@]}"
+fi
+
+# --- pmuctl_model_name(3) lists the library's models -------------------------
+
+# Every PMUCTL_MODEL_* of the uapi header, named by the library's one table
+# (pmuctl_model_name()), is a ".TP / .B NAME" entry of the page, and the
+# page has no other.
+{
+	printf '#include <stdio.h>\n#include "libpmuctl.h"\nint main(void) {\n'
+	sed -n 's/^#define \(PMUCTL_MODEL_[A-Z_0-9]*\)[ \t].*/\tputs(pmuctl_model_name(\1));/p' uapi/linux/pmuctl.h
+	printf '\treturn 0;\n}\n'
+} >"$tmp/models.c"
+d=()
+if "$cc" -std=gnu11 -Iuapi -Iuser -o "$tmp/models" "$tmp/models.c" \
+	build/lib/libpmuctl.a -lpfm -lm >"$tmp/models.log" 2>&1; then
+	"$tmp/models" | LC_ALL=C sort -u >"$tmp/models.lib"
+	awk '/^\.SH DESCRIPTION/ { on = 1 } /^\.SH RETURN/ { on = 0 }
+	     on && prev == ".TP" && /^\.B / { print $2 } { prev = $0 }' \
+		"$mandir/man3/pmuctl_model_name.3" | LC_ALL=C sort -u >"$tmp/models.page"
+	cmp -s "$tmp/models.lib" "$tmp/models.page" ||
+		d+=("the library names: $(tr '\n' ' ' <"$tmp/models.lib")" \
+		    "pmuctl_model_name(3) lists: $(tr '\n' ' ' <"$tmp/models.page")")
+else
+	d+=("cannot build the models' list:" "$(cat "$tmp/models.log")")
+fi
+if [ ${#d[@]} = 0 ]; then
+	ok model_name_page_lists_every_model
+else
+	not_ok model_name_page_lists_every_model "${d[@]}"
 fi
 
 # --- libpmuctl(3)'s example compiles ----------------------------------------
