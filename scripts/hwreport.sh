@@ -31,6 +31,8 @@
 set -uo pipefail
 
 cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=scripts/host.sh
+. scripts/host.sh
 out=${1:-build/hwreport.txt}
 cpuinfo=${PMUCTL_CPUINFO:-/proc/cpuinfo}
 dev=${PMUCTL_DEVICE:-/dev/pmuctl}
@@ -51,12 +53,10 @@ mk() {
 
 # Why this machine cannot report on silicon, or nothing.
 why_not() {
-	local vendor
-	vendor=$(awk -F': *' '/^vendor_id/ { print $2; exit }' "$cpuinfo" 2>/dev/null)
-	if [ "$vendor" != GenuineIntel ]; then
-		echo "no Intel PMU here: the CPU is ${vendor:-unknown} (vendor_id in $cpuinfo); pmuctl drives the Intel core PMU"
-	elif ! grep -Eq '^flags.*[[:space:]]arch_perfmon([[:space:]]|$)' "$cpuinfo"; then
-		echo "no PMU here: the CPU shows no arch_perfmon flag in $cpuinfo (a VM without a virtual PMU)"
+	local why
+	why=$(cpu_pmu_why "$cpuinfo")
+	if [ -n "$why" ]; then
+		echo "$why"
 	elif [ ! -e "$dev" ]; then
 		echo "pmuctl.ko is not loaded ($dev does not exist): build it with 'make' and load it ('sudo insmod build/kmod/pmuctl.ko', or install pmuctl-dkms and 'sudo modprobe pmuctl')"
 	elif mk "$pmuctl" && PMUCTL_DEVICE=$dev "$pmuctl" info 2>/dev/null | grep -q '^backend: model'; then

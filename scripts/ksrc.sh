@@ -26,17 +26,9 @@ files=(
 	scripts/const_structs.checkpatch
 )
 
-# linux-source-6.1.tar.xz today; a future linux-source-6.1.NNN.tar.xz too,
-# but not linux-source-6.12.tar.xz.
-shopt -s nullglob
-tarballs=(/usr/src/linux-source-"$series".tar.xz
-	  /usr/src/linux-source-"$series".[0-9]*.tar.xz)
-shopt -u nullglob
-if [ ${#tarballs[@]} -eq 0 ]; then
-	echo "ksrc: no /usr/src/linux-source-$series.tar.xz; run scripts/deps.sh" >&2
-	exit 1
-fi
-tarball=$(printf '%s\n' "${tarballs[@]}" | sort -V | tail -n 1)
+# shellcheck source=scripts/host.sh
+. "$(dirname "$0")/host.sh"
+tarball=$(linux_source_tarball "$series" ksrc) || exit 1
 top=$(basename "$tarball" .tar.xz)
 
 stamp="$outdir/.ksrc-stamp"

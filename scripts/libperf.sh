@@ -23,15 +23,9 @@ cflags=-O2
 parts=(tools/lib/perf tools/lib/api tools/lib/'*.c' tools/include
        tools/arch/x86/include tools/build tools/scripts)
 
-shopt -s nullglob
-tarballs=(/usr/src/linux-source-"$series".tar.xz
-	  /usr/src/linux-source-"$series".[0-9]*.tar.xz)
-shopt -u nullglob
-if [ ${#tarballs[@]} -eq 0 ]; then
-	echo "libperf: no /usr/src/linux-source-$series.tar.xz; run scripts/deps.sh" >&2
-	exit 1
-fi
-tarball=$(printf '%s\n' "${tarballs[@]}" | sort -V | tail -n 1)
+# shellcheck source=scripts/host.sh
+. "$(dirname "$0")/host.sh"
+tarball=$(linux_source_tarball "$series" libperf) || exit 1
 top=$(basename "$tarball" .tar.xz)
 
 stamp="$outdir/.libperf-stamp"

@@ -40,6 +40,8 @@
 set -uo pipefail
 
 cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=scripts/host.sh
+. scripts/host.sh
 top=$PWD
 make=${MAKE:-make}
 dry=${PMUCTL_RUN_DRY:-0}
@@ -92,12 +94,10 @@ can_root() {
 
 # Prints why the host path cannot run, or nothing when it can.
 why_not_host() {
-	local vendor
-	vendor=$(awk -F': *' '/^vendor_id/ { print $2; exit }' "$cpuinfo" 2>/dev/null)
-	if [ "$vendor" != GenuineIntel ]; then
-		echo "no Intel PMU here: the CPU is ${vendor:-unknown} (vendor_id in $cpuinfo), and pmuctl drives the Intel core PMU"
-	elif ! grep -Eq '^flags.*[[:space:]]arch_perfmon([[:space:]]|$)' "$cpuinfo"; then
-		echo "no PMU here: the CPU shows no arch_perfmon flag in $cpuinfo (a VM without a virtual PMU: give it one, e.g. QEMU/KVM -cpu host,pmu=on)"
+	local why
+	why=$(cpu_pmu_why "$cpuinfo")
+	if [ -n "$why" ]; then
+		echo "$why"
 	elif [ -d /sys/module/pmuctl ]; then
 		: # a pmuctl module is loaded: use it
 	elif [ -z "$have_root" ]; then
