@@ -112,6 +112,7 @@
 #include <linux/perf_event.h>
 #include <sched.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,7 +135,6 @@
 
 /* libperf, built from Debian's kernel source (scripts/libperf.sh). */
 #if defined(BENCH_LIBPERF) && __has_include(<perf/evsel.h>)
-#include <stdarg.h>
 #include <perf/core.h>
 #include <perf/evsel.h>
 #include <perf/threadmap.h>
@@ -433,6 +433,23 @@ struct results {
 };
 
 #define READ_MID	4	/* the middle read row: 4 counters */
+
+/*
+ * Every sample of a struct results, @empty first: nothing else follows it
+ * in the struct, so the samples are one run of struct sample, indexed as
+ * the plugin's labels are (sample0).
+ */
+#define NR_SAMPLES							\
+	((sizeof(struct results) - offsetof(struct results, empty)) /	\
+	 sizeof(struct sample))
+_Static_assert((sizeof(struct results) - offsetof(struct results, empty)) %
+	       sizeof(struct sample) == 0,
+	       "struct results: only samples after empty");
+
+static struct sample *sample_all(struct results *r)
+{
+	return &r->empty;
+}
 
 /* pmuctl_read_counters() with a constant count, as the header asks. */
 #define PM_READ_N(N)							\
@@ -1588,30 +1605,16 @@ int main(int argc, char **argv)
 		       invariant ? " (invariant TSC)" : " (TSC not invariant: ratios only)",
 		       nsamp, WARM_READ, PROG1_SAMPLES, PROGALL_SAMPLES);
 
-	if (sample_alloc(&r.empty, nsamp) ||
-	    sample_alloc(&r.bare, nsamp) || sample_alloc(&r.pm_read1, nsamp) ||
-	    sample_alloc(&r.pm_readn, nsamp) || sample_alloc(&r.pm_ioctln, nsamp) ||
-	    sample_alloc(&r.pm_start, nsamp) ||
-	    sample_alloc(&r.pm_stop, nsamp) ||
-	    sample_alloc(&r.pm_reset, nsamp) ||
-	    sample_alloc(&r.pm_prog1, MIN(nsamp, PROG1_SAMPLES)) ||
-	    sample_alloc(&r.pm_progall, MIN(nsamp, PROGALL_SAMPLES)) ||
-	    sample_alloc(&r.pf_mmap1, nsamp) || sample_alloc(&r.pf_read1, nsamp) ||
-	    sample_alloc(&r.pf_mmapn, nsamp) || sample_alloc(&r.pf_groupn, nsamp) ||
-	    sample_alloc(&r.pf_start, nsamp) ||
-	    sample_alloc(&r.pf_stop, nsamp) ||
-	    sample_alloc(&r.pf_reset, nsamp) ||
-	    sample_alloc(&r.pf_prog1, MIN(nsamp, PROG1_SAMPLES)) ||
-	    sample_alloc(&r.pf_progall, MIN(nsamp, PROGALL_SAMPLES)) ||
-	    sample_alloc(&r.papi1, nsamp) || sample_alloc(&r.papin, nsamp) ||
-	    sample_alloc(&r.papi_start, nsamp) ||
-	    sample_alloc(&r.papi_stop, nsamp) ||
-	    sample_alloc(&r.papi1_sys, nsamp) ||
-	    sample_alloc(&r.papin_sys, nsamp) ||
-	    sample_alloc(&r.lp1, nsamp) || sample_alloc(&r.lpn, nsamp) ||
-	    sample_alloc(&r.pm_read4, nsamp) || sample_alloc(&r.pf_mmap4, nsamp) ||
-	    sample_alloc(&r.pf_group4, nsamp) || sample_alloc(&r.lp4, nsamp) ||
-	    sample_alloc(&r.papi4, nsamp) || sample_alloc(&r.papi4_sys, nsamp)) {
+	for (unsigned int i = 0; i < NR_SAMPLES; i++) {
+		struct sample *sp = &sample_all(&r)[i];
+		unsigned int n = nsamp;
+
+		if (sp == &r.pm_prog1 || sp == &r.pf_prog1)
+			n = MIN(nsamp, PROG1_SAMPLES);
+		else if (sp == &r.pm_progall || sp == &r.pf_progall)
+			n = MIN(nsamp, PROGALL_SAMPLES);
+		if (!sample_alloc(sp, n))
+			continue;
 		fprintf(stderr, "%s: out of memory for %u samples (see -n)\n",
 			argv[0], nsamp);
 		return 1;
@@ -1641,38 +1644,9 @@ int main(int argc, char **argv)
 	lp_phase(&r, pf_why);
 	papi_phase(&r, papi_why);
 
-	sample_finish(&r.bare, true);
-	sample_finish(&r.pm_read1, true);
-	sample_finish(&r.pm_readn, true);
-	sample_finish(&r.pm_ioctln, true);
-	sample_finish(&r.pm_start, true);
-	sample_finish(&r.pm_stop, true);
-	sample_finish(&r.pm_reset, true);
-	sample_finish(&r.pm_prog1, true);
-	sample_finish(&r.pm_progall, true);
-	sample_finish(&r.pf_mmap1, true);
-	sample_finish(&r.pf_read1, true);
-	sample_finish(&r.pf_mmapn, true);
-	sample_finish(&r.pf_groupn, true);
-	sample_finish(&r.pf_start, true);
-	sample_finish(&r.pf_stop, true);
-	sample_finish(&r.pf_reset, true);
-	sample_finish(&r.pf_prog1, true);
-	sample_finish(&r.pf_progall, true);
-	sample_finish(&r.papi1, true);
-	sample_finish(&r.papin, true);
-	sample_finish(&r.papi_start, true);
-	sample_finish(&r.papi_stop, true);
-	sample_finish(&r.papi1_sys, true);
-	sample_finish(&r.papin_sys, true);
-	sample_finish(&r.lp1, true);
-	sample_finish(&r.lpn, true);
-	sample_finish(&r.pm_read4, true);
-	sample_finish(&r.pf_mmap4, true);
-	sample_finish(&r.pf_group4, true);
-	sample_finish(&r.lp4, true);
-	sample_finish(&r.papi4, true);
-	sample_finish(&r.papi4_sys, true);
+	/* every sample but the empty window's, finished above */
+	for (unsigned int i = 1; i < NR_SAMPLES; i++)
+		sample_finish(&sample_all(&r)[i], true);
 
 	print_table(&r);
 	return 0;
