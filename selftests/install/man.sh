@@ -65,6 +65,7 @@ for page in $pages; do
 	fi
 	d=()
 	render "$page" >"$tmp/out"
+	cp "$tmp/out" "$tmp/render.${page//\//_}"
 	[ -s "$tmp/warn" ] && d+=("man --warnings:" "$(cat "$tmp/warn")")
 	[ -s "$tmp/out" ] || d+=("man rendered nothing")
 	(cd "$mandir" && groff -man -ww -z "$page") >"$tmp/gwarn" 2>&1
@@ -128,8 +129,8 @@ fi
 
 # --- every synopsis is the header's prototype --------------------------------
 
-# Each page's SYNOPSIS as man renders it (wide, so that nothing wraps
-# differently), its declarations of pmuctl_ functions put in a C file after
+# Each page's SYNOPSIS as rendered above (no-fill: its lines are the
+# page's own, joined here), its declarations of pmuctl_ functions put in a C file after
 # the header: the compiler refuses one whose types differ from the
 # header's ("conflicting types").  Every function of the header must be
 # declared in some synopsis.
@@ -137,7 +138,7 @@ printf '#include <stdio.h>\n#include "libpmuctl.h"\n' >"$tmp/syn.c"
 for page in $pages; do
 	case $page in man3/*) ;; *) continue ;; esac
 	[ "$(resolve "$page")" = "$page" ] || continue
-	render "$page" 200 | awk '/^SYNOPSIS/ { on = 1; next } /^[A-Z]/ { on = 0 } on' |
+	awk '/^SYNOPSIS/ { on = 1; next } /^[A-Z]/ { on = 0 } on' "$tmp/render.${page//\//_}" |
 		grep -v '^ *#include' | tr '\n' ' ' | tr ';' '\n' |
 		sed -n 's/^ *\(\(static \{1,\}inline \{1,\}\)\{0,1\}[A-Za-z_][A-Za-z0-9_ *]*[ *]pmuctl_[a-z0-9_]* *(.*)\) *$/\1;/p' |
 		sed 's/  */ /g' | while IFS= read -r decl; do
