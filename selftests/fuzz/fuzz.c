@@ -929,10 +929,15 @@ static int w_spawn(struct worker *w, bool nobody, int cpu)
 	if (pid < 0)
 		return -errno;
 	if (!pid) {
-		/* none of the fuzzer's sessions, nor other workers' pipes */
+		/*
+		 * none of the fuzzer's sessions, perf events (a copy of the
+		 * fd would keep an event the fuzzer closes running beside its
+		 * foreign counters), nor other workers' pipes
+		 */
 		for (i = 0; i < MAX_SESS; i++)
 			if (sess[i].fd >= 0)
 				close(sess[i].fd);
+		perf_close_all();
 		for (i = 0; i < MAX_WORK; i++) {
 			if (work[i].pid) {
 				close(work[i].to);
