@@ -19,6 +19,9 @@
 #                     nesting, a thread the session does not count
 #   perf_v6_test      (build/vmtests-v6/ only) pmuctl beside perf's driver
 #                     on a perfmon v6 PMU under Linux 6.11+ (below)
+#   reload_test       (a busybox sh script, here and in build/vmtests-v6/)
+#                     the module unloaded and loaded again 40 times (10
+#                     under the debug kernels), then counting
 # The same binaries are copied into build/tests/ as pmu-NAME so that
 # "make check" runs them on the host, where each is one SKIP decided in
 # main() (no emulated PMU).  Build one alone with
@@ -76,6 +79,14 @@ build/vmtests-v6/perf_v6_test: selftests/pmu/perf_v6_test.c selftests/pmu/task_a
 build/tests/pmu-perf_v6_test: build/vmtests-v6/perf_v6_test
 	@mkdir -p $(@D)
 	cp -f $< $@
+
+# The reload script, as it is (check.sh runs it on the host: a SKIP).
+VMTESTS_PMU += build/vmtests-pmu/reload_test build/vmtests-v6/reload_test
+
+build/vmtests-pmu/reload_test build/vmtests-v6/reload_test: selftests/pmu/reload_test.sh
+	@mkdir -p $(@D)
+	cp -f $< $@
+	chmod 0755 $@
 
 $(PMU_HOSTTESTS): build/tests/pmu-%: build/vmtests-pmu/%
 	@mkdir -p $(@D)
