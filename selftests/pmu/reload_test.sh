@@ -15,7 +15,9 @@
 #                             /dev/pmuctl back and print the load line
 #                             ("pmuctl: ... msr backend")
 #   counts_after_the_reloads  the last load counts: pmuctl stat of a
-#                             command counts its instructions (non-zero)
+#                             command counts its instructions (non-zero);
+#                             with the NMI watchdog on (perf holds the
+#                             counters) it refuses with PERF_BUSY
 #
 # RELOADS in the environment sets the count: by default 40, and 10 under
 # the debug kernels (pmuctl_vm.debug=1: KASAN and kmemleak make each
@@ -91,6 +93,14 @@ result "1 reloads_keep_loading ($RELOADS)" "$why"
 why=
 if ! grep -q '^pmuctl ' /proc/modules; then
 	why="pmuctl is not loaded"
+elif [ "$(cat /proc/sys/kernel/nmi_watchdog 2>/dev/null)" = 1 ]; then
+	# The watchdog's perf event holds the counters (run.sh -W): the
+	# reloaded module must refuse, saying so.
+	if out=$(pmuctl stat -x, -e instructions -- true 2>&1); then
+		why="pmuctl stat counted while the NMI watchdog holds the PMU: $out"
+	elif ! echo "$out" | grep -q 'PERF_BUSY'; then
+		why="pmuctl stat failed, but not with PERF_BUSY (the NMI watchdog holds the PMU): $out"
+	fi
 elif ! out=$(pmuctl stat -x, -e instructions -- true 2>&1); then
 	why="pmuctl stat failed: $out"
 else
