@@ -169,6 +169,15 @@ bench-guest: build/vmtests/waves_test build/bench/vm/compare build/bench/vm/task
 	     build/bench/vm/likwid5-cost build/bench/vm/compare-papi
 	@bash scripts/bench-guest.sh
 
+# Where one counted row's kernel instructions go: the plugin's profile of
+# its windows, per function (scripts/bench-prof.sh; about 1 minute).
+# ROW=list prints the rows' labels.
+ROW ?= list
+.PHONY: bench-prof
+#: kernel profile of a counted bench row (ROW=N or ROW=list)
+bench-prof: build/bench/vm/compare
+	@bash scripts/bench-prof.sh $(ROW)
+
 # make bench's tables from the plugin's lines (scripts/insn-*.awk, their
 # results rows through scripts/bench-emit.awk), checked on made-up lines on
 # any host.

@@ -26,7 +26,16 @@
  * run time (TICK executed LABEL times).  A marker outside a guest that
  * loads this plugin is a NOP, 8 bytes, one instruction.
  *
- * usage: qemu-system-x86_64 -smp 1 -plugin PATH/insn-count.so,out=FILE ...
+ * With prof=LABEL the plugin also profiles the kernel in the windows of
+ * that label: every translation block of kernel text executed in them adds
+ * its instructions to its own count (a block left early by an interrupt
+ * or a fault counts whole: a profile, not the window's count), and at exit
+ * one line per block that ran, "prof VADDR INSNS", goes to FILE before
+ * the "end" line; scripts/insn-prof.awk sums them per function.  The
+ * callback per block makes the guest slower: for a profile, not for the
+ * counts.
+ *
+ * usage: qemu-system-x86_64 -smp 1 -plugin PATH/insn-count.so,out=FILE[,prof=LABEL] ...
  *        qemu-system-x86_64 -smp N -accel tcg,thread=single -plugin ...
  * Lines go to FILE (opened when QEMU starts, written as they come).
  * Built by "make build/vm/insn-count.so" against QEMU's qemu-plugin.h,
@@ -57,6 +66,17 @@ static uint64_t cnt[C_NR], cnt0[C_NR];
 static unsigned int label;
 static FILE *out;
 
+/* prof=LABEL: a translated block of kernel text, and what it ran. */
+struct prof_tb {
+	uint64_t vaddr;
+	uint64_t insns;		/* in the profiled windows */
+	unsigned int n;		/* its instructions */
+	struct prof_tb *next;
+};
+static long prof_label = -1;
+static int prof_active;
+static struct prof_tb *prof_tbs;
+
 static void marker(unsigned int vcpu, void *udata)
 {
 	uint32_t disp = (uint32_t)(uintptr_t)udata;
@@ -66,8 +86,10 @@ static void marker(unsigned int vcpu, void *udata)
 	switch (disp >> 12 & 0xf) {
 	case OP_START:
 		memcpy(cnt0, cnt, sizeof(cnt0));
+		prof_active = prof_label == (long)label;
 		break;
 	case OP_STOP:
+		prof_active = 0;
 		fprintf(out, "stop %u %u", label, arg);
 		for (int i = 0; i < C_NR; i++)
 			fprintf(out, " %" PRIu64, cnt[i] - cnt0[i]);
@@ -111,11 +133,33 @@ static int insn_class(const struct qemu_plugin_insn *insn)
 	return -1;
 }
 
+static void prof_exec(unsigned int vcpu, void *udata)
+{
+	struct prof_tb *p = udata;
+
+	(void)vcpu;
+	if (prof_active)
+		p->insns += p->n;
+}
+
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
+	uint64_t tb_va = qemu_plugin_tb_vaddr(tb);
 
 	(void)id;
+	if (prof_label >= 0 && tb_va >= KERNEL_START) {
+		struct prof_tb *p = calloc(1, sizeof(*p));
+
+		if (p) {
+			p->vaddr = tb_va;
+			p->n = (unsigned int)n;
+			p->next = prof_tbs;
+			prof_tbs = p;
+			qemu_plugin_register_vcpu_tb_exec_cb(tb, prof_exec,
+				QEMU_PLUGIN_CB_NO_REGS, p);
+		}
+	}
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		uint64_t va = qemu_plugin_insn_vaddr(insn);
@@ -138,6 +182,9 @@ static void at_exit(qemu_plugin_id_t id, void *p)
 {
 	(void)id;
 	(void)p;
+	for (struct prof_tb *t = prof_tbs; t; t = t->next)
+		if (t->insns)
+			fprintf(out, "prof %" PRIx64 " %" PRIu64 "\n", t->vaddr, t->insns);
 	fprintf(out, "end %" PRIu64 " %" PRIu64 "\n", cnt[C_USER], cnt[C_KERNEL]);
 	fclose(out);
 }
@@ -151,8 +198,16 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	for (int i = 0; i < argc; i++) {
 		if (!strncmp(argv[i], "out=", 4)) {
 			path = argv[i] + 4;
+		} else if (!strncmp(argv[i], "prof=", 5)) {
+			char *end;
+
+			prof_label = strtol(argv[i] + 5, &end, 10);
+			if (end == argv[i] + 5 || *end || prof_label < 0) {
+				fprintf(stderr, "insn-count: prof=LABEL wants a label, a number: '%s'\n", argv[i]);
+				return -1;
+			}
 		} else {
-			fprintf(stderr, "insn-count: unknown argument '%s' (out=FILE)\n", argv[i]);
+			fprintf(stderr, "insn-count: unknown argument '%s' (out=FILE, prof=LABEL)\n", argv[i]);
 			return -1;
 		}
 	}
