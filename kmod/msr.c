@@ -86,12 +86,13 @@ u32 pmuctl_evtsel_msr(u32 i)
  */
 u64 pmuctl_fixed_nibbles(u64 mask)
 {
+	unsigned long f = (mask >> PMUCTL_IDX_FIXED) &
+			  (BIT(PMUCTL_MAX_FIXED) - 1);
 	u64 n = 0;
-	u32 i;
 
-	for (i = 0; i < PMUCTL_MAX_FIXED; i++)
-		if (mask & BIT_ULL(PMUCTL_IDX_FIXED + i))
-			n |= 0xfULL << (4 * i);
+	/* Only the set bits: every wave and START asks, with a few set. */
+	for (; f; f &= f - 1)
+		n |= 0xfULL << (4 * __ffs(f));
 	return n;
 }
 

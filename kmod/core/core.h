@@ -199,6 +199,7 @@ struct pmuctl_xslot {
 };
 
 struct pmuctl_cpu_state {
+	u64 held;			/* the indexes whose owner is not 0 */
 	u32 owner[PMUCTL_IDX_ALL];	/* session id, 0 = free */
 	u8 xref[PMUCTL_IDX_ALL];	/* 1 + extra MSR the counter's event holds, 0 none */
 	struct pmuctl_xslot x[PMUCTL_XREG_MAX];

@@ -26,13 +26,7 @@
  */
 u64 pmuctl_cpu_held(const struct pmuctl_cpu_state *st)
 {
-	u64 held = 0;
-	u32 i;
-
-	for (i = 0; i < PMUCTL_IDX_ALL; i++)
-		if (st->owner[i])
-			held |= 1ULL << i;
-	return held;
+	return st->held;
 }
 
 /**
@@ -481,6 +475,7 @@ int pmuctl_cpu_claim(struct pmuctl_cpu_state *st, u32 owner,
 		st->owner[place[i].idx] = owner;
 		st->xref[place[i].idx] = place[i].xreg + 1;
 	}
+	st->held |= want;
 	for (i = 0; i < PMUCTL_XREG_MAX; i++) {
 		if (!xref[i])
 			continue;
@@ -530,6 +525,7 @@ int pmuctl_cpu_release(struct pmuctl_cpu_state *st, u32 owner,
 		st->owner[place[i].idx] = 0;
 		st->xref[place[i].idx] = 0;
 	}
+	st->held &= ~seen;
 	for (i = 0; i < PMUCTL_XREG_MAX; i++) {
 		st->x[i].refcount -= xref[i];
 		if (!st->x[i].refcount)

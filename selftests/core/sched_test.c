@@ -1030,6 +1030,67 @@ TEST_F(random, agrees_with_oracle_on_random_groups_and_views)
 	       st.busy_xreg, st.latency);
 }
 
+/* The mask of @st's indexes that have an owner, from owner[] itself. */
+static u64 owners_mask(const struct pmuctl_cpu_state *st)
+{
+	u64 m = 0;
+	u32 i;
+
+	for (i = 0; i < PMUCTL_IDX_ALL; i++)
+		if (st->owner[i])
+			m |= 1ULL << i;
+	return m;
+}
+
+/*
+ * pmuctl_cpu_held() answers from a mask claim and release keep beside
+ * owner[] (every wave and START asks): after any sequence of claims and
+ * releases, failed ones included, it is what owner[] says.
+ */
+TEST(held_mask_follows_claims_and_releases)
+{
+	struct pmuctl_place held_by[4][3];
+	u32 nheld[4] = { 0 };
+	struct pmuctl_cpu_state st;
+	u32 step, ok = 0, failed = 0;
+
+	memset(&st, 0, sizeof(st));
+	rng_state = RANDOM_SEED + 7;
+	for (step = 0; step < 4000; step++) {
+		u32 owner = 1 + rnd() % 4, n, i;
+
+		if (nheld[owner - 1] && rnd() % 2) {
+			/* Now and then a release by one who holds nothing: refused. */
+			if (rnd() % 8 == 0) {
+				ASSERT_EQ(-EINVAL, pmuctl_cpu_release(&st, 5, held_by[owner - 1],
+								      nheld[owner - 1]));
+				failed++;
+			}
+			ASSERT_EQ(0, pmuctl_cpu_release(&st, owner, held_by[owner - 1],
+							nheld[owner - 1]));
+			nheld[owner - 1] = 0;
+		} else if (!nheld[owner - 1]) {
+			n = 1 + rnd() % 3;
+			for (i = 0; i < n; i++)
+				held_by[owner - 1][i] = (struct pmuctl_place){
+					.idx = rnd() % PMUCTL_IDX_ALL, .xreg = -1,
+				};
+			if (pmuctl_cpu_claim(&st, owner, held_by[owner - 1], n)) {
+				failed++;	/* taken, or an index twice */
+			} else {
+				nheld[owner - 1] = n;
+				ok++;
+			}
+		}
+		ASSERT_EQ(owners_mask(&st), pmuctl_cpu_held(&st)) {
+			TH_LOG("step %u owner %u", step, owner);
+		}
+	}
+	TH_LOG("%u claims, %u refused claims and releases", ok, failed);
+	EXPECT_GT(ok, 100U);
+	EXPECT_GT(failed, 100U);
+}
+
 /* ------------------------------------------------------------------ */
 /* Arbitration sequences                                              */
 
@@ -1237,6 +1298,7 @@ TEST_F(arb, reports_both_busy_when_value_fits_both)
 	 * counters left free: with 2 generic counters both are taken here).
 	 */
 	memset(before.owner, 0, sizeof(before.owner));
+	before.held = 0;
 	e = evt(variant->rsp1 | USR, variant->a);
 	EXPECT_EQ(0, sched_on(self->m, variant->caps, &before, &e, 1, &q, &reason, &index));
 	EXPECT_EQ(0, q.xreg);
