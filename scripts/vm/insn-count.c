@@ -31,7 +31,7 @@
  * its instructions to its own count (a block left early by an interrupt
  * or a fault counts whole: a profile, not the window's count), and at exit
  * one line per block that ran, "prof VADDR INSNS", goes to FILE before
- * the "end" line; scripts/insn-prof.awk sums them per function.  The
+ * the "end" line; scripts/insn-prof.sh sums them per function.  The
  * callback per block makes the guest slower: for a profile, not for the
  * counts.
  *

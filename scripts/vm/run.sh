@@ -68,12 +68,13 @@
 #                jump-label patch changed (doc/emulated-pmu.md), and every
 #                load and unload of pmuctl.ko patches __schedule() (the
 #                preempt-notifier static key), as perf's own keys do when
-#                the tests open and close events: measured 2026-12-04, a
-#                guest reloading pmuctl.ko died of it every 12 to 155
-#                reloads (5 of 5 boots, 6.1 and 6.12: stale int3s, a
-#                livelock), with one thread 1,200 reloads in 4 boots
-#                passed.  "-A tcg" still runs the CPUs truly at once, for
-#                a soak that accepts the flaw.
+#                the tests open and close events: measured 2026-12-04,
+#                guests reloading pmuctl.ko 300 times died of it in 5 of 5
+#                boots (6.1 and 6.12: stale int3s, livelocks) after 12 to
+#                155 reloads (4 boots of 40 reloads passed); with one
+#                thread 4 boots of 300 reloads passed.  "-A tcg" still
+#                runs the CPUs truly at once, for a soak that accepts the
+#                flaw.
 #   -S DIR       module sources, copied whole (default: the repo's Kbuild,
 #                kmod/ and uapi/)
 #   -M KO        with -P: boot a module built elsewhere, nothing built here:
