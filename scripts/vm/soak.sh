@@ -20,6 +20,10 @@
 #                pmuctl.ko, the default build, refuses to load)
 #   SOAK_JOBS    guests at once (default 2)
 #   SOAK_TIMEOUT per-program timeout in the guest, seconds (default 60)
+#   SOAK_ACCEL   QEMU -accel (default: run.sh's, tcg,thread=single, as
+#                make check runs the guests); "tcg" for multi-threaded
+#                TCG, whose stale translations of patched kernel text
+#                this counts (doc/emulated-pmu.md)
 #
 # The workload may call the static tools in build/vmbin/ (the guests' /bin).
 #
@@ -52,6 +56,7 @@ die() {
 [ -d "$tests" ] || die "SOAK_TESTS=$tests: no such folder"
 # -N: every boot counts, none is booted again after a known flaw.
 args=(-N -R "$boots" -j "$jobs" -T "$timeout" -t "$tests" -o "$out" -l soak)
+[ -z "${SOAK_ACCEL:-}" ] || args+=(-A "$SOAK_ACCEL")
 # The static tools the programs call (build/vmbin/, as scripts/check.sh).
 for b in "$top"/build/vmbin/*; do
 	[ -f "$b" ] && [ -x "$b" ] && args+=(-x "$b")
@@ -74,7 +79,7 @@ esac
 rm -rf "$out"
 mkdir -p "$out"
 n_tests=$(find "$tests" -mindepth 1 -maxdepth 1 -type f -perm -u+x | wc -l)
-echo "soak: $boots boots on $what, $jobs at a time, $n_tests program(s) from ${tests#"$top"/} each"
+echo "soak: $boots boots on $what, -accel ${SOAK_ACCEL:-tcg,thread=single}, $jobs at a time, $n_tests program(s) from ${tests#"$top"/} each"
 start=$(date +%s)
 # run.sh's verdict is read from its files below; its progress shows here.
 bash "$here/run.sh" "${args[@]}" </dev/null >"$out/run.log" 2>&1 &
