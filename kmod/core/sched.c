@@ -303,6 +303,10 @@ static int metrics_check(const struct sched *s, u32 *reason, u32 *index)
 	return 0;
 }
 
+/* Every counter index; one u64 holds them (core.h). */
+#define ALL_IDX		((1ULL << PMUCTL_IDX_ALL) - 1)
+static_assert(PMUCTL_IDX_ALL < 64, "counter indexes fit a u64");
+
 /*
  * Maximum bipartite matching of events to counters, one augmenting-path
  * search (breadth first) per event in order.  Event i finds no path only
@@ -326,17 +330,21 @@ static int place_counters(const struct sched *s, struct pmuctl_place *place,
 
 		queue[tail++] = i;
 		while (head < tail && found < 0) {
-			u64 avail;
-			u32 j;
+			u64 avail, rot;
 
 			e = queue[head++];
-			avail = s->cls[e].counters & ~s->v->busy & ~seen;
-			for (j = 0; j < PMUCTL_IDX_ALL; j++) {
-				/* Fixed counters first, generic ones kept free. */
-				int k = (j + PMUCTL_IDX_FIXED) % PMUCTL_IDX_ALL;
+			avail = s->cls[e].counters & ~s->v->busy & ~seen & ALL_IDX;
+			/*
+			 * Fixed counters first, generic ones kept free: index k
+			 * is tried as j = (k - PMUCTL_IDX_FIXED) mod
+			 * PMUCTL_IDX_ALL, j upwards, over the set bits only.
+			 */
+			rot = (avail >> PMUCTL_IDX_FIXED |
+			       avail << (PMUCTL_IDX_ALL - PMUCTL_IDX_FIXED)) & ALL_IDX;
+			for (; rot; rot &= rot - 1) {
+				int k = (pmuctl_lowbit(rot) + PMUCTL_IDX_FIXED) %
+					PMUCTL_IDX_ALL;
 
-				if (!(avail & (1ULL << k)))
-					continue;
 				seen |= 1ULL << k;
 				via[k] = e;
 				if (holder[k] < 0) {
