@@ -49,6 +49,7 @@ compare=build/bench/vm/compare
 ${MAKE:-make} -s "$compare" || { echo "bench-prof.sh: cannot build $compare" >&2; exit 1; }
 plugin=$(bash scripts/vm/insn-plugin.sh) || { echo "bench-prof.sh: cannot build the TCG plugin" >&2; exit 1; }
 mkdir -p "$logs"
+logs=$(cd "$logs" && pwd)	# the plugin's out= is opened by QEMU: absolute
 qemu=${QEMU:-}
 if [ -z "$qemu" ] && ! qemu=$(bash scripts/vm/qemu.sh 2>"$logs/qemu.log"); then
 	echo "bench-prof.sh: no patched QEMU for the emulated PMU: $(tail -n 1 "$logs/qemu.log")" >&2
@@ -76,8 +77,6 @@ fi
 EOF
 chmod +x "$tdir/prof"
 
-mkdir -p "$logs"
-logs=$(cd "$logs" && pwd)
 out=$logs/insn-prof.out
 rm -f "$out"
 pluginargs="$plugin,out=$out"
@@ -115,11 +114,12 @@ fi
 sed -n 's/^# ksym //p' "$tap" >"$logs/kallsyms"
 name=$(sed -n 's/^# insn-cmp \(.*\)/\1/p' "$tap" |
 	awk -F'|' -v r="$row" '$3 == r { print "pmuctl: " $1 ", " $2; exit } $5 == r { print $4; exit }')
-awk -v r="$row" '$1 == "stop" && $2 == r { u += $4; k += $5; n++ }
-	END { printf "row %s: %d windows; per window %.0f user, %.0f kernel instructions\n", r, n, u / n, k / n }' "$out" |
-	sed "s/^row $row:/row $row (${name:-?}):/"
+awk -v r="$row" -v name="${name:-?}" '$1 == "stop" && $2 == r { u += $4; k += $5; n++ }
+	END { printf "row %s (%s): %d windows; per window %.0f user, %.0f kernel instructions\n", r, name, n, u / n, k / n }' "$out"
+# Every function once; the first TOP of them shown, all of them summed.
+bash scripts/insn-prof.sh -n 1000000 -w "$windows" "$out" "$logs/kallsyms" >"$logs/profile.txt" || exit 1
 echo "kernel instructions per window, by function (the plugin's blocks; [pmuctl]: pmuctl.ko)"
-bash scripts/insn-prof.sh -n "$ntop" -w "$windows" "$out" "$logs/kallsyms" || exit 1
-bash scripts/insn-prof.sh -n 1000000 -w "$windows" "$out" "$logs/kallsyms" |
-	awk '/ total$/ { next } /\[pmuctl\]$/ { p += $1; next } { o += $1 }
-	END { printf "pmuctl.ko %.0f, the rest of the kernel %.0f\n", p, o }'
+grep -v ' total$' "$logs/profile.txt" | head -n "$ntop"
+grep ' total$' "$logs/profile.txt"
+awk '/ total$/ { next } /\[pmuctl\]$/ { p += $1; next } { o += $1 }
+	END { printf "pmuctl.ko %.0f, the rest of the kernel %.0f\n", p, o }' "$logs/profile.txt"
